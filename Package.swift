@@ -1,0 +1,27 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+let package = Package(
+    name: "routine",
+    platforms: [.macOS(.v13)],
+    products: [
+        .executable(name: "routine", targets: ["routine"]),
+        .library(name: "RoutineKit", targets: ["RoutineKit"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+    ],
+    targets: [
+        .target(name: "RoutineKit"),
+        .executableTarget(
+            name: "routine",
+            dependencies: [
+                "RoutineKit",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .testTarget(name: "RoutineKitTests", dependencies: ["RoutineKit"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["RoutineKit"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,224 @@
+/// The catalogue of every diagnostic's text. Messages are lowercase, end without a period,
+/// quote source names in 'single quotes', and make sense without the source line.
+extension Diagnostic {
+    // MARK: Reading and lexing
+
+    public static func unreadable(_ path: String, reason: String) -> Diagnostic {
+        Diagnostic(.unreadableInput, "cannot read '\(path)': \(reason)", at: nil)
+    }
+
+    public static func tooLarge(_ path: String, size: Int) -> Diagnostic {
+        Diagnostic(
+            .inputTooLarge, "'\(path)' is \(size) bytes, more than the largest accepted input (\(SourceFile.maximumSize) bytes)",
+            at: nil)
+    }
+
+    static func invalidUTF8(offset: Int, byte: UInt8) -> Diagnostic {
+        let hex = String(byte, radix: 16, uppercase: true)
+        return Diagnostic(
+            .invalidUTF8, "input is not valid UTF-8: byte 0x\(hex.count == 1 ? "0" + hex : hex) at offset \(offset)",
+            at: Span(start: offset, end: offset + 1), label: "not UTF-8",
+            notes: [Note("save the file as UTF-8")])
+    }
+
+    static func unexpectedCharacter(_ text: String, at span: Span) -> Diagnostic {
+        Diagnostic(.unexpectedCharacter, "unexpected character \(describe(character: text))", at: span)
+    }
+
+    static func unterminatedString(at span: Span) -> Diagnostic {
+        Diagnostic(
+            .unterminatedString, "unterminated string", at: span, label: "this string has no closing '\"'",
+            notes: [Note("a string ends on the line it starts; write a line break as '\\n'")])
+    }
+
+    static func invalidEscape(_ text: String, at span: Span) -> Diagnostic {
+        Diagnostic(
+            .invalidEscape, "invalid escape sequence '\(text)' in string", at: span,
+            notes: [Note("the escapes are '\\\"', '\\\\', '\\n', '\\t' and '\\u{1F600}'")])
+    }
+
+    // MARK: Syntax
+
+    static func expected(_ what: String, found: String, at span: Span, note: String? = nil) -> Diagnostic {
+        Diagnostic(.expectedToken, "expected \(what), found \(found)", at: span, notes: note.map { [Note($0)] } ?? [])
+    }
+
+    static func missingRoutine(at span: Span) -> Diagnostic {
+        Diagnostic(
+            .missingRoutine, "missing routine declaration", at: span,
+            label: "the file must start with 'routine \"NAME\"'",
+            fixIt: FixIt("add a routine declaration", replacing: Span(at: span.lowerBound), with: "routine \"Routine\"\n"))
+    }
+
+    static func duplicateRoutine(at span: Span, first: Span) -> Diagnostic {
+        Diagnostic(
+            .duplicateRoutine, "duplicate routine declaration", at: span,
+            secondary: [Label(first, "first declared here")])
+    }
+
+    static func routineNotFirst(at span: Span) -> Diagnostic {
+        Diagnostic(
+            .duplicateRoutine, "the routine declaration must come first in the file", at: span,
+            notes: [Note("move 'routine \"NAME\"' above every other declaration")])
+    }
+
+    static func duplicateStart(at span: Span, first: Span) -> Diagnostic {
+        Diagnostic(
+            .duplicateStart, "duplicate start declaration", at: span,
+            secondary: [Label(first, "first declared here")],
+            notes: [Note("list several start nodes in one declaration: 'start -> a, b'")])
+    }
+
+    static func duplicateAttribute(_ name: String, node: String, at span: Span, first: Span) -> Diagnostic {
+        Diagnostic(
+            .duplicateAttribute, "'\(name)' is given twice for '\(node)'", at: span,
+            secondary: [Label(first, "first given here")])
+    }
+
+    static func attributeOnQuestion(_ name: String, node: String, at span: Span) -> Diagnostic {
+        Diagnostic(
+            .attributeOnQuestion, "'\(name)' is not allowed on question '\(node)'", at: span,
+            notes: [Note("only habits have 'for', 'target' and 'on'; a question may have a 'note'")])
+    }
+
+    static func duplicateArrow(_ owner: String, at span: Span, first: Span) -> Diagnostic {
+        Diagnostic(
+            .duplicateArrow, "\(owner) has more than one arrow", at: span,
+            secondary: [Label(first, "first arrow here")],
+            notes: [Note("list every target in one arrow: '-> a, b'")])
+    }
+
+    static func invalidDuration(_ text: String, at span: Span, reason: String) -> Diagnostic {
+        Diagnostic(
+            .invalidDuration, "invalid duration '\(text)': \(reason)", at: span,
+            notes: [Note("a duration is hours, minutes and seconds in that order, such as '90s', '10m', '1h30m'")])
+    }
+
+    static func invalidNumber(_ text: String, at span: Span, reason: String) -> Diagnostic {
+        Diagnostic(
+            .invalidNumber, "invalid target '\(text)': \(reason)", at: span,
+            notes: [Note("a target is a positive number such as '8' or '2.5', at most \(TargetValue.maximumText)")])
+    }
+
+    static func unknownDay(_ text: String, at span: Span) -> Diagnostic {
+        let lower = text.lowercased()
+        let suggestion = Weekdays.names.contains(lower) ? lower
+            : Weekdays.dayNames.first(where: { lower.count > 3 && lower.hasPrefix($0) })
+            ?? closestMatch(to: lower, among: Weekdays.names)
+        return Diagnostic(
+            .unknownDay, "unknown day '\(text)'", at: span,
+            notes: [Note("days are mon, tue, wed, thu, fri, sat, sun, weekdays and weekends")],
+            fixIt: suggestion.map { FixIt("did you mean '\($0)'?", replacing: span, with: $0) })
+    }
+
+    static func missingDays(at span: Span) -> Diagnostic {
+        Diagnostic(.unknownDay, "'on' needs at least one day", at: span, label: "no day after 'on'")
+    }
+
+    static func missingTargets(at span: Span) -> Diagnostic {
+        Diagnostic(
+            .missingTargets, "expected a target after '->'", at: span,
+            notes: [Note("name a node, several separated by commas, or 'end'")])
+    }
+
+    // MARK: Meaning
+
+    static func duplicateNode(_ id: String, at span: Span, first: Span) -> Diagnostic {
+        Diagnostic(
+            .duplicateNode, "duplicate node ID '\(id)'", at: span, label: "declared again here",
+            secondary: [Label(first, "first declared here")])
+    }
+
+    static func unknownTarget(_ name: String, at span: Span, suggestion: String?, isStart: Bool) -> Diagnostic {
+        Diagnostic(
+            isStart ? .unknownStart : .unknownTarget,
+            isStart ? "start target '\(name)' names no node" : "unknown target '\(name)'",
+            at: span, label: "no node is named '\(name)'",
+            fixIt: suggestion.map { FixIt("did you mean '\($0)'?", replacing: span, with: $0) })
+    }
+
+    static func cycle(path: [String], at span: Span, edges: [(from: String, to: String, span: Span)]) -> Diagnostic {
+        let shown = path.map { "'\($0)'" }.joined(separator: " -> ")
+        return Diagnostic(
+            .cycle, "routine has a cycle: \(shown)", at: span, label: "this arrow closes the cycle",
+            notes: edges.map { Note("'\($0.from)' leads to '\($0.to)' here", at: $0.span) }
+                + [Note("a routine must never lead back to a node it has already run")])
+    }
+
+    static func duplicateOption(_ text: String, question: String, at span: Span, first: Span) -> Diagnostic {
+        Diagnostic(
+            .duplicateOption, "question '\(question)' has two options '\(text)'", at: span,
+            secondary: [Label(first, "first option here")])
+    }
+
+    static func questionWithoutOptions(_ id: String, at span: Span) -> Diagnostic {
+        Diagnostic(
+            .questionWithoutOptions, "question '\(id)' has no options", at: span,
+            notes: [Note("write each option on a line of its own: '\"Yes\" -> next'")])
+    }
+
+    static func emptyText(_ what: String, at span: Span) -> Diagnostic {
+        Diagnostic(.emptyText, "\(what) is empty", at: span)
+    }
+
+    static func endAsStart(at span: Span) -> Diagnostic {
+        Diagnostic(.endAsStart, "'end' cannot be a start target", at: span, notes: [Note("the routine would end before it began")])
+    }
+
+    // MARK: Warnings
+
+    static func unreachable(_ id: String, at span: Span) -> Diagnostic {
+        Diagnostic(
+            .unreachableNode, "node '\(id)' can never be reached from the start", at: span,
+            notes: [Note("add an arrow to '\(id)', or list it in 'start -> ...'")])
+    }
+
+    static func optionsAllSame(_ id: String, at span: Span) -> Diagnostic {
+        Diagnostic(
+            .optionsAllSame, "every option of question '\(id)' leads to the same place", at: span,
+            notes: [Note("the answer changes nothing; a habit may be what is meant")])
+    }
+
+    static func singleOption(_ id: String, at span: Span) -> Diagnostic {
+        Diagnostic(.singleOption, "question '\(id)' has only one option", at: span)
+    }
+
+    static func duplicateTarget(_ name: String, at span: Span, first: Span) -> Diagnostic {
+        Diagnostic(
+            .duplicateTarget, "target '\(name)' is listed twice", at: span,
+            secondary: [Label(first, "first listed here")])
+    }
+
+    static func targetsAfterEnd(at span: Span, end: Span) -> Diagnostic {
+        Diagnostic(
+            .targetsAfterEnd, "targets after 'end' never run", at: span,
+            secondary: [Label(end, "the routine finishes here")])
+    }
+
+    static func everyDay(_ id: String, at span: Span) -> Diagnostic {
+        Diagnostic(
+            .everyDay, "habit '\(id)' is scheduled on every day", at: span,
+            notes: [Note("a habit without 'on' runs every day")])
+    }
+
+    static func emptyRoutine(_ name: String, at span: Span) -> Diagnostic {
+        Diagnostic(.emptyRoutine, "routine '\(name)' has no habits or questions", at: span)
+    }
+
+    static func duplicateDay(_ day: String, at span: Span) -> Diagnostic {
+        Diagnostic(.duplicateDay, "day '\(day)' is named twice", at: span)
+    }
+
+    // MARK: Helpers
+
+    static func describe(character text: String) -> String {
+        guard let scalar = text.unicodeScalars.first else { return "end of input" }
+        if scalar.value < 0x20 || scalar.value == 0x7F || scalar.properties.isWhitespace
+            || scalar.properties.generalCategory == .format
+        {
+            let hex = String(scalar.value, radix: 16, uppercase: true)
+            return "U+" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
+        }
+        return "'\(text)'"
+    }
+}

@@ -1,0 +1,111 @@
+/// Turns diagnostics into text. The caller decides about colour; the renderer never looks
+/// at the terminal or the environment.
+public struct DiagnosticRenderer: Sendable {
+    public enum Style: String, Sendable, CaseIterable {
+        /// The header line, the source line with a gutter and an underline, then notes.
+        case rich
+        /// Only `FILE:LINE:COL: severity[CODE]: message` lines.
+        case short
+    }
+
+    /// After this many diagnostics in one file, the rest are rendered short: a file of
+    /// thousands of errors should still be read quickly, and its first errors matter most.
+    public static let richLimit = 200
+
+    public var style: Style
+    public var colors: Bool
+
+    public init(style: Style = .rich, colors: Bool = false) {
+        self.style = style
+        self.colors = colors
+    }
+
+    public func render(_ diagnostics: [Diagnostic], in file: SourceFile) -> String {
+        let table = LineTable(file)
+        var out = ""
+        for (k, diagnostic) in diagnostics.enumerated() {
+            let rich = style == .rich && k < Self.richLimit
+            out += render(diagnostic, file: file, table: table, rich: rich)
+        }
+        return out
+    }
+
+    private func render(_ d: Diagnostic, file: SourceFile, table: LineTable, rich: Bool) -> String {
+        var out = ""
+        let place: String
+        if let span = d.span {
+            let (line, column) = table.location(of: span.lowerBound)
+            place = "\(file.name):\(line):\(column)"
+        } else {
+            place = file.name
+        }
+        out += paint(place + ":", .bold) + " " + paint("\(d.severity.rawValue)[\(d.code.rawValue)]:", severityStyle(d.severity))
+        out += " " + paint(d.message, .bold) + "\n"
+        if !rich {
+            for note in d.notes where note.span != nil {
+                let (line, column) = table.location(of: note.span!.lowerBound)
+                out += "\(file.name):\(line):\(column): note: \(note.message)\n"
+            }
+            return out
+        }
+        var labels: [(Span, String, Bool)] = []
+        if let span = d.span { labels.append((span, d.label ?? "", true)) }
+        labels += d.secondary.map { ($0.span, $0.message, false) }
+        let snippet = SourceSnippet(table: table, labels: labels)
+        let gutterWidth = snippet.gutterWidth
+        let pad = String(repeating: " ", count: gutterWidth)
+        let bar = paint("|", .gutter)
+        if !snippet.rows.isEmpty {
+            out += pad + " " + bar + "\n"
+            var previousLine: Int?
+            for row in snippet.rows {
+                if let previous = previousLine, row.line > previous + 1 { out += paint(pad + " ...", .gutter) + "\n" }
+                previousLine = row.line
+                let number = String(row.line)
+                out += paint(String(repeating: " ", count: gutterWidth - number.count) + number, .gutter) + " " + bar
+                out += row.text.isEmpty ? "\n" : " " + row.text + "\n"
+                for mark in row.marks {
+                    let underline = String(repeating: mark.primary ? "^" : "-", count: mark.width)
+                    var text = String(repeating: " ", count: mark.column) + paint(underline, mark.primary ? severityStyle(d.severity) : .gutter)
+                    if !mark.message.isEmpty { text += " " + paint(mark.message, mark.primary ? severityStyle(d.severity) : .gutter) }
+                    out += pad + " " + bar + " " + text + "\n"
+                }
+            }
+        }
+        for note in d.notes {
+            var text = note.message
+            if let span = note.span {
+                let (line, column) = table.location(of: span.lowerBound)
+                text += " (\(file.name):\(line):\(column))"
+            }
+            out += pad + " " + paint("= note:", .bold) + " " + text + "\n"
+        }
+        if let fix = d.fixIt {
+            out += pad + " " + paint("= help:", .bold) + " " + fix.message + "\n"
+        }
+        return out
+    }
+
+    enum Paint { case bold, gutter, error, warning, note }
+
+    private func severityStyle(_ severity: Severity) -> Paint {
+        switch severity {
+        case .error: .error
+        case .warning: .warning
+        case .note: .note
+        }
+    }
+
+    private func paint(_ text: String, _ paint: Paint) -> String {
+        guard colors else { return text }
+        let code =
+            switch paint {
+            case .bold: "1"
+            case .gutter: "1;34"
+            case .error: "1;31"
+            case .warning: "1;33"
+            case .note: "1;36"
+            }
+        return "\u{1B}[\(code)m\(text)\u{1B}[0m"
+    }
+}

@@ -1,0 +1,85 @@
+/// The bytes of one input, with the name diagnostics show for it.
+public struct SourceFile: Sendable {
+    /// The largest input accepted: spans are 32-bit, and a routine of this size is far beyond
+    /// what anyone writes or generates (a million nodes take about 60 MB).
+    public static let maximumSize = 1 << 30
+
+    /// The name shown in diagnostics: the path as given, or `<stdin>`.
+    public let name: String
+    public let bytes: [UInt8]
+
+    public init(name: String, bytes: [UInt8]) {
+        self.name = name
+        self.bytes = bytes
+    }
+
+    public init(name: String, text: String) {
+        self.init(name: name, bytes: Array(text.utf8))
+    }
+
+    /// The format implied by the file's extension, if it names one.
+    public var formatFromExtension: SourceFormat? {
+        let lower = name.lowercased()
+        if lower.hasSuffix(".yaml") || lower.hasSuffix(".yml") { return .yaml }
+        if lower.hasSuffix(".rt") { return .rt }
+        return nil
+    }
+}
+
+/// The two ways a routine can be written.
+public enum SourceFormat: String, Sendable, CaseIterable {
+    case rt, yaml
+}
+
+/// Maps byte offsets to 1-based lines and columns; built only when diagnostics are rendered.
+public struct LineTable: Sendable {
+    /// Byte offset at which each line starts. LF, CRLF and a lone CR all end a line.
+    public let lineStarts: [Int]
+    private let bytes: [UInt8]
+
+    public init(_ file: SourceFile) {
+        bytes = file.bytes
+        var starts = [0]
+        var i = 0
+        let n = bytes.count
+        while i < n {
+            let b = bytes[i]
+            if b == 0x0A {
+                starts.append(i + 1)
+            } else if b == 0x0D {
+                if i + 1 < n, bytes[i + 1] == 0x0A { i += 1 }
+                starts.append(i + 1)
+            }
+            i += 1
+        }
+        lineStarts = starts
+    }
+
+    /// The 0-based index of the line holding `offset`.
+    public func lineIndex(of offset: Int) -> Int {
+        var lo = 0
+        var hi = lineStarts.count - 1
+        while lo < hi {
+            let mid = (lo + hi + 1) / 2
+            if lineStarts[mid] <= offset { lo = mid } else { hi = mid - 1 }
+        }
+        return lo
+    }
+
+    /// The bytes of line `index`, without its line end.
+    public func lineBytes(_ index: Int) -> ArraySlice<UInt8> {
+        let start = lineStarts[index]
+        var end = index + 1 < lineStarts.count ? lineStarts[index + 1] : bytes.count
+        while end > start, bytes[end - 1] == 0x0A || bytes[end - 1] == 0x0D { end -= 1 }
+        return bytes[start..<end]
+    }
+
+    /// 1-based line and column of `offset`; the column counts characters as an editor shows them.
+    public func location(of offset: Int) -> (line: Int, column: Int) {
+        let clamped = min(max(0, offset), bytes.count)
+        let index = lineIndex(of: clamped)
+        let start = lineStarts[index]
+        let prefix = String(decoding: bytes[start..<clamped], as: UTF8.self)
+        return (index + 1, prefix.count + 1)
+    }
+}

@@ -1,0 +1,180 @@
+/// The result of reading a `.rt` file.
+public struct ParsedRoutine: Sendable {
+    public var routine: Routine
+    /// Syntax problems, in the order found.
+    public var diagnostics: [Diagnostic]
+    /// The spans of every comment, for the formatter.
+    public var comments: [Span]
+}
+
+/// Parses `.rt` source into a ``Routine``.
+public enum RoutineParser {
+    public static func parse(_ file: SourceFile) -> ParsedRoutine {
+        file.bytes.withUnsafeBufferPointer { bytes in
+            var parser = Parser(bytes)
+            parser.parseFile()
+            return parser.finish()
+        }
+    }
+}
+
+/// A recursive-descent parser over a flat grammar, with panic mode: after an error it skips
+/// to the next declaration keyword, so one run reports every independent error.
+struct Parser {
+    let bytes: UnsafeBufferPointer<UInt8>
+    var lexer: Lexer
+    var token: Token
+    var builder = RoutineBuilder()
+    var diagnostics: [Diagnostic] = []
+    var routineSpan: Span?
+    var sawDeclaration = false
+
+    init(_ bytes: UnsafeBufferPointer<UInt8>) {
+        self.bytes = bytes
+        lexer = Lexer(bytes)
+        token = lexer.next()
+        if let offset = firstInvalidUTF8Offset(bytes) {
+            diagnostics.append(.invalidUTF8(offset: offset, byte: bytes[offset]))
+        }
+    }
+
+    mutating func advance() { token = lexer.next() }
+
+    func text(_ span: Span) -> Substring {
+        Substring(decoding: UnsafeBufferPointer(rebasing: bytes[span.lowerBound..<span.upperBound]), as: UTF8.self)
+    }
+
+    mutating func parseFile() {
+        while token.kind != .eof {
+            if routineSpan == nil, token.kind != .kwRoutine, !sawDeclaration {
+                diagnostics.append(.missingRoutine(at: token.span))
+            }
+            let ok: Bool
+            switch token.kind {
+            case .kwRoutine: ok = parseRoutineDeclaration()
+            case .kwStart: ok = parseStart()
+            case .kwHabit: ok = parseNode(.habit)
+            case .kwQuestion: ok = parseNode(.question)
+            default:
+                report(expected: "a declaration ('habit', 'question' or 'start')")
+                ok = false
+            }
+            sawDeclaration = true
+            if !ok { synchronize() }
+        }
+        if routineSpan == nil, !sawDeclaration {
+            diagnostics.append(.missingRoutine(at: token.span))
+        }
+    }
+
+    mutating func finish() -> ParsedRoutine {
+        let routine = builder.finish()
+        return ParsedRoutine(routine: routine, diagnostics: diagnostics + builder.diagnostics, comments: lexer.comments)
+    }
+
+    /// Skips to the next token that starts a declaration.
+    mutating func synchronize() {
+        while token.kind != .eof, !token.kind.isHeader { advance() }
+    }
+
+    private mutating func parseRoutineDeclaration() -> Bool {
+        let keyword = token.span
+        advance()
+        guard let (name, nameSpan) = expectString("the routine's name after 'routine'") else { return false }
+        if let first = routineSpan {
+            diagnostics.append(.duplicateRoutine(at: keyword, first: first))
+            return true
+        }
+        if sawDeclaration { diagnostics.append(.routineNotFirst(at: keyword)) }
+        routineSpan = keyword
+        builder.setName(name, span: nameSpan)
+        return true
+    }
+
+    private mutating func parseStart() -> Bool {
+        let keyword = token.span
+        advance()
+        guard token.kind == .arrow else {
+            report(expected: "'->' after 'start'")
+            return false
+        }
+        guard let edges = parseArrow() else { return false }
+        if let first = builder.routine.startSpan {
+            diagnostics.append(.duplicateStart(at: keyword, first: first))
+        } else {
+            builder.setStart(edges, span: keyword)
+        }
+        return true
+    }
+
+    /// Parses `-> target, target...` with the current token on the arrow.
+    mutating func parseArrow() -> [Edge]? {
+        let arrow = token.span
+        advance()
+        var edges: [Edge] = []
+        while true {
+            switch token.kind {
+            case .identifier:
+                edges.append(Edge(builder.reference(UnsafeBufferPointer(rebasing: bytes[token.span.lowerBound..<token.span.upperBound])), span: token.span))
+            case .kwEnd:
+                edges.append(Edge(.end, span: token.span))
+            default:
+                if edges.isEmpty, token.atLineStart || token.kind == .eof || token.kind.isHeader {
+                    diagnostics.append(.missingTargets(at: arrow))
+                } else {
+                    report(expected: edges.isEmpty ? "a target after '->'" : "a target after ','")
+                }
+                return nil
+            }
+            advance()
+            guard token.kind == .comma else { return edges }
+            advance()
+        }
+    }
+
+    /// A string literal's value, reporting a missing closing quote but accepting the text.
+    mutating func expectString(_ what: String) -> (String, Span)? {
+        guard token.kind == .string || token.kind == .unterminatedString else {
+            report(expected: what)
+            return nil
+        }
+        let span = token.span
+        let end: Int
+        if token.kind == .string {
+            end = span.upperBound - 1
+        } else {
+            diagnostics.append(.unterminatedString(at: span))
+            end = span.upperBound
+        }
+        let value = StringLiteral.decode(bytes, (span.lowerBound + 1)..<end, diagnostics: &diagnostics)
+        advance()
+        return (value, span)
+    }
+
+    /// Reports the current token as unexpected, naming what the grammar wanted instead.
+    mutating func report(expected what: String) {
+        switch token.kind {
+        case .unexpected:
+            diagnostics.append(.unexpectedCharacter(String(text(token.span)), at: token.span))
+        case .unterminatedString:
+            diagnostics.append(.unterminatedString(at: token.span))
+        default:
+            let note = token.kind.isKeyword && what.contains("ID")
+                ? "'\(text(token.span))' is a keyword and cannot be a node ID" : nil
+            diagnostics.append(.expected(what, found: describe(token), at: token.span, note: note))
+        }
+    }
+
+    func describe(_ token: Token) -> String {
+        switch token.kind {
+        case .eof: return "end of file"
+        case .string:
+            let value = text(token.span)
+            return value.count > 24 ? "string \(value.prefix(20))...\"" : "string \(value)"
+        case .arrow: return "'->'"
+        case .comma: return "','"
+        case _ where token.kind.isKeyword: return "keyword '\(text(token.span))'"
+        default: return "'\(text(token.span).prefix(40))'"
+        }
+    }
+}

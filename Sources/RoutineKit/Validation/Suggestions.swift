@@ -1,0 +1,36 @@
+/// The candidate closest to `word` by edit distance, when close enough to be a likely typo.
+///
+/// Bounded: at most a third of the word's length may differ, and candidates whose length
+/// alone rules them out are skipped without computing a distance.
+func closestMatch<S: Sequence>(to word: String, among candidates: S) -> String? where S.Element == String {
+    let target = Array(word.unicodeScalars)
+    let limit = max(1, target.count / 3)
+    var best: (String, Int)?
+    var row: [Int] = []
+    for candidate in candidates {
+        let other = Array(candidate.unicodeScalars)
+        guard abs(other.count - target.count) <= limit, candidate != word else { continue }
+        let d = editDistance(target, other, row: &row)
+        if d <= limit, d < (best?.1 ?? Int.max) { best = (candidate, d) }
+    }
+    return best?.0
+}
+
+/// Levenshtein distance with one reused row.
+private func editDistance(_ a: [Unicode.Scalar], _ b: [Unicode.Scalar], row: inout [Int]) -> Int {
+    if a.isEmpty { return b.count }
+    if b.isEmpty { return a.count }
+    row.removeAll(keepingCapacity: true)
+    row.append(contentsOf: 0...b.count)
+    for i in 1...a.count {
+        var diagonal = row[0]
+        row[0] = i
+        for j in 1...b.count {
+            let above = row[j]
+            let cost = a[i - 1] == b[j - 1] ? 0 : 1
+            row[j] = min(above + 1, row[j - 1] + 1, diagonal + cost)
+            diagonal = above
+        }
+    }
+    return row[b.count]
+}

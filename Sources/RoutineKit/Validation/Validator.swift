@@ -1,0 +1,148 @@
+/// Checks a routine's meaning, whatever form it was read from: text, edges, cycles,
+/// reachability. Every check is linear in the size of the routine.
+public enum Validator {
+    /// At most this many cycles and suggestions are worked out in detail, so that a
+    /// pathological file cannot make the report itself slow.
+    static let detailLimit = 100
+
+    public static func validate(_ routine: Routine) -> [Diagnostic] {
+        var diagnostics: [Diagnostic] = []
+        if routine.name.isEmpty, !routine.nameSpan.isEmpty {
+            diagnostics.append(.emptyText("the routine's name", at: routine.nameSpan))
+        }
+        if routine.nodes.isEmpty, !routine.nameSpan.isEmpty {
+            diagnostics.append(.emptyRoutine(routine.name, at: routine.nameSpan))
+        }
+        var edgeChecker = EdgeChecker(routine: routine)
+        edgeChecker.check(routine.explicitStart, isStart: true)
+        for node in routine.nodes {
+            checkNode(node, into: &diagnostics)
+            for option in node.options { edgeChecker.check(option.next, isStart: false) }
+            edgeChecker.check(node.next, isStart: false)
+        }
+        diagnostics += edgeChecker.diagnostics
+
+        let graph = RoutineGraph(routine)
+        let components = StronglyConnectedComponents(graph)
+        for cycle in components.representativeCycles(graph).prefix(detailLimit) {
+            diagnostics.append(cycleDiagnostic(cycle, routine))
+        }
+        checkReachability(routine, graph, into: &diagnostics)
+        return diagnostics
+    }
+
+    private static func checkNode(_ node: RoutineNode, into diagnostics: inout [Diagnostic]) {
+        if node.title.isEmpty {
+            let what = node.isHabit ? "the title of habit '\(node.id)'" : "the prompt of question '\(node.id)'"
+            diagnostics.append(.emptyText(what, at: node.titleSpan))
+        }
+        if node.days == .everyDay, let span = node.daysSpan {
+            diagnostics.append(.everyDay(node.id, at: span))
+        }
+        guard node.isQuestion else { return }
+        switch node.options.count {
+        case 0: diagnostics.append(.questionWithoutOptions(node.id, at: node.idSpan))
+        case 1: diagnostics.append(.singleOption(node.id, at: node.idSpan))
+        default:
+            let first = node.options[0].next.map(\.target)
+            if node.options.dropFirst().allSatisfy({ $0.next.map(\.target) == first }) {
+                diagnostics.append(.optionsAllSame(node.id, at: node.idSpan))
+            }
+        }
+        var seen: [String: Span] = [:]
+        for option in node.options {
+            if option.text.isEmpty {
+                diagnostics.append(.emptyText("an answer of question '\(node.id)'", at: option.textSpan))
+            } else if let first = seen[option.text] {
+                diagnostics.append(.duplicateOption(option.text, question: node.id, at: option.textSpan, first: first))
+            } else {
+                seen[option.text] = option.textSpan
+            }
+        }
+    }
+
+    private static func cycleDiagnostic(_ cycle: [Int], _ routine: Routine) -> Diagnostic {
+        var edges: [(from: String, to: String, span: Span)] = []
+        for k in 0..<(cycle.count - 1) {
+            let from = routine.nodes[cycle[k]]
+            let span = edgeSpan(from: from, to: cycle[k + 1]) ?? from.idSpan
+            edges.append((from.id, routine.nodes[cycle[k + 1]].id, span))
+        }
+        var names = cycle.map { routine.nodes[$0].id }
+        if names.count > 12 {
+            names = names.prefix(6) + ["... \(names.count - 10) more ..."] + names.suffix(4)
+        }
+        var shown = edges
+        if shown.count > 20 { shown = Array(shown.prefix(20)) }
+        var diagnostic = Diagnostic.cycle(path: names, at: edges.last!.span, edges: shown)
+        if edges.count > shown.count {
+            diagnostic.notes.insert(Note("and \(edges.count - shown.count) more arrows"), at: shown.count)
+        }
+        return diagnostic
+    }
+
+    private static func edgeSpan(from node: RoutineNode, to target: Int) -> Span? {
+        for option in node.options {
+            if let edge = option.next.first(where: { $0.target == .node(target) }) { return edge.span }
+        }
+        return node.next.first(where: { $0.target == .node(target) })?.span
+    }
+
+    private static func checkReachability(_ routine: Routine, _ graph: RoutineGraph, into diagnostics: inout [Diagnostic]) {
+        let roots = routine.start.compactMap(\.target.nodeIndex)
+        let reached = graph.reachable(from: roots)
+        var firstOfID: [String: Int]?
+        for (i, node) in routine.nodes.enumerated() where !reached[i] {
+            // A redeclared ID is already an error; warning that the copy is unreachable adds nothing.
+            if firstOfID == nil { firstOfID = routine.indexByID() }
+            guard firstOfID?[node.id] == i else { continue }
+            diagnostics.append(.unreachable(node.id, at: node.idSpan))
+        }
+    }
+}
+
+/// Checks arrows: unknown targets (with a suggestion), repeated targets, targets after `end`.
+private struct EdgeChecker {
+    let routine: Routine
+    var diagnostics: [Diagnostic] = []
+    private var suggestions: [Int: String?] = [:]
+
+    init(routine: Routine) { self.routine = routine }
+
+    mutating func check(_ edges: [Edge], isStart: Bool) {
+        var endSpan: Span?
+        // Long lists use a table so that a node with 100,000 targets is not quadratic.
+        var firstSpan: [Target: Span]? = edges.count > 16 ? [:] : nil
+        for (k, edge) in edges.enumerated() {
+            if let end = endSpan {
+                diagnostics.append(.targetsAfterEnd(at: edge.span.union(edges.last!.span), end: end))
+                break
+            }
+            switch edge.target {
+            case .end:
+                if isStart { diagnostics.append(.endAsStart(at: edge.span)) }
+                endSpan = edge.span
+            case .missing(let index):
+                let name = routine.missingNames[index]
+                diagnostics.append(.unknownTarget(name, at: edge.span, suggestion: suggestion(for: index), isStart: isStart))
+            case .node:
+                break
+            }
+            let first = firstSpan != nil
+                ? firstSpan?[edge.target] : edges[..<k].first(where: { $0.target == edge.target })?.span
+            if let first {
+                diagnostics.append(.duplicateTarget(routine.name(of: edge.target), at: edge.span, first: first))
+            } else {
+                firstSpan?[edge.target] = edge.span
+            }
+        }
+    }
+
+    private mutating func suggestion(for missing: Int) -> String? {
+        if let known = suggestions[missing] { return known }
+        let found = suggestions.count < Validator.detailLimit
+            ? closestMatch(to: routine.missingNames[missing], among: routine.nodes.lazy.map(\.id)) : nil
+        suggestions[missing] = .some(found)
+        return found
+    }
+}

@@ -1,0 +1,82 @@
+import ArgumentParser
+import RoutineKit
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+enum ColorChoice: String, ExpressibleByArgument, CaseIterable {
+    case auto, always, never
+}
+
+extension SourceFormat: ExpressibleByArgument {}
+
+/// Options every subcommand that reads a routine shares.
+struct InputOptions: ParsableArguments {
+    @Option(name: .customLong("input-format"), help: "The form of the input when its extension does not say (rt or yaml).")
+    var inputFormat: SourceFormat?
+
+    @Option(help: "When to colour diagnostics: auto, always or never.")
+    var color: ColorChoice = .auto
+
+    /// Whether diagnostics on stderr get colour: only on a terminal, unless told otherwise.
+    var colorsOnStandardError: Bool { Terminal.wantsColor(color, fd: 2) }
+
+    /// Reads and validates `path`. Prints the diagnostics and exits when it has errors,
+    /// so that a command only ever works on a valid routine.
+    func loadValid(_ path: String, showWarnings: Bool = false) throws -> LoadedRoutine {
+        let loaded = try load(path)
+        if loaded.hasErrors || showWarnings, !loaded.diagnostics.isEmpty {
+            let renderer = DiagnosticRenderer(style: .rich, colors: colorsOnStandardError)
+            StandardError.write(renderer.render(loaded.diagnostics, in: loaded.file))
+        }
+        if loaded.hasErrors {
+            StandardError.write(Summary.line(loaded.diagnostics, file: loaded.file.name) + "\n")
+            throw Exit.errors
+        }
+        return loaded
+    }
+
+    /// Reads `path` and parses it; prints the diagnostic and exits 66 when it cannot be read.
+    func load(_ path: String) throws -> LoadedRoutine {
+        switch InputReader.read(path) {
+        case .success(let file):
+            return RoutineLoader.load(file, format: path == "-" ? (inputFormat ?? .rt) : inputFormat)
+        case .failure(let diagnostic):
+            let renderer = DiagnosticRenderer(style: .rich, colors: colorsOnStandardError)
+            StandardError.write(renderer.render([diagnostic], in: SourceFile(name: "routine", bytes: [])))
+            throw Exit.unreadable
+        }
+    }
+}
+
+enum Summary {
+    /// "2 errors and 1 warning in 'bad.rt'".
+    static func line(_ diagnostics: [Diagnostic], file: String) -> String {
+        let errors = diagnostics.filter { $0.severity == .error }.count
+        let warnings = diagnostics.filter { $0.severity == .warning }.count
+        var parts: [String] = []
+        if errors > 0 { parts.append(errors == 1 ? "1 error" : "\(errors) errors") }
+        if warnings > 0 { parts.append(warnings == 1 ? "1 warning" : "\(warnings) warnings") }
+        return parts.joined(separator: " and ") + " in '\(file)'"
+    }
+}
+
+enum Terminal {
+    static func isTerminal(_ fd: Int32) -> Bool { isatty(fd) != 0 }
+
+    /// NO_COLOR (non-empty) and TERM=dumb turn colour off in auto mode.
+    static var environmentAllowsColor: Bool {
+        if let noColor = getenv("NO_COLOR"), noColor.pointee != 0 { return false }
+        if let term = getenv("TERM"), String(cString: term) == "dumb" { return false }
+        return true
+    }
+
+    static func wantsColor(_ choice: ColorChoice, fd: Int32) -> Bool {
+        switch choice {
+        case .always: true
+        case .never: false
+        case .auto: isTerminal(fd) && environmentAllowsColor
+        }
+    }
+}
