@@ -94,6 +94,18 @@ extension Diagnostic {
             notes: [Note("a duration is hours, minutes and seconds in that order, such as '90s', '10m', '1h30m'")])
     }
 
+    static func spelledOutDuration(_ text: String, at span: Span, replacement: String) -> Diagnostic {
+        Diagnostic(
+            .invalidDuration, "invalid duration '\(text)': write the unit as one letter after the number", at: span,
+            fixIt: FixIt("write '\(replacement)'", replacing: span, with: replacement))
+    }
+
+    static func invalidIdentifier(_ text: String, at span: Span) -> Diagnostic {
+        Diagnostic(
+            .unexpectedCharacter, "invalid node ID '\(text)'", at: span,
+            notes: [Note("an ID is ASCII letters, digits, '_' and '-', starting with a letter or '_'; titles in quotes may hold any text")])
+    }
+
     static func invalidNumber(_ text: String, at span: Span, reason: String) -> Diagnostic {
         Diagnostic(
             .invalidNumber, "invalid target '\(text)': \(reason)", at: span,

@@ -22,7 +22,13 @@ public enum RoutineLoader {
         case .rt: parsed = RoutineParser.parse(file)
         case .yaml: parsed = YAMLRoutineReader.read(file)
         }
-        let diagnostics = parsed.diagnostics + Validator.validate(parsed.routine)
+        var found = Validator.validate(parsed.routine)
+        if parsed.diagnostics.hasErrors {
+            // After a syntax error part of the graph is missing, so "unreachable" and "empty"
+            // would mostly describe the parser's recovery, not the author's routine.
+            found.removeAll { $0.code == .unreachableNode || $0.code == .emptyRoutine }
+        }
+        let diagnostics = parsed.diagnostics + found
         return LoadedRoutine(
             file: file, format: format, routine: parsed.routine, diagnostics: diagnostics.sortedByPosition(),
             comments: parsed.comments)

@@ -66,6 +66,16 @@ public enum DurationText {
         }
     }
 
+    /// The unit letter for a spelled-out unit (`minutes` -> `m`), to suggest the short form.
+    static func unitLetter(for word: Substring) -> String? {
+        switch word.lowercased() {
+        case "h", "hr", "hrs", "hour", "hours": "h"
+        case "m", "min", "mins", "minute", "minutes": "m"
+        case "s", "sec", "secs", "second", "seconds": "s"
+        default: nil
+        }
+    }
+
     /// Seconds in `text`; units in the order h, m, s, each at most once.
     public static func parse(_ text: Substring) -> Result<Int, Failure> {
         var total = 0

@@ -32,7 +32,12 @@ struct Lexer {
             kind = .comma
         case _ where Self.isIdentifierStart(b):
             scanIdentifierTail()
-            kind = keyword(start: start) ?? .identifier
+            if position < bytes.count, bytes[position] >= 0x80 {
+                while position < bytes.count, bytes[position] >= 0x80 || Self.isIdentifierByte(bytes[position]) { position += 1 }
+                kind = .badIdentifier
+            } else {
+                kind = keyword(start: start) ?? .identifier
+            }
         case UInt8(ascii: "0")...UInt8(ascii: "9"):
             position += 1
             while position < bytes.count, Self.isWordByte(bytes[position]) { position += 1 }

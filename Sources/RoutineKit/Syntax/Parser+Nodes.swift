@@ -3,9 +3,9 @@ extension Parser {
     /// arrows up to the next declaration. A node whose header parsed is kept even when its
     /// body has an error, so that arrows to it do not turn into spurious unknown targets.
     mutating func parseNode(_ kind: RoutineNode.Kind) -> Bool {
-        let keyword = token.span
         advance()
-        guard token.kind == .identifier else {
+        if token.kind == .badIdentifier { reportBadIdentifier() }
+        guard token.kind == .identifier || token.kind == .badIdentifier else {
             report(expected: "a node ID after '\(kind.rawValue)'")
             return false
         }
@@ -18,10 +18,12 @@ extension Parser {
             node.title = title
             node.titleSpan = span
             ok = parseBody(of: &node)
+        } else if [.arrow, .kwFor, .kwTarget, .kwOn, .kwNote].contains(token.kind) {
+            // The title is missing but the rest of the node is there: read it, so its arrows count.
+            ok = parseBody(of: &node)
         } else {
             ok = false
         }
-        _ = keyword
         _ = builder.declare(node)
         return ok
     }
@@ -90,11 +92,22 @@ extension Parser {
                 report(expected: "a duration such as '10m' after 'for'")
                 return false
             }
-            switch AttributeValues.duration(text(token.span), span: token.span) {
+            let number = token.span
+            advance()
+            if token.kind == .identifier, !token.atLineStart, let unit = DurationText.unitLetter(for: text(token.span)),
+                text(number).allSatisfy(\.isNumber)
+            {
+                // `for 10 minutes`: one diagnostic that says how to write it, not two.
+                let whole = number.union(token.span)
+                let fixed = String(text(number)) + unit
+                diagnostics.append(.spelledOutDuration(String(text(whole)), at: whole, replacement: fixed))
+                advance()
+                break
+            }
+            switch AttributeValues.duration(text(number), span: number) {
             case .success(let seconds): node.duration = seconds
             case .failure(let diagnostic): diagnostics.append(diagnostic)
             }
-            advance()
         case .kwTarget:
             guard token.kind == .word || token.kind == .identifier else {
                 report(expected: "a number after 'target'")

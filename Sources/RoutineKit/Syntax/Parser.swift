@@ -114,7 +114,8 @@ struct Parser {
         var edges: [Edge] = []
         while true {
             switch token.kind {
-            case .identifier:
+            case .identifier, .badIdentifier:
+                if token.kind == .badIdentifier { reportBadIdentifier() }
                 edges.append(Edge(builder.reference(UnsafeBufferPointer(rebasing: bytes[token.span.lowerBound..<token.span.upperBound])), span: token.span))
             case .kwEnd:
                 edges.append(Edge(.end, span: token.span))
@@ -151,6 +152,10 @@ struct Parser {
         return (value, span)
     }
 
+    mutating func reportBadIdentifier() {
+        diagnostics.append(.invalidIdentifier(String(text(token.span)), at: token.span))
+    }
+
     /// Reports the current token as unexpected, naming what the grammar wanted instead.
     mutating func report(expected what: String) {
         switch token.kind {
@@ -158,6 +163,8 @@ struct Parser {
             diagnostics.append(.unexpectedCharacter(String(text(token.span)), at: token.span))
         case .unterminatedString:
             diagnostics.append(.unterminatedString(at: token.span))
+        case .badIdentifier:
+            reportBadIdentifier()
         default:
             let note = token.kind.isKeyword && what.contains("ID")
                 ? "'\(text(token.span))' is a keyword and cannot be a node ID" : nil

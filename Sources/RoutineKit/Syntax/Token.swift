@@ -10,6 +10,8 @@ enum TokenKind: UInt8, Sendable {
     case comma
     /// A character that starts no token.
     case unexpected
+    /// An identifier with characters IDs may not hold (`té`), kept whole for one clear error.
+    case badIdentifier
     case eof
     case kwRoutine, kwStart, kwHabit, kwQuestion, kwFor, kwTarget, kwOn, kwNote, kwEnd
 

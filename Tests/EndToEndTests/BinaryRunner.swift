@@ -1,0 +1,73 @@
+import Foundation
+import Testing
+
+/// The package root, for the example routines.
+let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent()
+
+/// The `routine` executable built beside the test bundle.
+let routineBinary: URL = {
+    let candidates = [
+        Bundle.main.bundleURL.appendingPathComponent("routine"),
+        URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("routine"),
+        Bundle.main.bundleURL.deletingLastPathComponent().appendingPathComponent("routine"),
+    ]
+    return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) } ?? candidates[0]
+}()
+
+struct Execution {
+    var stdout: String
+    var stderr: String
+    var status: Int32
+}
+
+/// Runs the built binary with `arguments`, feeding `stdin` (or nothing: standard input is
+/// then an empty pipe, as in CI), in `directory`, with extra environment variables.
+func execute(
+    _ arguments: [String], stdin: String? = "", environment: [String: String] = [:], in directory: URL = packageRoot
+) throws -> Execution {
+    let process = Process()
+    process.executableURL = routineBinary
+    process.arguments = arguments
+    process.currentDirectoryURL = directory
+    var env = ProcessInfo.processInfo.environment
+    env["NO_COLOR"] = nil
+    env["TERM"] = "xterm"
+    for (k, v) in environment { env[k] = v }
+    process.environment = env
+    let out = Pipe()
+    let err = Pipe()
+    process.standardOutput = out
+    process.standardError = err
+    if let stdin {
+        let input = Pipe()
+        process.standardInput = input
+        try process.run()
+        input.fileHandleForWriting.write(Data(stdin.utf8))
+        try input.fileHandleForWriting.close()
+    } else {
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+    }
+    // Read both pipes concurrently so a full stderr pipe cannot block the child.
+    nonisolated(unsafe) var errData = Data()
+    let group = DispatchGroup()
+    group.enter()
+    DispatchQueue.global().async {
+        errData = err.fileHandleForReading.readDataToEndOfFile()
+        group.leave()
+    }
+    let outData = out.fileHandleForReading.readDataToEndOfFile()
+    group.wait()
+    process.waitUntilExit()
+    return Execution(
+        stdout: String(decoding: outData, as: UTF8.self), stderr: String(decoding: errData, as: UTF8.self),
+        status: process.terminationStatus)
+}
+
+/// A fresh temporary folder for one test.
+func temporaryDirectory() throws -> URL {
+    let url = FileManager.default.temporaryDirectory.appendingPathComponent("routine-tests-" + UUID().uuidString)
+    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    return url
+}

@@ -1,0 +1,43 @@
+import Foundation
+import Testing
+
+@testable import RoutineKit
+
+/// Each bad routine in Fixtures/diagnostics sits beside its expected rendering:
+/// `NAME.expected` (rich) and `NAME.short`. `RECORD_GOLDEN=1 swift test` re-records them.
+struct GoldenDiagnosticTests {
+    static let folder = testsDirectory.appendingPathComponent("Fixtures/diagnostics")
+
+    static var fixtures: [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? [])
+            .filter { $0.hasSuffix(".rt") || $0.hasSuffix(".yaml") }.sorted()
+    }
+
+    static func rendered(_ name: String, style: DiagnosticRenderer.Style) throws -> String {
+        let bytes = try [UInt8](Data(contentsOf: folder.appendingPathComponent(name)))
+        let loaded = RoutineLoader.load(SourceFile(name: "diagnostics/" + name, bytes: bytes))
+        return DiagnosticRenderer(style: style, colors: false).render(loaded.diagnostics, in: loaded.file)
+    }
+
+    @Test func fixturesExist() {
+        #expect(Self.fixtures.count >= 8)
+    }
+
+    @Test(arguments: fixtures)
+    func richRendering(_ name: String) throws {
+        let base = (name as NSString).deletingPathExtension
+        try assertGolden(Self.rendered(name, style: .rich), Self.folder.appendingPathComponent(base + ".expected"))
+    }
+
+    @Test(arguments: fixtures)
+    func shortRendering(_ name: String) throws {
+        let base = (name as NSString).deletingPathExtension
+        try assertGolden(Self.rendered(name, style: .short), Self.folder.appendingPathComponent(base + ".short"))
+    }
+
+    @Test func colouredRenderingWrapsEscapes() throws {
+        let loaded = load("routine \"R\"\nhabit a \"A\" -> b")
+        let text = DiagnosticRenderer(style: .rich, colors: true).render(loaded.diagnostics, in: loaded.file)
+        #expect(text.contains("\u{1B}[1;31merror[E202]:\u{1B}[0m"))
+    }
+}

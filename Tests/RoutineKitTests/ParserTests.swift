@@ -1,0 +1,88 @@
+import Testing
+
+@testable import RoutineKit
+
+struct ParserTests {
+    struct Case: CustomTestStringConvertible, Sendable {
+        let name: String
+        let source: String
+        let expected: String
+        var testDescription: String { name }
+    }
+
+    static let cases: [Case] = [
+        Case(name: "habit on one line", source: "routine \"R\"\nhabit a \"A\" for 10m -> b\nhabit b \"B\"",
+             expected: "routine R\nhabit a [A] for=600 -> b\nhabit b [B]"),
+        Case(name: "attributes on following lines", source: "routine \"R\"\nhabit a \"A\"\n  note \"n\"\n  on weekdays\n  -> end",
+             expected: "routine R\nhabit a [A] on=weekdays note=[n] -> end"),
+        Case(name: "durations combine", source: "routine \"R\"\nhabit a \"A\" for 1h30m\nhabit b \"B\" for 90s",
+             expected: "routine R\nhabit a [A] for=5400\nhabit b [B] for=90"),
+        Case(name: "target with unit word and string", source: "routine \"R\"\nhabit a \"A\" target 8 glasses\nhabit b \"B\" target 2.5 \"km run\"",
+             expected: "routine R\nhabit a [A] target=8/glasses\nhabit b [B] target=2.5/km run"),
+        Case(name: "days in any order collapse", source: "routine \"R\"\nhabit a \"A\" on sun sat mon",
+             expected: "routine R\nhabit a [A] on=mon+weekends"),
+        Case(name: "question with gather", source: "routine \"R\"\nquestion q \"Q?\"\n  \"Yes\" -> a, b\n  \"No\"\n  -> c\nhabit a \"A\"\nhabit b \"B\"\nhabit c \"C\"",
+             expected: "routine R\nquestion q [Q?] {Yes -> a,b} {No} -> c\nhabit a [A]\nhabit b [B]\nhabit c [C]"),
+        Case(name: "option arrow continues after comma", source: "routine \"R\"\nquestion q \"Q\"\n  \"Yes\" -> a,\n     b\n  \"No\" -> end\nhabit a \"A\"\nhabit b \"B\"",
+             expected: "routine R\nquestion q [Q] {Yes -> a,b} {No -> end}\nhabit a [A]\nhabit b [B]"),
+        Case(name: "explicit start with two targets", source: "routine \"R\"\nstart -> b, a\nhabit a \"A\"\nhabit b \"B\"",
+             expected: "routine R start -> b,a\nhabit a [A]\nhabit b [B]"),
+        Case(name: "escapes", source: #"routine "R"\#nhabit a "say \"hi\"\\ \n\t\u{1F600}""#,
+             expected: "routine R\nhabit a [say \"hi\"\\ \n\t😀]"),
+        Case(name: "crlf line ends", source: "routine \"R\"\r\nhabit a \"A\" -> b\r\nhabit b \"B\"\r\n",
+             expected: "routine R\nhabit a [A] -> b\nhabit b [B]"),
+        Case(name: "arrow without spaces", source: "routine \"R\"\nhabit a-1 \"A\"->b_2\nhabit b_2 \"B\"",
+             expected: "routine R\nhabit a-1 [A] -> b_2\nhabit b_2 [B]"),
+        Case(name: "byte order mark", source: "\u{FEFF}routine \"R\"\nhabit a \"A\"", expected: "routine R\nhabit a [A]"),
+        Case(name: "comments everywhere", source: "# top\nroutine \"R\" # name\nhabit a \"A # not a comment\" # c\n# end",
+             expected: "routine R\nhabit a [A # not a comment]"),
+        Case(name: "question with note", source: "routine \"R\"\nquestion q \"Q\" note \"think\"\n \"a\" -> end\n \"b\" -> end",
+             expected: "routine R\nquestion q [Q] note=[think] {a -> end} {b -> end}"),
+    ]
+
+    @Test(arguments: cases)
+    func parses(_ c: Case) {
+        let loaded = load(c.source)
+        #expect(!loaded.hasErrors, "\(loaded.diagnostics.map(\.message))")
+        #expect(dump(loaded.routine) == c.expected)
+    }
+
+    @Test func normativeExampleParsesAndMeansWhatItSays() throws {
+        let source = try String(contentsOf: packageRoot.appendingPathComponent("routines/morning.rt"), encoding: .utf8)
+        let loaded = load(source)
+        #expect(loaded.diagnostics.isEmpty, "\(loaded.diagnostics.map(\.message))")
+        let r = loaded.routine
+        let index = r.indexByID()
+        #expect(r.name == "Morning")
+        #expect(r.start.map { r.name(of: $0.target) } == ["water"])
+        let mood = r.nodes[index["mood"]!]
+        #expect(mood.options.map(\.text) == ["Great!", "Okay", "Not so good", "Skip today", "Tired"])
+        #expect(mood.options[0].next.map { r.name(of: $0.target) } == ["run", "meditate"])
+        #expect(mood.options[3].next.map(\.target) == [.end])
+        #expect(mood.options[4].next.isEmpty)
+        #expect(mood.next.map { r.name(of: $0.target) } == ["plan"])
+        let run = r.nodes[index["run"]!]
+        #expect(run.duration == 1800 && run.days == [.monday, .wednesday, .friday])
+        #expect(r.nodes[index["journal"]!].note == "What went well yesterday?")
+        #expect(r.nodes[index["shower"]!].next.isEmpty)
+        #expect(r.nodes[index["water2"]!].target == TargetValue(amount: 8, unit: "glasses"))
+        #expect(r.nodes[index["plan"]!].days == .weekdays)
+    }
+
+    @Test func defaultStartIsTheFirstNode() {
+        let r = load("routine \"R\"\nhabit b \"B\"\nhabit a \"A\"").routine
+        #expect(r.startSpan == nil)
+        #expect(r.start.map(\.target) == [.node(0)])
+    }
+
+    @Test func spansPointAtTheSource() {
+        let source = "routine \"R\"\nhabit a \"A\" -> b\nhabit b \"B\""
+        let r = load(source).routine
+        let bytes = Array(source.utf8)
+        func text(_ s: Span) -> String { String(decoding: bytes[s.lowerBound..<s.upperBound], as: UTF8.self) }
+        #expect(text(r.nodes[0].idSpan) == "a")
+        #expect(text(r.nodes[0].titleSpan) == "\"A\"")
+        #expect(text(r.nodes[0].next[0].span) == "b")
+        #expect(text(r.nameSpan) == "\"R\"")
+    }
+}
