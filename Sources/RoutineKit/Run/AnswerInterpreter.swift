@@ -1,0 +1,81 @@
+/// What one line typed (or scripted) at a node means.
+public enum RunInput: Hashable, Sendable {
+    case decision(RunDecision)
+    case back, quit, help
+    /// Not an answer here; the message says why, and the same node is asked again.
+    case invalid(String)
+}
+
+/// The run's vocabulary, the same for a person at a terminal and for a script: `done` (or an
+/// empty line), `skip`, `back`, `quit`, `?`, an option's number or text, a habit's value.
+/// It never guesses: an answer that could mean two things, or nothing, is refused.
+public enum AnswerInterpreter {
+    public static func interpret(_ line: String, at node: RoutineNode) -> RunInput {
+        let text = line.trimmingWhitespace()
+        let word = text.lowercased()
+        if node.isQuestion { return interpretAnswer(text, word: word, options: node.options) }
+        if let command = command(word) { return command }
+        switch word {
+        case "s", "skip": return .decision(.skip)
+        case "", "d", "done":
+            if let target = node.target {
+                return .invalid("enter the amount done (target \(describe(target))), or 's' to skip")
+            }
+            return .decision(.done(value: nil))
+        default:
+            guard let target = node.target else {
+                return .invalid("'\(text)' is not an answer here: press Enter or type 'd' when done, 's' to skip, 'b' to go back, 'q' to quit")
+            }
+            guard let value = NumberText.parse(Substring(text)), value <= TargetValue.maximum else {
+                return .invalid("'\(text)' is not an amount: enter a number such as 8 or 2.5 (target \(describe(target)))")
+            }
+            return .decision(.done(value: value))
+        }
+    }
+
+    public static func describe(_ target: TargetValue) -> String {
+        target.amountText + (target.unit.map { " " + $0 } ?? "")
+    }
+
+    private static func command(_ word: String) -> RunInput? {
+        switch word {
+        case "b", "back": .back
+        case "q", "quit": .quit
+        case "?", "h", "help": .help
+        default: nil
+        }
+    }
+
+    private static func interpretAnswer(_ text: String, word: String, options: [QuestionOption]) -> RunInput {
+        let range = "1 to \(options.count)"
+        if text.isEmpty { return .invalid("choose an option: a number from \(range), or an option's text") }
+        // An option's own text wins over everything, so an option called "b" can be chosen.
+        if let exact = options.firstIndex(where: { $0.text.lowercased() == word }) { return .decision(.option(exact)) }
+        if text.allSatisfy({ $0.isASCII && $0.isNumber }) {
+            guard let n = Int(text), n >= 1, n <= options.count else {
+                return .invalid("there is no option \(text): choose \(range)")
+            }
+            return .decision(.option(n - 1))
+        }
+        if let command = command(word) { return command }
+        if word == "s" || word == "skip" { return .invalid("a question cannot be skipped: choose \(range)") }
+        let matches = options.indices.filter { options[$0].text.lowercased().hasPrefix(word) }
+        switch matches.count {
+        case 1: return .decision(.option(matches[0]))
+        case 0: return .invalid("'\(text)' is not an option: choose \(range), or type an option's text")
+        default:
+            let names = matches.prefix(4).map { "'\(options[$0].text)'" }.joined(separator: " or ")
+            return .invalid("'\(text)' could be \(names): type more of it, or its number")
+        }
+    }
+}
+
+extension String {
+    func trimmingWhitespace() -> String {
+        let scalars = unicodeScalars
+        guard let first = scalars.firstIndex(where: { !$0.properties.isWhitespace }),
+            let last = scalars.lastIndex(where: { !$0.properties.isWhitespace })
+        else { return "" }
+        return String(scalars[first...last])
+    }
+}

@@ -1,0 +1,120 @@
+/// What the person decided about the node in front of them.
+public enum RunDecision: Hashable, Sendable {
+    /// A habit done; a numeric habit carries the value given.
+    case done(value: Double?)
+    case skip
+    /// A question answered with the option at this index.
+    case option(Int)
+}
+
+/// What happened to one node in a run.
+public enum HabitResult: String, Sendable {
+    case done, skipped
+    case notScheduled = "not-scheduled"
+}
+
+/// One entry of a run's history.
+public struct RunRecord: Hashable, Sendable {
+    public enum Outcome: Hashable, Sendable {
+        case habit(HabitResult, value: Double?)
+        case answer(option: Int)
+    }
+
+    /// 1-based step number.
+    public var step: Int
+    public var node: Int
+    public var outcome: Outcome
+}
+
+/// A run of a valid routine on a given date: the agenda, the history, and the node waiting
+/// for the person. Same routine, date and decisions: same run.
+public struct RoutineRun: Sendable {
+    public let routine: Routine
+    public let date: CalendarDate
+    private let graph: RoutineGraph
+    private var agenda: Agenda
+    private var decisions: [RunDecision] = []
+    public private(set) var records: [RunRecord] = []
+    /// The node waiting for a decision; nil once the run is over.
+    public private(set) var current: Int?
+    /// Whether the run reached `end`, as opposed to running out of agenda.
+    public private(set) var reachedEnd = false
+
+    public init(routine: Routine, date: CalendarDate) {
+        self.init(routine: routine, graph: RoutineGraph(routine), date: date)
+    }
+
+    private init(routine: Routine, graph: RoutineGraph, date: CalendarDate) {
+        self.routine = routine
+        self.graph = graph
+        self.date = date
+        agenda = Agenda(graph: graph, start: routine.start.map(\.target))
+        advance()
+    }
+
+    public var isFinished: Bool { current == nil }
+    /// The step number of the current node.
+    public var step: Int { records.count + 1 }
+    /// Whether there is a decision that ``back()`` can undo.
+    public var canGoBack: Bool { !decisions.isEmpty }
+
+    /// Whether a habit is scheduled on the run's date.
+    public func isScheduled(_ node: RoutineNode) -> Bool {
+        node.days.map { $0.contains(date.weekday) } ?? true
+    }
+
+    /// Applies `decision` to the current node and moves on to the next node that needs the
+    /// person, passing over habits not scheduled today.
+    public mutating func decide(_ decision: RunDecision) {
+        guard let node = current else { return }
+        decisions.append(decision)
+        apply(decision, to: node)
+        advance()
+    }
+
+    /// Undoes the last decision by replaying the ones before it; returns the node whose
+    /// decision was undone, which is current again.
+    @discardableResult
+    public mutating func back() -> Int? {
+        guard !decisions.isEmpty else { return nil }
+        var replay = RoutineRun(routine: routine, graph: graph, date: date)
+        for decision in decisions.dropLast() { replay.decide(decision) }
+        self = replay
+        return current
+    }
+
+    private mutating func apply(_ decision: RunDecision, to index: Int) {
+        let node = routine.nodes[index]
+        var targets = node.next.map(\.target)
+        let outcome: RunRecord.Outcome
+        switch decision {
+        case .option(let k):
+            targets = node.options[k].next.map(\.target) + targets
+            outcome = .answer(option: k)
+        case .done(let value):
+            outcome = .habit(.done, value: value)
+        case .skip:
+            outcome = .habit(.skipped, value: nil)
+        }
+        records.append(RunRecord(step: step, node: index, outcome: outcome))
+        agenda.complete(index, targets: targets)
+    }
+
+    private mutating func advance() {
+        current = nil
+        while let target = agenda.next() {
+            guard case .node(let index) = target else {
+                reachedEnd = true
+                return
+            }
+            let node = routine.nodes[index]
+            if node.isHabit, !isScheduled(node) {
+                records.append(RunRecord(step: step, node: index, outcome: .habit(.notScheduled, value: nil)))
+                agenda.complete(index, targets: node.next.map(\.target))
+                continue
+            }
+            current = index
+            return
+        }
+    }
+}

@@ -1,0 +1,53 @@
+/// One read from the person or the script.
+public enum RunLine: Sendable {
+    case line(String)
+    case endOfInput
+    case interrupted
+}
+
+/// The loop shared by the terminal and scripted runs: ask, read, interpret, apply, report.
+public enum RunDriver {
+    /// Runs `run` to its end. `read` supplies answers; `emit` receives every event in order.
+    /// At the end of input the result is `endOfInputResult`: `.incomplete` for a script,
+    /// `.quit` for a person pressing Ctrl-D.
+    public static func drive(
+        _ run: inout RoutineRun, endOfInputResult: RunResult = .incomplete,
+        read: () -> RunLine, emit: (RunEvent, RoutineRun) -> Void
+    ) -> RunResult {
+        emit(.start, run)
+        for record in run.records { emit(.record(record), run) }
+        while let node = run.current {
+            emit(.prompt(node: node, step: run.step), run)
+            let text: String
+            switch read() {
+            case .line(let line): text = line
+            case .endOfInput: return finish(&run, endOfInputResult, emit)
+            case .interrupted: return finish(&run, .interrupted, emit)
+            }
+            switch AnswerInterpreter.interpret(text, at: run.routine.nodes[node]) {
+            case .decision(let decision):
+                let before = run.records.count
+                run.decide(decision)
+                for record in run.records[before...] { emit(.record(record), run) }
+            case .back:
+                if let undone = run.back() {
+                    emit(.back(node: undone), run)
+                } else {
+                    emit(.invalid(node: node, input: text, message: "nothing to go back to: this is the first step"), run)
+                }
+            case .quit:
+                return finish(&run, .quit, emit)
+            case .help:
+                emit(.help(node: node), run)
+            case .invalid(let message):
+                emit(.invalid(node: node, input: text, message: message), run)
+            }
+        }
+        return finish(&run, .completed, emit)
+    }
+
+    private static func finish(_ run: inout RoutineRun, _ result: RunResult, _ emit: (RunEvent, RoutineRun) -> Void) -> RunResult {
+        emit(.end(result), run)
+        return result
+    }
+}

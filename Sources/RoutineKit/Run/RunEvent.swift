@@ -1,0 +1,98 @@
+/// How a run ended.
+public enum RunResult: String, Sendable {
+    /// The agenda emptied or `end` was reached.
+    case completed
+    /// The person quit (`q`, or end of input at a terminal).
+    case quit
+    /// Scripted answers ran out before the routine ended.
+    case incomplete
+    /// Ctrl-C.
+    case interrupted
+}
+
+/// Everything a run reports, in order; the terminal view and `--json` both render these.
+public enum RunEvent: Sendable {
+    case start
+    /// The node at `step` is waiting for an answer.
+    case prompt(node: Int, step: Int)
+    case record(RunRecord)
+    /// The decision about `node` was undone; it is asked again.
+    case back(node: Int)
+    case invalid(node: Int, input: String, message: String)
+    case help(node: Int)
+    case end(RunResult)
+}
+
+/// The totals shown when a run ends.
+public struct RunSummary: Sendable {
+    public var done = 0
+    public var skipped = 0
+    public var notScheduled = 0
+    public var answered = 0
+    /// Numeric habits' values, in run order.
+    public var values: [(node: Int, value: Double)] = []
+    /// The durations of the habits done, in seconds.
+    public var plannedSeconds = 0
+
+    public init(_ run: RoutineRun) {
+        for record in run.records {
+            switch record.outcome {
+            case .answer: answered += 1
+            case .habit(.done, let value):
+                done += 1
+                plannedSeconds += run.routine.nodes[record.node].duration ?? 0
+                if let value { values.append((record.node, value)) }
+            case .habit(.skipped, _): skipped += 1
+            case .habit(.notScheduled, _): notScheduled += 1
+            }
+        }
+    }
+}
+
+extension RunEvent {
+    /// The event as one JSON Lines object, or nil for events only a terminal shows.
+    public func json(_ run: RoutineRun, elapsed: Double? = nil) -> JSONValue? {
+        let nodes = run.routine.nodes
+        switch self {
+        case .start:
+            return .object([
+                ("event", .string("start")), ("routine", .string(run.routine.name)), ("date", .string(run.date.description)),
+                ("weekday", .string(run.date.weekdayName.lowercased())),
+            ])
+        case .prompt, .help:
+            return nil
+        case .record(let record):
+            let node = nodes[record.node]
+            var members: [(String, JSONValue)] = [("step", .int(record.step)), ("node", .string(node.id))]
+            switch record.outcome {
+            case .habit(let result, let value):
+                members.insert(("event", .string("habit")), at: 0)
+                members += [("title", .string(node.title)), ("result", .string(result.rawValue))]
+                if let value { members.append(("value", .number(value))) }
+                if let target = node.target { members.append(("target", .number(target.amount))) }
+                if let unit = node.target?.unit { members.append(("unit", .string(unit))) }
+                if let seconds = node.duration { members.append(("seconds", .int(seconds))) }
+            case .answer(let k):
+                members.insert(("event", .string("answer")), at: 0)
+                members += [("prompt", .string(node.title)), ("option", .string(node.options[k].text)), ("index", .int(k + 1))]
+            }
+            return .object(members)
+        case .back(let node):
+            return .object([("event", .string("back")), ("node", .string(nodes[node].id)), ("step", .int(run.step))])
+        case .invalid(let node, let input, let message):
+            return .object([
+                ("event", .string("invalid")), ("node", .string(nodes[node].id)), ("input", .string(input)),
+                ("message", .string(message)),
+            ])
+        case .end(let result):
+            let summary = RunSummary(run)
+            var members: [(String, JSONValue)] = [
+                ("event", .string("end")), ("result", .string(result.rawValue)), ("reachedEnd", .bool(run.reachedEnd)),
+                ("done", .int(summary.done)), ("skipped", .int(summary.skipped)),
+                ("notScheduled", .int(summary.notScheduled)), ("plannedSeconds", .int(summary.plannedSeconds)),
+            ]
+            if let elapsed { members.append(("elapsedSeconds", .number((elapsed * 1000).rounded() / 1000))) }
+            return .object(members)
+        }
+    }
+}
