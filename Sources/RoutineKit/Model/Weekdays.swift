@@ -120,7 +120,7 @@ public enum DurationText {
         return text
     }
 
-    /// A relaxed form for people, as in summaries: `1h 30m`, `0m`.
+    /// A relaxed form for people, as in summaries: `1h 30m`, `0s`.
     public static func human(_ seconds: Int) -> String {
         let h = seconds / 3600
         let m = seconds % 3600 / 60
@@ -129,6 +129,6 @@ public enum DurationText {
         if h > 0 { parts.append("\(h)h") }
         if m > 0 { parts.append("\(m)m") }
         if s > 0 { parts.append("\(s)s") }
-        return parts.isEmpty ? "0m" : parts.joined(separator: " ")
+        return parts.isEmpty ? "0s" : parts.joined(separator: " ")
     }
 }

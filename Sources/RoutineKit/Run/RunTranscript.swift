@@ -1,0 +1,102 @@
+/// Renders run events as text for people: the interactive screen (prompts and all) or the
+/// plain transcript of a scripted run. Colour is the caller's decision.
+public struct RunTranscript: Sendable {
+    /// Whether the person answers at a terminal: show prompts and help, and do not repeat
+    /// what they just typed.
+    public var interactive: Bool
+    public var colors: Bool
+
+    public init(interactive: Bool, colors: Bool) {
+        self.interactive = interactive
+        self.colors = colors
+    }
+
+    /// The text for `event`: `stdout` for the screen, `stderr` for complaints.
+    public func render(_ event: RunEvent, _ run: RoutineRun, elapsed: Double = 0) -> (stdout: String, stderr: String) {
+        let nodes = run.routine.nodes
+        switch event {
+        case .start:
+            var text = paint(run.routine.name, "1") + dim(" · \(run.date.weekdayName) \(run.date)") + "\n"
+            if interactive { text += dim("Enter or d: done · s: skip · b: back · q: quit · ?: help") + "\n" }
+            return (text, "")
+        case .prompt(let index, let step):
+            guard interactive else { return ("", "") }
+            return (prompt(nodes[index], step: step, run: run), "")
+        case .record(let record):
+            let node = nodes[record.node]
+            switch record.outcome {
+            case .habit(.notScheduled, _):
+                return (dim("\(record.step). \(node.title): not scheduled on \(run.date.weekdayName)s") + "\n", "")
+            case _ where interactive:
+                return ("", "")
+            case .habit(let result, let value):
+                let shown = value.map { "\(NumberText.format($0))" + (node.target?.unit.map { " " + $0 } ?? "") } ?? result.rawValue
+                return ("\(record.step). \(node.title): \(shown)\n", "")
+            case .answer(let k):
+                return ("\(record.step). \(node.title) \(node.options[k].text)\n", "")
+            }
+        case .back(let index):
+            return (dim("back to step \(run.step): \(nodes[index].title)") + "\n", "")
+        case .invalid(let index, _, let message):
+            let prefix = interactive ? "" : "step \(run.step) ('\(nodes[index].id)'): "
+            return ("", prefix + message + "\n")
+        case .help(let index):
+            return (help(nodes[index]), "")
+        case .end(let result):
+            return (summary(result, run, elapsed: elapsed), "")
+        }
+    }
+
+    private func prompt(_ node: RoutineNode, step: Int, run: RoutineRun) -> String {
+        var text = "\n" + dim("Step \(step) · \(run.routine.name)") + "\n"
+        var details: [String] = []
+        if let seconds = node.duration { details.append(DurationText.human(seconds)) }
+        if let target = node.target { details.append("target " + AnswerInterpreter.describe(target)) }
+        text += "  " + paint(node.title, "1") + (details.isEmpty ? "" : dim(" · " + details.joined(separator: " · "))) + "\n"
+        if let note = node.note { text += indent(note, by: "  ") + "\n" }
+        if node.isQuestion {
+            for (k, option) in node.options.enumerated() { text += "    \(k + 1). \(option.text)\n" }
+            return text + "  answer (1-\(node.options.count)) > "
+        }
+        return text + (node.target != nil ? "  amount > " : "  done? > ")
+    }
+
+    private func help(_ node: RoutineNode) -> String {
+        if node.isQuestion {
+            return "  Type an option's number or its text (or the start of it). b: back · q: quit\n"
+        }
+        let done = node.target != nil ? "a number: the amount done" : "Enter or d: done"
+        return "  \(done) · s: skip · b: back to the previous step · q: quit and show the summary\n"
+    }
+
+    private func summary(_ result: RunResult, _ run: RoutineRun, elapsed: Double) -> String {
+        let s = RunSummary(run)
+        let outcome: String =
+            switch result {
+            case .completed: run.reachedEnd ? "finished" : "completed"
+            case .quit: "stopped"
+            case .incomplete: "incomplete: the answers ran out"
+            case .interrupted: "interrupted"
+            }
+        var text = "\n" + paint("\(run.routine.name): \(outcome)", "1") + "\n"
+        text += "  \(s.done) done · \(s.skipped) skipped · \(s.notScheduled) not scheduled\n"
+        for (node, value) in s.values {
+            let habit = run.routine.nodes[node]
+            text += "  \(habit.title): \(NumberText.format(value))"
+            if let target = habit.target { text += " of " + AnswerInterpreter.describe(target) }
+            text += "\n"
+        }
+        text += "  planned \(DurationText.human(s.plannedSeconds)) · took \(DurationText.human(Int(elapsed.rounded())))\n"
+        return text
+    }
+
+    private func indent(_ text: String, by prefix: String) -> String {
+        text.split(separator: "\n", omittingEmptySubsequences: false).map { prefix + $0 }.joined(separator: "\n")
+    }
+
+    private func dim(_ text: String) -> String { paint(text, "2") }
+
+    private func paint(_ text: String, _ code: String) -> String {
+        colors ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text
+    }
+}

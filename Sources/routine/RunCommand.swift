@@ -1,0 +1,136 @@
+import ArgumentParser
+import RoutineKit
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+struct RunCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "run",
+        abstract: "Walk through a routine, step by step.",
+        discussion: """
+            At a terminal, answers are typed: Enter or d (done), s (skip), b (back), q (quit), ? (help), \
+            an option's number or text, or a numeric habit's value. When standard input is not a terminal, \
+            or with --answers, the same answers are read one per line. Exit 0 when the run completes or is \
+            quit, 3 when scripted answers run out, 130 on Ctrl-C.
+            """
+    )
+
+    @Argument(help: "The routine file (.rt, .yaml, .yml); '-' reads standard input (then answers need --answers).")
+    var file: String
+
+    @Option(help: "The run's date (YYYY-MM-DD) for schedules; default: today in local time.")
+    var date: String?
+
+    @Option(help: "Read the answers from this file, one per line.")
+    var answers: String?
+
+    @Flag(help: "Write the run as JSON Lines on stdout, one event per line, without prompts.")
+    var json = false
+
+    @OptionGroup var input: InputOptions
+
+    func validate() throws {
+        if let date, CalendarDate(date) == nil {
+            throw ValidationError("'\(date)' is not a date: use YYYY-MM-DD, such as 2026-11-23")
+        }
+        if file == "-", answers == nil {
+            throw ValidationError("reading the routine from standard input needs the answers in a file: --answers FILE")
+        }
+    }
+
+    func run() throws {
+        ignoreBrokenPipes()
+        let loaded = try input.loadValid(file)
+        var source = try AnswerSource(path: answers)
+        let interactive = source.isTerminal && !json
+        let colors = interactive && Terminal.isTerminal(1) && Terminal.environmentAllowsColor && input.color != .never
+            || input.color == .always
+        let transcript = RunTranscript(interactive: interactive, colors: colors)
+        var run = RoutineRun(routine: loaded.routine, date: date.flatMap(CalendarDate.init) ?? .today())
+        var out = BufferedOutput(fd: 1)
+        let clock = ContinuousClock()
+        let started = clock.now
+        Interrupts.install()
+        let result = RunDriver.drive(
+            &run, endOfInputResult: interactive ? .quit : .incomplete,
+            read: {
+                out.flush()
+                return source.next()
+            },
+            emit: { event, run in
+                let elapsed = (clock.now - started) / .seconds(1)
+                if json {
+                    if let object = event.json(run, elapsed: { if case .end = event { elapsed } else { nil } }()) {
+                        out.write(object.text + "\n")
+                    }
+                    if case .invalid = event { StandardError.write(transcript.render(event, run).stderr) }
+                    return
+                }
+                let (stdout, stderr) = transcript.render(event, run, elapsed: elapsed)
+                if interactive, case .end = event { out.write("\n") }
+                out.write(stdout)
+                if !stderr.isEmpty {
+                    out.flush()
+                    StandardError.write(stderr)
+                }
+            })
+        out.flush()
+        switch result {
+        case .completed, .quit: return
+        case .incomplete: throw Exit.answersRanOut
+        case .interrupted: throw Exit.interrupted
+        }
+    }
+}
+
+/// Where answers come from: a file, or standard input (a terminal or a pipe).
+struct AnswerSource {
+    private let file: UnsafeMutablePointer<FILE>?
+    let isTerminal: Bool
+
+    init(path: String?) throws {
+        if let path {
+            guard let handle = fopen(path, "r") else {
+                StandardError.write("routine: error[E001]: cannot read '\(path)': \(String(cString: strerror(errno)).lowercased())\n")
+                throw Exit.unreadable
+            }
+            file = handle
+            isTerminal = false
+        } else {
+            file = fdopen(0, "r")
+            isTerminal = Terminal.isTerminal(0)
+        }
+    }
+
+    mutating func next() -> RunLine {
+        if Interrupts.happened { return .interrupted }
+        var buffer: UnsafeMutablePointer<CChar>?
+        var capacity = 0
+        defer { free(buffer) }
+        guard let file else { return .endOfInput }
+        let n = getline(&buffer, &capacity, file)
+        if Interrupts.happened { return .interrupted }
+        guard n >= 0, let buffer else { return .endOfInput }
+        var line = String(cString: buffer)
+        while line.hasSuffix("\n") || line.hasSuffix("\r") { line.removeLast() }
+        return .line(line)
+    }
+}
+
+/// Ctrl-C: the handler only sets a flag; the read it interrupts returns, and the run ends
+/// cleanly with its summary. No SA_RESTART, so a blocked read does return.
+enum Interrupts {
+    nonisolated(unsafe) static var flag: sig_atomic_t = 0
+
+    static var happened: Bool { flag != 0 }
+
+    static func install() {
+        var action = sigaction()
+        action.__sigaction_handler.sa_handler = { _ in Interrupts.flag = 1 }
+        sigemptyset(&action.sa_mask)
+        action.sa_flags = 0
+        sigaction(SIGINT, &action, nil)
+    }
+}

@@ -1,0 +1,108 @@
+import Foundation
+import Testing
+
+/// Drives `routine run` in a real pseudo-terminal through tmux and reads the screen.
+final class TmuxSession {
+    let socket = "routine-test-\(UUID().uuidString.prefix(8))"
+    let name = "t"
+
+    init(command: String, environment: [String: String] = [:]) throws {
+        let exports = environment.map { "export \($0.key)='\($0.value)'; " }.joined()
+        // Keep the pane open after the command so the summary and exit code can be read; the
+        // trap keeps Ctrl-C from ending the shell too (a trapped signal is reset in children).
+        let shell = "trap : INT; unset NO_COLOR; \(exports)\(command); echo \"[exit=$?]\"; sleep 60"
+        try tmux(["new-session", "-d", "-x", "120", "-y", "50", "-s", name, "sh", "-c", shell], capture: false)
+    }
+
+    deinit { _ = try? tmux(["kill-server"]) }
+
+    /// Runs tmux through the shell: `popen` waits for the client alone, while the server it
+    /// forks lives on detached from every pipe of ours.
+    @discardableResult
+    func tmux(_ arguments: [String], capture: Bool = true) throws -> String {
+        let quoted = (["tmux", "-L", socket] + arguments).map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }
+        let command = quoted.joined(separator: " ") + " </dev/null 2>/dev/null" + (capture ? "" : " >/dev/null")
+        guard let pipe = popen(command, "r") else { throw CocoaError(.fileReadUnknown) }
+        var output = [UInt8]()
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let n = fread(&buffer, 1, buffer.count, pipe)
+            if n <= 0 { break }
+            output += buffer[0..<n]
+        }
+        pclose(pipe)
+        return String(decoding: output, as: UTF8.self)
+    }
+
+    func send(_ keys: String...) throws { try tmux(["send-keys", "-t", name] + keys) }
+
+    func screen() throws -> String { try tmux(["capture-pane", "-p", "-t", name, "-S", "-200"]) }
+
+    /// Waits until the screen shows `text`, for up to 15 seconds.
+    @discardableResult
+    func waitFor(_ text: String) throws -> String {
+        let deadline = Date().addingTimeInterval(15)
+        var last = ""
+        while Date() < deadline {
+            last = try screen()
+            if last.contains(text) { return last }
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        Issue.record("screen never showed '\(text)'; it shows:\n\(last)")
+        return last
+    }
+}
+
+@Suite(.serialized)
+struct InteractiveRunTests {
+    var command: String { "cd '\(packageRoot.path)' && '\(routineBinary.path)' run routines/morning.rt --date 2026-11-23" }
+
+    @Test func walksThroughWithBackAndQuit() throws {
+        let session = try TmuxSession(command: command, environment: ["TERM": "xterm-256color"])
+        try session.waitFor("done? >")
+        let first = try session.screen()
+        #expect(first.contains("Morning · Monday 2026-11-23"))
+        #expect(first.contains("Step 1 · Morning"))
+        #expect(first.contains("Drink a glass of water"))
+        try session.send("Enter")
+        try session.waitFor("Step 2 · Morning")
+        try session.send("Enter")
+        var screen = try session.waitFor("answer (1-5) >")
+        #expect(screen.contains("1. Great!") && screen.contains("5. Tired"))
+        try session.send("seven", "Enter")
+        try session.waitFor("'seven' is not an option: choose 1 to 5")
+        try session.send("b", "Enter")
+        screen = try session.waitFor("back to step 2: Stretch")
+        try session.send("s", "Enter")
+        try session.waitFor("answer (1-5) >")
+        try session.send("not", "Enter")  // a unique prefix of "Not so good"
+        try session.waitFor("Write three lines")
+        screen = try session.screen()
+        #expect(screen.contains("What went well yesterday?"))
+        try session.send("q", "Enter")
+        screen = try session.waitFor("[exit=0]")
+        #expect(screen.contains("Morning: stopped"))
+        #expect(screen.contains("1 done · 1 skipped · 0 not scheduled"))
+    }
+
+    @Test func ctrlCEndsCleanlyWithTheSummary() throws {
+        let session = try TmuxSession(command: command, environment: ["TERM": "xterm-256color"])
+        try session.waitFor("done? >")
+        try session.send("C-c")
+        let screen = try session.waitFor("[exit=130]")
+        #expect(screen.contains("Morning: interrupted"))
+        #expect(!screen.contains("Fatal error"))
+    }
+
+    /// `capture-pane -e` keeps the escape sequences of colour and bold, so their absence shows.
+    @Test(arguments: [["NO_COLOR": "1", "TERM": "xterm"], ["TERM": "dumb"], ["TERM": "xterm"]])
+    func colourOnlyWhenTheTerminalAllowsIt(_ environment: [String: String]) throws {
+        let session = try TmuxSession(command: command, environment: environment)
+        try session.waitFor("done? >")
+        let styled = try session.tmux(["capture-pane", "-p", "-e", "-t", session.name])
+        let colourExpected = environment["NO_COLOR"] == nil && environment["TERM"] != "dumb"
+        #expect(styled.contains("\u{1B}[") == colourExpected)
+        try session.send("q", "Enter")
+        try session.waitFor("[exit=0]")
+    }
+}

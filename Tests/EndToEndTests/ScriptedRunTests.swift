@@ -1,0 +1,119 @@
+import Foundation
+import Testing
+
+struct ScriptedRunTests {
+    /// Events without the wall-clock field, which differs from run to run.
+    func events(_ stdout: String) -> [String] {
+        stdout.split(separator: "\n").map { line in
+            line.replacingOccurrences(of: #","elapsedSeconds":[0-9.]+"#, with: "", options: .regularExpression)
+        }
+    }
+
+    @Test func morningAsJSONLines() throws {
+        let result = try execute(
+            ["run", "routines/morning.rt", "--json", "--date", "2026-11-23"],
+            stdin: "done\n\nGreat\ns\n\nd\n\n7\n")
+        #expect(result.status == 0)
+        #expect(result.stderr == "")
+        #expect(events(result.stdout) == [
+            #"{"event":"start","routine":"Morning","date":"2026-11-23","weekday":"monday"}"#,
+            #"{"event":"habit","step":1,"node":"water","title":"Drink a glass of water","result":"done"}"#,
+            #"{"event":"habit","step":2,"node":"stretch","title":"Stretch","result":"done","seconds":300}"#,
+            #"{"event":"answer","step":3,"node":"mood","prompt":"How are you feeling today?","option":"Great!","index":1}"#,
+            #"{"event":"habit","step":4,"node":"run","title":"Run","result":"skipped","seconds":1800}"#,
+            #"{"event":"habit","step":5,"node":"shower","title":"Cold shower","result":"done","seconds":180}"#,
+            #"{"event":"habit","step":6,"node":"meditate","title":"Meditate","result":"done","seconds":600}"#,
+            #"{"event":"habit","step":7,"node":"plan","title":"Plan the day","result":"done"}"#,
+            #"{"event":"habit","step":8,"node":"water2","title":"Drink water","result":"done","value":7,"target":8,"unit":"glasses"}"#,
+            #"{"event":"end","result":"completed","reachedEnd":false,"done":6,"skipped":1,"notScheduled":0,"plannedSeconds":1080}"#,
+        ])
+    }
+
+    @Test func scheduleOnASundayPassesOverWithoutALine() throws {
+        let result = try execute(["run", "routines/morning.rt", "--json", "--date", "2026-11-22"], stdin: "\n\n1\n\n\n7\n")
+        #expect(result.status == 0)
+        let lines = events(result.stdout)
+        #expect(lines.contains(#"{"event":"habit","step":4,"node":"run","title":"Run","result":"not-scheduled","seconds":1800}"#))
+        #expect(lines.contains(#"{"event":"habit","step":7,"node":"plan","title":"Plan the day","result":"not-scheduled"}"#))
+        #expect(lines.last?.contains(#""result":"completed""#) == true)
+    }
+
+    @Test func skipTodayReachesEnd() throws {
+        let result = try execute(["run", "routines/morning.rt", "--json", "--date", "2026-11-23"], stdin: "\n\nskip today\n")
+        #expect(result.status == 0)
+        #expect(events(result.stdout).last == #"{"event":"end","result":"completed","reachedEnd":true,"done":2,"skipped":0,"notScheduled":0,"plannedSeconds":300}"#)
+    }
+
+    @Test func invalidAnswersAreReportedAndTheNextLineRead() throws {
+        let result = try execute(["run", "routines/morning.rt", "--json", "--date", "2026-11-23"], stdin: "\n\n9\nbogus\n4\n")
+        #expect(result.status == 0)
+        #expect(result.stderr == """
+            step 3 ('mood'): there is no option 9: choose 1 to 5
+            step 3 ('mood'): 'bogus' is not an option: choose 1 to 5, or type an option's text
+
+            """)
+        #expect(result.stdout.contains(#"{"event":"answer","step":3,"node":"mood","prompt":"How are you feeling today?","option":"Skip today","index":4}"#))
+    }
+
+    @Test func backUndoesAndIsReported() throws {
+        let result = try execute(["run", "routines/morning.rt", "--json", "--date", "2026-11-23"], stdin: "\nback\n\n\n4\n")
+        let lines = events(result.stdout)
+        #expect(lines[2] == #"{"event":"back","node":"water","step":1}"#)
+        #expect(lines.filter { $0.contains(#""node":"water""#) && $0.contains("habit") }.count == 2)
+        #expect(result.status == 0)
+    }
+
+    @Test func answersRunningOutExitsThree() throws {
+        let result = try execute(["run", "routines/morning.rt", "--json", "--date", "2026-11-23"], stdin: "\n")
+        #expect(result.status == 3)
+        #expect(events(result.stdout).last?.hasPrefix(#"{"event":"end","result":"incomplete""#) == true)
+    }
+
+    @Test func quitExitsZero() throws {
+        let result = try execute(["run", "routines/morning.rt", "--date", "2026-11-23"], stdin: "\nq\n")
+        #expect(result.status == 0)
+        #expect(result.stdout.contains("1. Drink a glass of water: done"))
+        #expect(result.stdout.contains("Morning: stopped"))
+    }
+
+    @Test func answersFromAFile() throws {
+        let dir = try temporaryDirectory()
+        let answers = dir.appendingPathComponent("answers.txt")
+        try "\r\n\r\n5\r\n\r\n7\r\n".write(to: answers, atomically: true, encoding: .utf8)
+        let result = try execute(["run", "routines/morning.rt", "--answers", answers.path, "--date", "2026-11-23"], stdin: nil)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("3. How are you feeling today? Tired"))
+        #expect(result.stdout.contains("Drink water: 7 of 8 glasses"))
+    }
+
+    struct Refusal: CustomTestStringConvertible, Sendable {
+        let name: String
+        let arguments: [String]
+        let status: Int32
+        let stderr: String
+        var testDescription: String { name }
+    }
+
+    static let refusals: [Refusal] = [
+        Refusal(name: "bad date", arguments: ["run", "routines/morning.rt", "--date", "2026-02-30"], status: 64, stderr: "'2026-02-30' is not a date"),
+        Refusal(name: "routine on stdin without answers", arguments: ["run", "-"], status: 64, stderr: "--answers FILE"),
+        Refusal(name: "missing routine", arguments: ["run", "nope.rt"], status: 66, stderr: "cannot read 'nope.rt'"),
+        Refusal(name: "missing answers", arguments: ["run", "routines/morning.rt", "--answers", "nope.txt"], status: 66, stderr: "cannot read 'nope.txt'"),
+    ]
+
+    @Test(arguments: refusals)
+    func refuses(_ r: Refusal) throws {
+        let result = try execute(r.arguments)
+        #expect(result.status == r.status)
+        #expect(result.stderr.contains(r.stderr))
+    }
+
+    @Test func invalidRoutineIsRefusedWithItsDiagnostics() throws {
+        let dir = try temporaryDirectory()
+        try "routine \"R\"\nhabit a \"A\" -> a\n".write(to: dir.appendingPathComponent("loop.rt"), atomically: true, encoding: .utf8)
+        let result = try execute(["run", "loop.rt"], in: dir)
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("loop.rt:2:16: error[E204]: routine has a cycle: 'a' -> 'a'"))
+        #expect(result.stdout == "")
+    }
+}
