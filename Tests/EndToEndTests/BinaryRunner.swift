@@ -71,3 +71,18 @@ func temporaryDirectory() throws -> URL {
     try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
     return url
 }
+
+/// A command line that must fail with a documented exit code and say so on stderr.
+struct ExpectedFailure: CustomTestStringConvertible, Sendable {
+    let name: String
+    let arguments: [String]
+    let status: Int32
+    let stderr: String
+    var testDescription: String { name }
+
+    func check() throws {
+        let result = try execute(arguments)
+        #expect(result.status == status)
+        #expect(result.stderr.contains(stderr))
+    }
+}
