@@ -10,6 +10,7 @@ enum ColorChoice: String, ExpressibleByArgument, CaseIterable {
 }
 
 extension SourceFormat: ExpressibleByArgument {}
+extension DOTWriter.Direction: ExpressibleByArgument {}
 
 /// Options every subcommand that reads a routine shares.
 struct InputOptions: ParsableArguments {

@@ -9,6 +9,8 @@ public enum DiagnosticCode: String, Sendable, Codable, CaseIterable {
     case unexpectedCharacter = "E004"
     case unterminatedString = "E005"
     case invalidEscape = "E006"
+    case unwritableOutput = "E007"
+    case missingProgram = "E008"
     // Syntax
     case expectedToken = "E101"
     case missingRoutine = "E102"
@@ -61,6 +63,8 @@ public enum DiagnosticCode: String, Sendable, Codable, CaseIterable {
         case .unexpectedCharacter: "a character that starts no token"
         case .unterminatedString: "a string without its closing quote on the same line"
         case .invalidEscape: "an escape sequence the language does not define"
+        case .unwritableOutput: "an output file cannot be written"
+        case .missingProgram: "a program needed for the output (Graphviz's dot) is not installed"
         case .expectedToken: "the parser expected something else here"
         case .missingRoutine: "the file does not start with its 'routine \"NAME\"' declaration"
         case .duplicateRoutine: "a second routine declaration"

@@ -13,6 +13,16 @@ extension Diagnostic {
             at: nil)
     }
 
+    public static func unwritable(_ path: String, reason: String) -> Diagnostic {
+        Diagnostic(.unwritableOutput, "cannot write '\(path)': \(reason)", at: nil)
+    }
+
+    public static func missingProgram(_ program: String, for path: String) -> Diagnostic {
+        Diagnostic(
+            .missingProgram, "cannot render '\(path)': Graphviz's '\(program)' is not on PATH", at: nil,
+            notes: [Note("install Graphviz (Debian: apt-get install graphviz), or write DOT with '-o \(stem(path)).dot'")])
+    }
+
     static func invalidUTF8(offset: Int, byte: UInt8) -> Diagnostic {
         let hex = String(byte, radix: 16, uppercase: true)
         return Diagnostic(
@@ -222,6 +232,11 @@ extension Diagnostic {
     }
 
     // MARK: Helpers
+
+    static func stem(_ path: String) -> String {
+        let name = path.split(separator: "/").last.map(String.init) ?? path
+        return name.lastIndex(of: ".").map { String(name[..<$0]) } ?? name
+    }
 
     static func describe(character text: String) -> String {
         guard let scalar = text.unicodeScalars.first else { return "end of input" }

@@ -1,0 +1,93 @@
+/// Writes a routine as a Mermaid `flowchart` with the same content as the DOT drawing.
+///
+/// Mermaid IDs are restricted and some words (`end` above all) break a flowchart, so every
+/// node gets an ID of its own: `n_` and the routine ID with `_` and `-` spelled out, which
+/// keeps IDs readable, stable across edits, and distinct. Labels are quoted, with Mermaid's
+/// entity codes for the characters it would otherwise interpret.
+public enum MermaidWriter {
+    public static func write(_ view: GraphView, direction: DOTWriter.Direction = .TB) -> String {
+        let routine = view.routine
+        let firstIndex = routine.indexByID()
+        var title = ""
+        JSONValue.quote(routine.name, into: &title)
+        var out = "---\ntitle: \(title)\n---\nflowchart \(direction.rawValue)\n"
+        out += "  s_start(( ))\n"
+        var unreachable: [String] = []
+        for (i, node) in routine.nodes.enumerated() where !view.isRedeclaration(i, firstIndex: firstIndex) {
+            var text = label(node.title)
+            if let details = GraphView.details(node) { text += "<br>" + label(details) }
+            let id = nodeID(node.id)
+            out += node.isHabit ? "  \(id)(\"\(text)\")\n" : "  \(id){{\"\(text)\"}}\n"
+            if view.showProblems, !view.reachable[i] { unreachable.append(id) }
+        }
+        if view.usesEnd { out += "  s_end(((\"end\")))\n" }
+        var missing: [String] = []
+        for (k, name) in routine.missingNames.enumerated() where view.showProblems {
+            out += "  m_\(k)[\"\(label(name))<br>(missing)\"]\n"
+            missing.append("m_\(k)")
+        }
+        var linkIndex = 0
+        var redLinks: [Int] = []
+        for arrow in view.arrows {
+            let from = arrow.from.map { nodeID(routine.nodes[$0].id) } ?? "s_start"
+            let to: String
+            switch arrow.target {
+            case .node(let t): to = nodeID(routine.nodes[t].id)
+            case .end: to = "s_end"
+            case .missing(let k):
+                guard view.showProblems else { continue }
+                to = "m_\(k)"
+                redLinks.append(linkIndex)
+            }
+            let shaft = arrow.kind == .gather ? "-.->" : "-->"
+            out += "  \(from) \(shaft)" + (arrow.label.map { "|\"\(label($0))\"|" } ?? "") + " \(to)\n"
+            if view.showProblems, arrow.onCycle { redLinks.append(linkIndex) }
+            linkIndex += 1
+        }
+        out += "  classDef start fill:#000,stroke:#000\n  class s_start start\n"
+        if !missing.isEmpty {
+            out += "  classDef missing stroke:#d00,color:#d00,stroke-dasharray:4 3\n  class \(missing.joined(separator: ",")) missing\n"
+        }
+        if !unreachable.isEmpty {
+            out += "  classDef unreachable stroke:#999,color:#999,stroke-dasharray:4 3\n  class \(unreachable.joined(separator: ",")) unreachable\n"
+        }
+        if !redLinks.isEmpty {
+            out += "  linkStyle \(Set(redLinks).sorted().map(String.init).joined(separator: ",")) stroke:#d00,stroke-width:2px\n"
+        }
+        return out
+    }
+
+    /// `n_` plus the ID, with `_` written `__` and `-` written `_h`, so distinct IDs stay distinct.
+    static func nodeID(_ id: String) -> String {
+        var out = "n_"
+        for ch in id.unicodeScalars {
+            switch ch {
+            case "_": out += "__"
+            case "-": out += "_h"
+            default: out.unicodeScalars.append(ch)
+            }
+        }
+        return out
+    }
+
+    /// Text for inside a quoted Mermaid label: quotes, markup and entity starts become entity
+    /// codes, line breaks `<br>`, control characters U+FFFD.
+    static func label(_ text: String) -> String {
+        var out = ""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": out += "#quot;"
+            case "#": out += "#35;"
+            case "<": out += "#lt;"
+            case ">": out += "#gt;"
+            case "&": out += "#amp;"
+            case "`": out += "#96;"
+            case "\n", "\r", "\u{2028}", "\u{2029}": out += "<br>"
+            case "\t": out += " "
+            default:
+                if scalar.value < 0x20 || scalar.value == 0x7F { out += "\u{FFFD}" } else { out.unicodeScalars.append(scalar) }
+            }
+        }
+        return out
+    }
+}

@@ -1,0 +1,49 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Writes files so that a reader never sees half of one: the bytes go to a temporary file in
+/// the same folder, which is flushed and then renamed over the target. If anything fails,
+/// the original file is untouched.
+public enum AtomicFile {
+    public static func write(_ bytes: [UInt8], to path: String) -> Result<Void, Diagnostic> {
+        let folder = path.lastIndex(of: "/").map { String(path[...$0]) } ?? ""
+        let base = path.lastIndex(of: "/").map { String(path[path.index(after: $0)...]) } ?? path
+        var template = Array((folder + "." + base + ".XXXXXX").utf8CString)
+        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        guard fd >= 0 else { return .failure(.unwritable(path, reason: InputReader.describe(errno))) }
+        let temporary = String(cString: template)
+        var failure: Int32 = 0
+        bytes.withUnsafeBytes { raw in
+            var offset = 0
+            while offset < raw.count {
+                let n = Glibc.write(fd, raw.baseAddress! + offset, raw.count - offset)
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    failure = errno
+                    return
+                }
+                offset += n
+            }
+        }
+        // Keep the permissions of a file being replaced; new files get the usual 0644 less umask.
+        var info = stat()
+        if stat(path, &info) == 0 {
+            fchmod(fd, info.st_mode & 0o7777)
+        } else {
+            let mask = umask(0)
+            umask(mask)
+            fchmod(fd, 0o666 & ~mask)
+        }
+        if failure == 0, fsync(fd) != 0 { failure = errno }
+        close(fd)
+        if failure == 0, rename(temporary, path) != 0 { failure = errno }
+        if failure != 0 {
+            unlink(temporary)
+            return .failure(.unwritable(path, reason: InputReader.describe(failure)))
+        }
+        return .success(())
+    }
+}

@@ -1,0 +1,116 @@
+import ArgumentParser
+import RoutineKit
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+struct GraphCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "graph",
+        abstract: "Draw a routine as Graphviz DOT or a Mermaid flowchart.",
+        discussion: """
+            Examples: routine graph morning.rt | dot -Tsvg > morning.svg; routine graph morning.rt -o morning.svg. \
+            An invalid routine is refused with its diagnostics (exit 1) unless --allow-invalid, which draws \
+            its problems: missing targets as red dashed boxes, cycles in red, unreachable nodes in grey.
+            """
+    )
+
+    enum Format: String, ExpressibleByArgument, CaseIterable { case dot, mermaid }
+
+    @Argument(help: "The routine file (.rt, .yaml, .yml); '-' reads standard input.")
+    var file: String
+
+    @Option(help: "dot (default) or mermaid; by default taken from the -o extension.")
+    var format: Format?
+
+    @Option(name: .shortAndLong, help: "Write to this file: .dot, .gv or .mmd as text; .svg, .png or .pdf rendered by Graphviz's dot.")
+    var output: String?
+
+    @Option(help: "Layout direction: TB (top to bottom) or LR (left to right).")
+    var rankdir: DOTWriter.Direction = .TB
+
+    @Flag(help: "Draw an invalid routine with its problems marked instead of refusing it.")
+    var allowInvalid = false
+
+    @OptionGroup var input: InputOptions
+
+    private var rendered: String? {
+        guard let output else { return nil }
+        let ext = output.split(separator: ".").last.map { $0.lowercased() } ?? ""
+        return ["svg", "png", "pdf"].contains(ext) ? ext : nil
+    }
+
+    private var resolvedFormat: Format {
+        if let format { return format }
+        if let output, output.lowercased().hasSuffix(".mmd") { return .mermaid }
+        return .dot
+    }
+
+    func validate() throws {
+        guard let output else { return }
+        let lower = output.lowercased()
+        let known = [".dot", ".gv", ".mmd", ".svg", ".png", ".pdf"].contains { lower.hasSuffix($0) }
+        if !known, format == nil {
+            throw ValidationError("cannot tell the format of '\(output)': use .dot, .gv, .mmd, .svg, .png or .pdf, or --format")
+        }
+        if rendered != nil, format == .mermaid {
+            throw ValidationError("'\(output)' is rendered by Graphviz, which draws DOT, not Mermaid")
+        }
+    }
+
+    func run() throws {
+        ignoreBrokenPipes()
+        let loaded = allowInvalid ? try input.load(file) : try input.loadValid(file)
+        if allowInvalid, !loaded.diagnostics.isEmpty {
+            let renderer = DiagnosticRenderer(style: .short, colors: input.colorsOnStandardError)
+            StandardError.write(renderer.render(loaded.diagnostics, in: loaded.file))
+        }
+        let view = GraphView(loaded.routine, showProblems: allowInvalid)
+        let text = resolvedFormat == .dot
+            ? DOTWriter.write(view, direction: rankdir) : MermaidWriter.write(view, direction: rankdir)
+        guard let output else {
+            StandardOutput.write(text)
+            return
+        }
+        if let kind = rendered {
+            try Graphviz.render(text, as: kind, to: output, colors: input.colorsOnStandardError)
+            return
+        }
+        if case .failure(let diagnostic) = AtomicFile.write(Array(text.utf8), to: output) {
+            report(diagnostic, colors: input.colorsOnStandardError)
+            throw Exit.errors
+        }
+    }
+}
+
+func report(_ diagnostic: Diagnostic, colors: Bool) {
+    let renderer = DiagnosticRenderer(style: .rich, colors: colors)
+    StandardError.write(renderer.render([diagnostic], in: SourceFile(name: "routine", bytes: [])))
+}
+
+/// Runs Graphviz's `dot` to render DOT into an image file.
+enum Graphviz {
+    static func render(_ dot: String, as kind: String, to output: String, colors: Bool) throws {
+        var template = Array("/tmp/routine-graph-XXXXXX".utf8CString)
+        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        guard fd >= 0 else { throw Exit.errors }
+        let temporary = String(cString: template)
+        defer { unlink(temporary) }
+        writeAll(fd, Array(dot.utf8))
+        close(fd)
+        let arguments = ["dot", "-T\(kind)", "-o", output, temporary]
+        var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        var pid: pid_t = 0
+        let spawned = posix_spawnp(&pid, "dot", nil, nil, &argv, environ)
+        guard spawned == 0 else {
+            report(.missingProgram("dot", for: output), colors: colors)
+            throw ExitCode(69)
+        }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0, errno == EINTR {}
+        // dot has already explained any failure on stderr.
+        if status != 0 { throw Exit.errors }
+    }
+}
