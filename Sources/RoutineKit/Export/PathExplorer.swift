@@ -1,0 +1,160 @@
+/// The ways through a routine under the run semantics (grammar.md): a way is one sequence of
+/// answers, with the habits it runs in run order. Schedules do not prune ways here.
+///
+/// The future of a run depends only on its ordered agenda: a node that has run can never be
+/// reached from the agenda again (it would have waited for that agenda node). So the ways from
+/// a question are memoized by the agenda at that question, and routines whose branches
+/// reconverge, as routines do, have few distinct agendas: a chain of 60 two-way questions
+/// has 60, and 2^60 ways.
+public struct PathExplorer: Sendable {
+    public let routine: Routine
+    private let graph: RoutineGraph
+
+    /// Exploring stops beyond this much work (agenda steps), rather than run for hours on a
+    /// routine whose parallel branches keep meeting in ever new combinations.
+    public static let workBudget = 400_000_000
+
+    public struct TooComplex: Error, Sendable {
+        public let states: Int
+    }
+
+    public init(_ routine: Routine) {
+        self.routine = routine
+        graph = RoutineGraph(routine)
+    }
+
+    /// From an agenda, everything up to the next question (or the end of the run).
+    struct Segment {
+        var nodes: [Int] = []
+        var seconds = 0
+        /// The question now first in line, and the agenda it waits on.
+        var question: Int?
+        var key: [Target] = []
+        var reachedEnd = false
+    }
+
+    /// Runs from `agenda`: first answering its question with `option`, if given.
+    func segment(from agenda: [Target], option: Int?) -> Segment {
+        var agenda = Agenda(graph: graph, start: agenda)
+        var result = Segment()
+        if let option, case .node(let q)? = agenda.next() {
+            let node = routine.nodes[q]
+            agenda.complete(q, targets: (node.options[option].next + node.next).map(\.target))
+        }
+        while let target = agenda.next() {
+            guard case .node(let index) = target else {
+                result.reachedEnd = true
+                return result
+            }
+            let node = routine.nodes[index]
+            if node.isQuestion {
+                result.question = index
+                result.key = agenda.pending()
+                return result
+            }
+            result.nodes.append(index)
+            result.seconds += node.duration ?? 0
+            agenda.complete(index, targets: node.next.map(\.target))
+        }
+        return result
+    }
+
+    /// How many ways there are, and the shortest and longest planned time (sum of durations).
+    public struct Summary: Sendable {
+        public var count: BigCount
+        public var shortestSeconds: Int
+        public var longestSeconds: Int
+        /// Distinct agendas explored: a measure of how far the routine is from plain branches.
+        public var states: Int
+    }
+
+    public func summarize() throws(TooComplex) -> Summary {
+        struct Value { var count: BigCount; var low: Int; var high: Int }
+        struct Frame { var key: [Target]; var question: Int; var option = 0; var value: Value? }
+        let root = segment(from: routine.start.map(\.target), option: nil)
+        guard let firstQuestion = root.question else {
+            return Summary(count: BigCount(1), shortestSeconds: root.seconds, longestSeconds: root.seconds, states: 0)
+        }
+        var memo: [[Target]: Value] = [:]
+        var stack = [Frame(key: root.key, question: firstQuestion)]
+        var work = 0
+        while let top = stack.last {
+            if top.option == routine.nodes[top.question].options.count {
+                memo[top.key] = top.value ?? Value(count: BigCount(), low: 0, high: 0)
+                stack.removeLast()
+                continue
+            }
+            work += graph.nodeCount + 1
+            if work > Self.workBudget { throw TooComplex(states: memo.count) }
+            let next = segment(from: top.key, option: top.option)
+            var child: Value
+            if let question = next.question {
+                guard let known = memo[next.key] else {
+                    stack.append(Frame(key: next.key, question: question))
+                    continue
+                }
+                child = known
+            } else {
+                child = Value(count: BigCount(1), low: 0, high: 0)
+            }
+            child.low += next.seconds
+            child.high += next.seconds
+            let last = stack.count - 1
+            if let value = stack[last].value {
+                stack[last].value = Value(count: value.count + child.count, low: min(value.low, child.low), high: max(value.high, child.high))
+            } else {
+                stack[last].value = child
+            }
+            stack[last].option += 1
+        }
+        let value = memo[root.key]!
+        return Summary(count: value.count, shortestSeconds: root.seconds + value.low, longestSeconds: root.seconds + value.high, states: memo.count)
+    }
+
+    /// One way through the routine.
+    public struct Path: Sendable {
+        /// (question, option index) in the order asked.
+        public var answers: [(question: Int, option: Int)] = []
+        /// Every node that runs, questions included, in run order.
+        public var nodes: [Int] = []
+        public var seconds = 0
+        public var reachedEnd = false
+    }
+
+    /// Calls `visit` with each way in order (options in the order written) until it returns false.
+    public func forEachPath(_ visit: (Path) -> Bool) throws(TooComplex) {
+        struct Frame { var path: Path; var key: [Target]; var question: Int; var option = 0 }
+        var start = Path()
+        let root = segment(from: routine.start.map(\.target), option: nil)
+        start.nodes = root.nodes
+        start.seconds = root.seconds
+        start.reachedEnd = root.reachedEnd
+        guard let first = root.question else {
+            _ = visit(start)
+            return
+        }
+        var stack = [Frame(path: start, key: root.key, question: first)]
+        var work = 0
+        while let top = stack.last {
+            guard top.option < routine.nodes[top.question].options.count else {
+                stack.removeLast()
+                continue
+            }
+            stack[stack.count - 1].option += 1
+            work += graph.nodeCount + 1
+            if work > Self.workBudget { throw TooComplex(states: stack.count) }
+            let next = segment(from: top.key, option: top.option)
+            var path = top.path
+            path.answers.append((top.question, top.option))
+            path.nodes.append(top.question)
+            path.nodes += next.nodes
+            path.seconds += next.seconds
+            path.reachedEnd = next.reachedEnd
+            if let question = next.question {
+                stack.append(Frame(path: path, key: next.key, question: question))
+            } else if !visit(path) {
+                return
+            }
+        }
+    }
+}

@@ -1,0 +1,124 @@
+import ArgumentParser
+import RoutineKit
+
+struct PathsCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "paths",
+        abstract: "List the ways through a routine: the answers given, the habits that run, the planned time.",
+        discussion: """
+            A way is one sequence of answers, with the nodes it runs in run order (the semantics of \
+            'routine run'). Schedules do not prune ways; the days a habit depends on are shown. Counts \
+            are exact at any size.
+            """
+    )
+
+    @Argument(help: "The routine file (.rt, .yaml, .yml); '-' reads standard input.")
+    var file: String
+
+    @Flag(help: "Print only the number of ways.")
+    var count = false
+
+    @Option(help: "List only the answers that lead to this node: why does it run?")
+    var to: String?
+
+    @Option(help: "List at most this many ways.")
+    var limit = 100
+
+    @OptionGroup var input: InputOptions
+
+    func validate() throws {
+        if limit < 0 { throw ValidationError("--limit must be zero or more") }
+    }
+
+    func run() throws {
+        ignoreBrokenPipes()
+        let routine = try input.loadValid(file).routine
+        let explorer = PathExplorer(routine)
+        var out = BufferedOutput(fd: 1)
+        defer { out.flush() }
+        do {
+            if let to {
+                try listAnswers(leadingTo: to, explorer, &out)
+                return
+            }
+            let summary = try explorer.summarize()
+            if count {
+                out.write("\(summary.count)\n")
+                return
+            }
+            var listed = 0
+            try explorer.forEachPath { path in
+                guard listed < limit else { return false }
+                listed += 1
+                out.write(describe(path, number: listed, routine))
+                return true
+            }
+            if BigCount(UInt64(listed)) < summary.count {
+                out.write("... and more: \(summary.count) ways in all (--limit N lists more)\n")
+            }
+            let ways = summary.count == BigCount(1) ? "1 way" : "\(summary.count) ways"
+            out.write("\(ways) through '\(routine.name)' · shortest \(DurationText.human(summary.shortestSeconds)) · longest \(DurationText.human(summary.longestSeconds))\n")
+        } catch let error as PathExplorer.TooComplex {
+            out.flush()
+            StandardError.write("routine: error: '\(file)' has too many combinations of parallel branches to explore (over \(error.states) distinct agendas); its ways cannot be counted exactly in reasonable time\n")
+            throw Exit.errors
+        }
+    }
+
+    private func listAnswers(leadingTo id: String, _ explorer: PathExplorer, _ out: inout BufferedOutput) throws {
+        let routine = explorer.routine
+        guard let target = routine.indexByID()[id] else {
+            var message = "no node is named '\(id)' in '\(routine.name)'"
+            if let close = routine.nodes.map(\.id).min(by: { editCost(id, $0) < editCost(id, $1) }), editCost(id, close) <= max(1, id.count / 3) {
+                message += "; did you mean '\(close)'?"
+            }
+            throw ValidationError(message)
+        }
+        var seen = Set<String>()
+        var lines: [String] = []
+        try explorer.forEachPath { path in
+            guard let position = path.nodes.firstIndex(of: target) else { return true }
+            let asked = Set(path.nodes[..<position])
+            let answers = path.answers.filter { asked.contains($0.question) }
+            let line = answers.isEmpty ? "always: no answer needed" : answers.map { describe($0, routine) }.joined(separator: " · ")
+            if seen.insert(line).inserted { lines.append(line) }
+            return lines.count < limit
+        }
+        if lines.isEmpty {
+            out.write("no way through '\(routine.name)' runs '\(id)'\n")
+            return
+        }
+        out.write("'\(id)' runs after these answers:\n")
+        for line in lines.prefix(limit) { out.write("  \(line)\n") }
+    }
+
+    private func describe(_ answer: (question: Int, option: Int), _ routine: Routine) -> String {
+        let question = routine.nodes[answer.question]
+        return "\(question.id): \(question.options[answer.option].text)"
+    }
+
+    private func describe(_ path: PathExplorer.Path, number: Int, _ routine: Routine) -> String {
+        let answers = path.answers.isEmpty ? "no questions" : path.answers.map { describe($0, routine) }.joined(separator: " · ")
+        var nodes = path.nodes.map { index -> String in
+            let node = routine.nodes[index]
+            return node.days.map { "\(node.id) (\($0.words.joined(separator: " ")))" } ?? node.id
+        }
+        if path.reachedEnd { nodes.append("end") }
+        return "\(number). \(answers) · \(DurationText.human(path.seconds))\n   \(nodes.joined(separator: ", "))\n"
+    }
+
+    private func editCost(_ a: String, _ b: String) -> Int {
+        let x = Array(a), y = Array(b)
+        var row = Array(0...y.count)
+        for i in 1...max(1, x.count) where !x.isEmpty {
+            var previous = row[0]
+            row[0] = i
+            for j in stride(from: 1, through: y.count, by: 1) {
+                let above = row[j]
+                row[j] = min(above + 1, row[j - 1] + 1, previous + (x[i - 1] == y[j - 1] ? 0 : 1))
+                previous = above
+            }
+        }
+        return row[y.count]
+    }
+}

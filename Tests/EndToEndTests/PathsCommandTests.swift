@@ -1,0 +1,46 @@
+import Testing
+
+struct PathsCommandTests {
+    @Test func listsEveryWayWithTimes() throws {
+        let result = try execute(["paths", "routines/morning.rt"])
+        #expect(result.status == 0)
+        #expect(result.stdout.hasPrefix("""
+            1. mood: Great! · 48m
+               water, stretch, mood, run (mon wed fri), shower, meditate, plan (weekdays), water2
+
+            """))
+        #expect(result.stdout.contains("4. mood: Skip today · 5m\n   water, stretch, mood, end\n"))
+        #expect(result.stdout.hasSuffix("5 ways through 'Morning' · shortest 5m · longest 48m\n"))
+    }
+
+    @Test func countOnly() throws {
+        let result = try execute(["paths", "routines/morning.rt", "--count"])
+        #expect(result.stdout == "5\n")
+    }
+
+    @Test func limitSaysThereIsMore() throws {
+        let result = try execute(["paths", "routines/morning.rt", "--limit", "2"])
+        #expect(result.stdout.contains("... and more: 5 ways in all (--limit N lists more)"))
+        #expect(!result.stdout.contains("3. mood"))
+    }
+
+    @Test func whyDoesANodeRun() throws {
+        let result = try execute(["paths", "routines/morning.rt", "--to", "plan"])
+        #expect(result.stdout == """
+            'plan' runs after these answers:
+              mood: Great!
+              mood: Okay
+              mood: Not so good
+              mood: Tired
+
+            """)
+        let always = try execute(["paths", "routines/morning.rt", "--to", "stretch"])
+        #expect(always.stdout.contains("always: no answer needed"))
+    }
+
+    @Test func unknownNodeIsAUsageError() throws {
+        let result = try execute(["paths", "routines/morning.rt", "--to", "shwer"])
+        #expect(result.status == 64)
+        #expect(result.stderr.contains("no node is named 'shwer' in 'Morning'; did you mean 'shower'?"))
+    }
+}

@@ -1,0 +1,99 @@
+import Testing
+
+@testable import RoutineKit
+
+struct PathExplorerTests {
+    struct Case: CustomTestStringConvertible, Sendable {
+        let name: String
+        let source: String
+        let count: String
+        let shortest: Int
+        let longest: Int
+        var testDescription: String { name }
+    }
+
+    static let r = "routine \"R\"\n"
+
+    /// Counted by hand.
+    static let cases: [Case] = [
+        Case(name: "no questions", source: r + "habit a \"A\" for 1m -> b\nhabit b \"B\" for 2m", count: "1", shortest: 180, longest: 180),
+        Case(name: "one question", source: r + "question q \"Q\"\n \"x\" -> a\n \"y\" -> end\nhabit a \"A\" for 1m", count: "2", shortest: 0, longest: 60),
+        Case(name: "questions in sequence multiply",
+             source: r + "question q1 \"Q1\"\n \"a\" -> x\n \"b\" -> y\nhabit x \"X\" for 1m -> q2\nhabit y \"Y\" for 3m -> q2\nquestion q2 \"Q2\"\n \"c\" -> z\n \"d\"\n \"e\" -> end\nhabit z \"Z\" for 10m",
+             count: "6", shortest: 60, longest: 780),
+        Case(name: "parallel branches meeting at one question ask it once",
+             source: r + "habit h \"H\" -> a, b\nhabit a \"A\" -> q\nhabit b \"B\" -> q\nquestion q \"Q\"\n \"x\" -> end\n \"y\" -> end",
+             count: "2", shortest: 0, longest: 0),
+        Case(name: "a shared habit counts its time once",
+             source: r + "question q \"Q\"\n \"x\" -> a\n \"y\"\n -> s\nhabit a \"A\" for 1m -> s\nhabit s \"Shared\" for 10m",
+             count: "2", shortest: 600, longest: 660),
+        Case(name: "end stops pending branches", source: r + "habit h \"H\" -> x, y\nhabit x \"X\" -> q\nquestion q \"Q\"\n \"stop\" -> end\n \"go\"\nhabit y \"Y\" -> q2\nquestion q2 \"Q2\"\n \"a\"\n \"b\"",
+             count: "3", shortest: 0, longest: 0),
+    ]
+
+    @Test(arguments: cases)
+    func countsAndTimes(_ c: Case) throws {
+        let loaded = load(c.source)
+        #expect(!loaded.hasErrors, "\(loaded.diagnostics.map(\.message))")
+        let explorer = PathExplorer(loaded.routine)
+        let summary = try explorer.summarize()
+        #expect(summary.count.description == c.count)
+        #expect(summary.shortestSeconds == c.shortest)
+        #expect(summary.longestSeconds == c.longest)
+        var listed = 0
+        var low = Int.max
+        var high = 0
+        try explorer.forEachPath { path in
+            listed += 1
+            low = min(low, path.seconds)
+            high = max(high, path.seconds)
+            return true
+        }
+        #expect(String(listed) == c.count, "the listing and the count agree")
+        #expect(low == c.shortest && high == c.longest)
+    }
+
+    /// A chain of questions, each with `options` answers that all meet at the next one.
+    static func chain(questions: Int, options: Int) -> String {
+        var text = r
+        for i in 0..<questions {
+            text += "question q\(i) \"Q\(i)\"\n"
+            for k in 0..<options { text += " \"o\(k)\" -> h\(i)_\(k)\n" }
+            for k in 0..<options {
+                text += "habit h\(i)_\(k) \"H\" for \(k + 1)m" + (i + 1 < questions ? " -> q\(i + 1)\n" : "\n")
+            }
+        }
+        return text
+    }
+
+    @Test func moreThanTenToTheEighteenWays() throws {
+        let loaded = load(Self.chain(questions: 61, options: 2))
+        #expect(!loaded.hasErrors)
+        let summary = try PathExplorer(loaded.routine).summarize()
+        #expect(summary.count.description == "2305843009213693952")  // 2^61
+        #expect(summary.shortestSeconds == 61 * 60 && summary.longestSeconds == 61 * 120)
+        #expect(summary.states == 61)
+    }
+
+    @Test func pastTwoToTheSixtyFour() throws {
+        let summary = try PathExplorer(load(Self.chain(questions: 50, options: 3)).routine).summarize()
+        #expect(summary.count.description == "717897987691852588770249")  // 3^50
+        #expect(summary.count.uint64 == nil)
+    }
+
+    @Test(arguments: [(UInt64(0), "0"), (UInt64.max, "18446744073709551615")])
+    func bigCountPrints(_ value: UInt64, _ text: String) {
+        #expect(BigCount(value).description == text)
+    }
+
+    @Test func bigCountCarries() {
+        #expect((BigCount(UInt64.max) + BigCount(1)).description == "18446744073709551616")
+    }
+
+    @Test func examplesHaveTheHandCountedWays() throws {
+        for (name, ways) in [("morning", "5"), ("evening", "3"), ("workout", "3"), ("weekly-review", "3")] {
+            let source = try String(contentsOf: packageRoot.appendingPathComponent("routines/\(name).rt"), encoding: .utf8)
+            #expect(try PathExplorer(load(source).routine).summarize().count.description == ways, "\(name)")
+        }
+    }
+}
