@@ -12,7 +12,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
     ],
     targets: [
-        .target(name: "RoutineKit"),
+        .systemLibrary(name: "CYAML", pkgConfig: "yaml-0.1", providers: [.apt(["libyaml-dev"])]),
+        .target(name: "RoutineKit", dependencies: ["CYAML"]),
         .executableTarget(
             name: "routine",
             dependencies: [

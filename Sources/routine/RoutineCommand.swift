@@ -10,7 +10,7 @@ struct RoutineCommand: ParsableCommand {
             Exit codes: 0 fine (warnings allowed), 1 the routine has errors, 3 scripted answers ran out, \
             64 usage error, 66 an input cannot be read, 130 interrupted.
             """,
-        subcommands: [CheckCommand.self, RunCommand.self, GraphCommand.self, PathsCommand.self]
+        subcommands: [CheckCommand.self, RunCommand.self, GraphCommand.self, PathsCommand.self, ConvertCommand.self, FormatCommand.self]
     )
 }
 

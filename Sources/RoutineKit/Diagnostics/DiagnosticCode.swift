@@ -42,6 +42,7 @@ public enum DiagnosticCode: String, Sendable, Codable, CaseIterable {
     case yamlAlias = "E307"
     case yamlTooDeep = "E308"
     case yamlMultipleDocuments = "E309"
+    case yamlTag = "E310"
     // Warnings
     case unreachableNode = "W001"
     case optionsAllSame = "W002"
@@ -93,6 +94,7 @@ public enum DiagnosticCode: String, Sendable, Codable, CaseIterable {
         case .yamlAlias: "a YAML anchor or alias (not supported)"
         case .yamlTooDeep: "YAML nested deeper than the schema allows"
         case .yamlMultipleDocuments: "more than one YAML document in a file"
+        case .yamlTag: "a YAML tag other than the standard ones"
         case .unreachableNode: "a node that no path from the start reaches"
         case .optionsAllSame: "a question whose options all lead to the same place"
         case .singleOption: "a question with only one option"

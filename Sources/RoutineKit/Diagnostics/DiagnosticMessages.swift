@@ -187,6 +187,64 @@ extension Diagnostic {
         Diagnostic(.endAsStart, "'end' cannot be a start target", at: span, notes: [Note("the routine would end before it began")])
     }
 
+    // MARK: YAML
+
+    static func yamlSyntax(_ problem: String, at span: Span, contextAt context: Int?) -> Diagnostic {
+        Diagnostic(
+            .yamlSyntax, "invalid YAML: \(problem)", at: span,
+            secondary: context.map { [Label(Span(start: $0, end: $0 + 1), "the construct started here")] } ?? [])
+    }
+
+    static func unknownKey(_ key: String, in place: String, at span: Span, known: [String]) -> Diagnostic {
+        let suggestion = closestMatch(to: key, among: known)
+        return Diagnostic(
+            .unknownKey, "unknown key '\(key)' in \(place)", at: span,
+            notes: [Note("the keys are " + known.map { "'\($0)'" }.joined(separator: ", "))],
+            fixIt: suggestion.map { FixIt("did you mean '\($0)'?", replacing: span, with: $0) })
+    }
+
+    static func misplacedKey(_ key: String, at span: Span, instead: String, reason: String) -> Diagnostic {
+        Diagnostic(
+            .unknownKey, "'\(key)' does not belong here: \(reason)", at: span,
+            fixIt: FixIt("did you mean '\(instead)'?", replacing: span, with: instead))
+    }
+
+    static func duplicateKey(_ key: String, at span: Span, first: Span) -> Diagnostic {
+        Diagnostic(.duplicateKey, "duplicate key '\(key)'", at: span, secondary: [Label(first, "first given here")])
+    }
+
+    static func wrongType(_ key: String, expected: String, found: String, at span: Span) -> Diagnostic {
+        Diagnostic(.wrongType, "'\(key)' must be \(expected), found \(found)", at: span)
+    }
+
+    static func missingKey(_ key: String, in place: String, at span: Span, note: String? = nil) -> Diagnostic {
+        Diagnostic(.missingKey, "missing key '\(key)' in \(place)", at: span, notes: note.map { [Note($0)] } ?? [])
+    }
+
+    static func conflictingKind(_ id: String, at span: Span, first: Span) -> Diagnostic {
+        Diagnostic(
+            .conflictingKind, "node '\(id)' is both a habit and a question", at: span,
+            secondary: [Label(first, "declared here as well")], notes: [Note("give each node either 'habit: ID' or 'question: ID'")])
+    }
+
+    static func yamlAlias(at span: Span) -> Diagnostic {
+        Diagnostic(
+            .yamlAlias, "YAML anchors and aliases are not supported", at: span,
+            notes: [Note("write the value out in full; refusing aliases keeps a small file from expanding without bound")])
+    }
+
+    static func yamlTooDeep(at span: Span, limit: Int) -> Diagnostic {
+        Diagnostic(.yamlTooDeep, "YAML is nested more than \(limit) levels deep", at: span, notes: [Note("a routine needs at most 5 levels")])
+    }
+
+    static func yamlSecondDocument(at span: Span) -> Diagnostic {
+        Diagnostic(.yamlMultipleDocuments, "a second YAML document in one file", at: span, notes: [Note("one file holds one routine")])
+    }
+
+    static func yamlTag(_ tag: String, at span: Span) -> Diagnostic {
+        Diagnostic(.yamlTag, "YAML tag '\(tag)' is not supported", at: span, notes: [Note("remove the tag; values are read by the schema")])
+    }
+
     // MARK: Warnings
 
     static func unreachable(_ id: String, at span: Span) -> Diagnostic {

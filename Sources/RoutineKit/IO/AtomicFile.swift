@@ -9,6 +9,12 @@ import Darwin
 /// the original file is untouched.
 public enum AtomicFile {
     public static func write(_ bytes: [UInt8], to path: String) -> Result<Void, Diagnostic> {
+        // A rename would replace a read-only file without complaint (and root ignores the
+        // bits anyway), but read-only means "do not change this": respect it.
+        var existing = stat()
+        if stat(path, &existing) == 0, existing.st_mode & 0o222 == 0 {
+            return .failure(.unwritable(path, reason: "the file is read-only"))
+        }
         let folder = path.lastIndex(of: "/").map { String(path[...$0]) } ?? ""
         let base = path.lastIndex(of: "/").map { String(path[path.index(after: $0)...]) } ?? path
         var template = Array((folder + "." + base + ".XXXXXX").utf8CString)

@@ -22,7 +22,7 @@ public enum RoutineLoader {
         case .rt: parsed = RoutineParser.parse(file)
         case .yaml: parsed = YAMLRoutineReader.read(file)
         }
-        var found = Validator.validate(parsed.routine)
+        var found = parsed.isComplete ? Validator.validate(parsed.routine) : []
         if parsed.diagnostics.hasErrors {
             // After a syntax error part of the graph is missing, so "unreachable" and "empty"
             // would mostly describe the parser's recovery, not the author's routine.

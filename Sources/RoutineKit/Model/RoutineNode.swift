@@ -24,6 +24,8 @@ public struct RoutineNode: Sendable {
     public var arrowSpan: Span?
     /// The days list, for schedule diagnostics.
     public var daysSpan: Span?
+    /// The note's text, so the formatter keeps comments on its line.
+    public var noteSpan: Span?
 
     public init(
         kind: Kind, id: String, title: String, note: String? = nil, duration: Int? = nil, target: TargetValue? = nil,

@@ -141,8 +141,9 @@ extension Parser {
                 node.daysSpan = Span(start: keyword.upperBound + 1, end: span.upperBound)
             }
         default:
-            guard let (note, _) = expectString("the note's text in quotes after 'note'") else { return false }
+            guard let (note, span) = expectString("the note's text in quotes after 'note'") else { return false }
             node.note = note
+            node.noteSpan = span
         }
         return true
     }

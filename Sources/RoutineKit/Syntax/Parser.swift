@@ -5,6 +5,9 @@ public struct ParsedRoutine: Sendable {
     public var diagnostics: [Diagnostic]
     /// The spans of every comment, for the formatter.
     public var comments: [Span]
+    /// False when reading stopped early (a YAML syntax error): the graph is a fragment, so
+    /// validating it would only report what is missing.
+    public var isComplete = true
 }
 
 /// Parses `.rt` source into a ``Routine``.

@@ -16,21 +16,22 @@ func closestMatch<S: Sequence>(to word: String, among candidates: S) -> String? 
     return best?.0
 }
 
-/// Levenshtein distance with one reused row.
+/// Edit distance where swapping two neighbouring characters costs one edit, as in the
+/// commonest typo ("titel"); optimal string alignment, keeping two previous rows.
 private func editDistance(_ a: [Unicode.Scalar], _ b: [Unicode.Scalar], row: inout [Int]) -> Int {
     if a.isEmpty { return b.count }
     if b.isEmpty { return a.count }
-    row.removeAll(keepingCapacity: true)
-    row.append(contentsOf: 0...b.count)
+    var before = [Int](repeating: 0, count: b.count + 1)
+    var previous = Array(0...b.count)
+    row = [Int](repeating: 0, count: b.count + 1)
     for i in 1...a.count {
-        var diagonal = row[0]
         row[0] = i
         for j in 1...b.count {
-            let above = row[j]
             let cost = a[i - 1] == b[j - 1] ? 0 : 1
-            row[j] = min(above + 1, row[j - 1] + 1, diagonal + cost)
-            diagonal = above
+            row[j] = min(previous[j] + 1, row[j - 1] + 1, previous[j - 1] + cost)
+            if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] { row[j] = min(row[j], before[j - 2] + 1) }
         }
+        (before, previous, row) = (previous, row, before)
     }
-    return row[b.count]
+    return previous[b.count]
 }

@@ -1,8 +1,160 @@
-/// Reads YAML routines.
+/// Reads YAML routines (schema in grammar.md) with libyaml's event parser, straight into the
+/// same graph the `.rt` parser builds: no intermediate YAML tree.
 enum YAMLRoutineReader {
+    /// Deeper than any routine needs (5 levels), shallow enough to stop at once on a file
+    /// built to exhaust memory.
+    static let depthLimit = 64
+
     static func read(_ file: SourceFile) -> ParsedRoutine {
-        ParsedRoutine(
-            routine: Routine(name: ""),
-            diagnostics: [Diagnostic(.yamlSyntax, "YAML input is not supported yet", at: Span(at: 0))], comments: [])
+        file.bytes.withUnsafeBufferPointer { bytes in
+            var loader = YAMLLoader(bytes)
+            let complete: Bool
+            do {
+                try loader.load()
+                complete = true
+            } catch {
+                complete = false
+            }
+            return loader.finish(complete: complete)
+        }
+    }
+}
+
+/// The schema's keys, matched on bytes.
+enum YAMLKey: String, CaseIterable {
+    case routine, start, nodes
+    case habit, question, title, prompt, `for`, target, unit, on, note, next, options
+    case answer
+
+    static let top: [YAMLKey] = [.routine, .start, .nodes]
+    static let node: [YAMLKey] = [.habit, .question, .title, .prompt, .for, .target, .unit, .on, .note, .next, .options]
+    static let option: [YAMLKey] = [.answer, .next]
+
+    static func match(_ bytes: UnsafeBufferPointer<UInt8>, among keys: [YAMLKey]) -> YAMLKey? {
+        keys.first { $0.rawValue.utf8.elementsEqual(bytes) }
+    }
+}
+
+struct YAMLLoader: ~Copyable {
+    struct Stop: Error {}
+
+    var reader: YAMLEventReader
+    var builder = RoutineBuilder()
+    var diagnostics: [Diagnostic] = []
+    var event = YAMLEvent(kind: .streamStart, span: Span(at: 0))
+    private var depth = 0
+
+    init(_ bytes: UnsafeBufferPointer<UInt8>) {
+        reader = YAMLEventReader(bytes)
+    }
+
+    consuming func finish(complete: Bool) -> ParsedRoutine {
+        var parsed = ParsedRoutine(routine: builder.finish(), diagnostics: diagnostics + builder.diagnostics, comments: [])
+        parsed.isComplete = complete
+        return parsed
+    }
+
+    /// Moves to the next event. Aliases, anchors and excessive depth stop the load.
+    mutating func advance() throws(Stop) {
+        switch reader.next() {
+        case .failure(let diagnostic):
+            diagnostics.append(diagnostic)
+            throw Stop()
+        case .success(let next):
+            event = next
+        }
+        if event.kind == .alias || event.hasAnchor {
+            diagnostics.append(.yamlAlias(at: event.span))
+            throw Stop()
+        }
+        if let tag = event.unsupportedTag { diagnostics.append(.yamlTag(tag, at: event.span)) }
+        switch event.kind {
+        case .mappingStart, .sequenceStart:
+            depth += 1
+            if depth > YAMLRoutineReader.depthLimit {
+                diagnostics.append(.yamlTooDeep(at: event.span, limit: YAMLRoutineReader.depthLimit))
+                throw Stop()
+            }
+        case .mappingEnd, .sequenceEnd:
+            depth -= 1
+        default:
+            break
+        }
+    }
+
+    mutating func load() throws(Stop) {
+        try advance()  // stream start
+        try advance()
+        guard event.kind == .documentStart else {
+            diagnostics.append(.missingKey("routine", in: "the file", at: event.span, note: "the file is empty"))
+            return
+        }
+        try advance()
+        if event.kind == .mappingStart {
+            try readTop()
+        } else {
+            diagnostics.append(.wrongType("the top level", expected: "a mapping with 'routine' and 'nodes'", found: describe(), at: event.span))
+            try skipValue()
+        }
+        try advance()  // document end
+        if event.kind == .documentStart {
+            diagnostics.append(.yamlSecondDocument(at: event.span))
+            throw Stop()
+        }
+    }
+
+    /// What the current event is, for messages.
+    func describe() -> String {
+        switch event.kind {
+        case .scalar: event.isNull ? "null" : "'\(String(event.text.prefix(40)))'"
+        case .sequenceStart: "a list"
+        case .mappingStart: "a mapping"
+        default: "nothing"
+        }
+    }
+
+    /// Skips the value starting at the current event, leaving the event after it current.
+    mutating func skipValue() throws(Stop) {
+        guard event.kind == .mappingStart || event.kind == .sequenceStart else {
+            try advance()
+            return
+        }
+        let level = depth
+        repeat { try advance() } while depth >= level
+        try advance()
+    }
+
+    /// Reads the keys of the mapping starting at the current event, calling `body` with each
+    /// key and its span with the value current; `body` must consume the value. Non-string
+    /// keys and duplicates are reported and their values skipped.
+    mutating func forEachKey(
+        among keys: [YAMLKey], place: String, _ body: (inout YAMLLoader, YAMLKey, Span) throws(Stop) -> Void
+    ) throws(Stop) {
+        var seen: [YAMLKey: Span] = [:]
+        try advance()
+        while event.kind != .mappingEnd {
+            guard event.kind == .scalar else {
+                diagnostics.append(.wrongType("a key", expected: "a string", found: describe(), at: event.span))
+                try skipValue()
+                try skipValue()
+                continue
+            }
+            let span = event.span
+            guard let key = YAMLKey.match(event.bytes, among: keys) else {
+                diagnostics.append(.unknownKey(event.text, in: place, at: span, known: keys.map(\.rawValue)))
+                try advance()
+                try skipValue()
+                continue
+            }
+            try advance()
+            if let first = seen[key] {
+                diagnostics.append(.duplicateKey(key.rawValue, at: span, first: first))
+                try skipValue()
+                continue
+            }
+            seen[key] = span
+            try body(&self, key, span)
+        }
+        try advance()
     }
 }

@@ -1,0 +1,137 @@
+import CYAML
+
+/// One libyaml parse event, with its place as a byte span of the input.
+struct YAMLEvent {
+    enum Kind { case streamStart, streamEnd, documentStart, documentEnd, mappingStart, mappingEnd, sequenceStart, sequenceEnd, scalar, alias }
+
+    var kind: Kind
+    var span: Span
+    /// A scalar's bytes, valid until the next event is read.
+    var bytes: UnsafeBufferPointer<UInt8> = UnsafeBufferPointer(start: nil, count: 0)
+    /// Whether a scalar was written plain (unquoted), which is where YAML's null lives.
+    var isPlain = false
+    var hasAnchor = false
+    /// A tag other than YAML's standard ones, as written.
+    var unsupportedTag: String?
+
+    var text: String { String(decoding: bytes, as: UTF8.self) }
+
+    /// A plain scalar that YAML reads as null: empty, `~`, `null`.
+    var isNull: Bool {
+        guard kind == .scalar, isPlain else { return false }
+        return bytes.isEmpty || ["~", "null", "Null", "NULL"].contains { $0.utf8.elementsEqual(bytes) }
+    }
+
+    func equals(_ word: StaticString) -> Bool {
+        word.withUTF8Buffer { $0.elementsEqual(bytes) }
+    }
+}
+
+/// Drives libyaml's event parser over bytes that outlive it.
+struct YAMLEventReader: ~Copyable {
+    private let parser: UnsafeMutablePointer<yaml_parser_t>
+    private let eventStorage: UnsafeMutablePointer<yaml_event_t>
+    private var hasEvent = false
+    private var offsets: CharacterOffsets
+
+    init(_ bytes: UnsafeBufferPointer<UInt8>) {
+        parser = .allocate(capacity: 1)
+        eventStorage = .allocate(capacity: 1)
+        eventStorage.initialize(to: yaml_event_t())
+        yaml_parser_initialize(parser)
+        yaml_parser_set_input_string(parser, bytes.baseAddress ?? UnsafePointer(bitPattern: 1)!, bytes.count)
+        offsets = CharacterOffsets(bytes)
+    }
+
+    deinit {
+        if hasEvent { yaml_event_delete(eventStorage) }
+        yaml_parser_delete(parser)
+        parser.deallocate()
+        eventStorage.deallocate()
+    }
+
+    /// The next event, or the syntax error libyaml reports.
+    mutating func next() -> Result<YAMLEvent, Diagnostic> {
+        if hasEvent {
+            yaml_event_delete(eventStorage)
+            hasEvent = false
+        }
+        guard yaml_parser_parse(parser, eventStorage) != 0 else { return .failure(syntaxError()) }
+        hasEvent = true
+        let event = eventStorage.pointee
+        let span = Span(start: offsets.byteOffset(ofCharacter: event.start_mark.index), end: offsets.byteOffset(ofCharacter: event.end_mark.index))
+        var result = YAMLEvent(kind: .streamStart, span: span)
+        switch event.type {
+        case YAML_STREAM_START_EVENT: result.kind = .streamStart
+        case YAML_STREAM_END_EVENT: result.kind = .streamEnd
+        case YAML_DOCUMENT_START_EVENT: result.kind = .documentStart
+        case YAML_DOCUMENT_END_EVENT: result.kind = .documentEnd
+        case YAML_MAPPING_START_EVENT:
+            result.kind = .mappingStart
+            result.hasAnchor = event.data.mapping_start.anchor != nil
+            result.unsupportedTag = unsupported(event.data.mapping_start.tag)
+        case YAML_MAPPING_END_EVENT: result.kind = .mappingEnd
+        case YAML_SEQUENCE_START_EVENT:
+            result.kind = .sequenceStart
+            result.hasAnchor = event.data.sequence_start.anchor != nil
+            result.unsupportedTag = unsupported(event.data.sequence_start.tag)
+        case YAML_SEQUENCE_END_EVENT: result.kind = .sequenceEnd
+        case YAML_SCALAR_EVENT:
+            let scalar = event.data.scalar
+            result.kind = .scalar
+            result.bytes = UnsafeBufferPointer(start: scalar.value, count: scalar.length)
+            result.isPlain = scalar.style == YAML_PLAIN_SCALAR_STYLE
+            result.hasAnchor = scalar.anchor != nil
+            result.unsupportedTag = unsupported(scalar.tag)
+        case YAML_ALIAS_EVENT: result.kind = .alias
+        default: result.kind = .streamEnd
+        }
+        return .success(result)
+    }
+
+    private func unsupported(_ tag: UnsafeMutablePointer<yaml_char_t>?) -> String? {
+        guard let tag else { return nil }
+        let text = String(cString: tag)
+        let standard = ["str", "int", "float", "bool", "null", "seq", "map"].map { "tag:yaml.org,2002:" + $0 }
+        return standard.contains(text) ? nil : text
+    }
+
+    private mutating func syntaxError() -> Diagnostic {
+        let p = parser.pointee
+        let problem = p.problem.map { String(cString: $0) } ?? "invalid YAML"
+        let offset = offsets.byteOffset(ofCharacter: p.problem_mark.index)
+        var message = problem
+        if let context = p.context.map({ String(cString: $0) }) { message = context + ": " + problem }
+        if p.error == YAML_READER_ERROR { message = problem + " at byte \(p.problem_offset)" }
+        let context = p.context == nil ? nil : offsets.byteOffset(ofCharacter: p.context_mark.index)
+        return .yamlSyntax(message, at: Span(start: offset, end: offset + 1), contextAt: context == offset ? nil : context)
+    }
+}
+
+/// Maps libyaml's character indexes (a CRLF counts two) to byte offsets with a cursor that
+/// moves from one mark to the next; marks come nearly in order, so all of them cost one pass.
+struct CharacterOffsets {
+    private let bytes: UnsafeBufferPointer<UInt8>
+    private var character = 0
+    private var byte: Int
+
+    init(_ bytes: UnsafeBufferPointer<UInt8>) {
+        self.bytes = bytes
+        // libyaml does not count a byte order mark.
+        byte = bytes.count >= 3 && bytes[0] == 0xEF && bytes[1] == 0xBB && bytes[2] == 0xBF ? 3 : 0
+    }
+
+    mutating func byteOffset(ofCharacter index: Int) -> Int {
+        while character < index, byte < bytes.count {
+            byte += 1
+            while byte < bytes.count, bytes[byte] & 0xC0 == 0x80 { byte += 1 }
+            character += 1
+        }
+        while character > index, byte > 0 {
+            byte -= 1
+            while byte > 0, bytes[byte] & 0xC0 == 0x80 { byte -= 1 }
+            character -= 1
+        }
+        return byte
+    }
+}

@@ -1,0 +1,82 @@
+import Foundation
+import Testing
+
+@testable import RoutineKit
+
+struct YAMLReaderTests {
+    struct Case: CustomTestStringConvertible, Sendable {
+        let name: String
+        let yaml: String
+        let codes: [String]
+        var testDescription: String { name }
+    }
+
+    static let ok = "routine: R\nnodes:\n"
+
+    static let cases: [Case] = [
+        Case(name: "clean", yaml: ok + "  - habit: a\n    title: A\n    next: b\n  - habit: b\n    title: B\n", codes: []),
+        Case(name: "syntax error", yaml: ok + "  - habit: a\n    title: \"unclosed\n", codes: ["E301"]),
+        Case(name: "unknown key", yaml: ok + "  - habit: a\n    titel: A\n", codes: ["E305", "E302"]),
+        Case(name: "duplicate key", yaml: ok + "  - habit: a\n    title: A\n    title: B\n", codes: ["E303"]),
+        Case(name: "list where a string belongs", yaml: ok + "  - habit: a\n    title: [x, y]\n", codes: ["E304"]),
+        Case(name: "target many", yaml: ok + "  - habit: a\n    title: A\n    target: many\n", codes: ["E304"]),
+        Case(name: "null title", yaml: ok + "  - habit: a\n    title:\n", codes: ["E304"]),
+        Case(name: "missing routine", yaml: "nodes:\n  - habit: a\n    title: A\n", codes: ["E305"]),
+        Case(name: "missing nodes", yaml: "routine: R\n", codes: ["E305"]),
+        Case(name: "missing kind", yaml: ok + "  - title: A\n", codes: ["E305"]),
+        Case(name: "both habit and question", yaml: ok + "  - habit: a\n    question: a\n    title: A\n", codes: ["E306"]),
+        Case(name: "prompt on a habit", yaml: ok + "  - habit: a\n    prompt: A\n", codes: ["E302"]),
+        Case(name: "duration on a question", yaml: ok + "  - question: q\n    prompt: Q\n    for: 5m\n    options:\n      - answer: x\n        next: end\n      - answer: y\n", codes: ["E106"]),
+        Case(name: "bad duration", yaml: ok + "  - habit: a\n    title: A\n    for: 5 minutes\n", codes: ["E108"]),
+        Case(name: "unknown day", yaml: ok + "  - habit: a\n    title: A\n    on: [mon, funday]\n", codes: ["E110"]),
+        Case(name: "invalid id", yaml: ok + "  - habit: a b\n    title: A\n", codes: ["E004"]),
+        Case(name: "alias", yaml: "routine: &n R\nnodes: []\n", codes: ["E307"]),
+        Case(name: "billion laughs", yaml: "a: &a [x, x]\nb: &b [*a, *a]\nc: &c [*b, *b]\n", codes: ["E302", "E307"]),
+        Case(name: "two documents", yaml: "routine: R\nnodes: []\n---\nroutine: S\n", codes: ["E309"]),
+        Case(name: "tag", yaml: ok + "  - habit: a\n    title: !secret A\n", codes: ["E310"]),
+        Case(name: "standard tag is fine", yaml: ok + "  - habit: a\n    title: !!str 12\n", codes: []),
+        Case(name: "non-string key", yaml: "routine: R\n[a]: 1\nnodes: []\n", codes: ["E304"]),
+        Case(name: "top level list", yaml: "- a\n- b\n", codes: ["E304"]),
+        Case(name: "empty file", yaml: "", codes: ["E305"]),
+        Case(name: "dangling edge after loading", yaml: ok + "  - habit: a\n    title: A\n    next: nowhere\n", codes: ["E202"]),
+        Case(name: "cycle after loading", yaml: ok + "  - habit: a\n    title: A\n    next: a\n", codes: ["E204"]),
+        Case(name: "option without answer", yaml: ok + "  - question: q\n    prompt: Q\n    options:\n      - next: end\n      - answer: y\n      - answer: z\n        next: end\n", codes: ["E305"]),
+        Case(name: "unit without target", yaml: ok + "  - habit: a\n    title: A\n    unit: glasses\n", codes: ["E305"]),
+    ]
+
+    @Test(arguments: cases)
+    func reports(_ c: Case) {
+        #expect(codes(c.yaml, format: .yaml) == c.codes)
+    }
+
+    @Test func deepNestingFailsFast() {
+        let depth = 100_000
+        let yaml = "routine: R\nnodes: " + String(repeating: "[", count: depth) + String(repeating: "]", count: depth) + "\n"
+        let clock = ContinuousClock()
+        var found: [String] = []
+        let elapsed = clock.measure { found = codes(yaml, format: .yaml) }
+        #expect(found.last == "E308")
+        #expect(elapsed < .seconds(2))
+    }
+
+    @Test func positionsPointAtTheValue() {
+        let loaded = load("routine: R\nnodes:\n  - habit: a\n    title: \"é😀\"\n    next: nowhere\n", format: .yaml)
+        let d = loaded.diagnostics.first!
+        let (line, column) = LineTable(loaded.file).location(of: d.span!.lowerBound)
+        #expect((line, column) == (5, 11))
+        #expect(d.fixIt == nil)
+    }
+
+    @Test func unknownKeySuggestsTheClosest() {
+        let d = load(Self.ok + "  - habit: a\n    titel: A\n", format: .yaml).diagnostics.first { $0.code == .unknownKey }
+        #expect(d?.fixIt?.replacement == "title")
+    }
+
+    @Test func yamlTwinsMeanTheSameAsTheirRtFiles() throws {
+        for name in ["morning", "workout"] {
+            let rt = try String(contentsOf: packageRoot.appendingPathComponent("routines/\(name).rt"), encoding: .utf8)
+            let yaml = try String(contentsOf: packageRoot.appendingPathComponent("routines/\(name).yaml"), encoding: .utf8)
+            #expect(load(rt).routine.isEquivalent(to: load(yaml, format: .yaml).routine), "\(name)")
+        }
+    }
+}
