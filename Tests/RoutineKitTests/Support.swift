@@ -48,3 +48,21 @@ func assertGolden(_ actual: String, _ url: URL, sourceLocation: SourceLocation =
     let expected = try String(contentsOf: url, encoding: .utf8)
     #expect(actual == expected, "differs from \(url.lastPathComponent); RECORD_GOLDEN=1 re-records", sourceLocation: sourceLocation)
 }
+
+/// A table row: a source and the diagnostic codes it must produce, in order.
+struct CodesCase: CustomTestStringConvertible, Sendable {
+    let name: String
+    let source: String
+    let codes: [String]
+    var testDescription: String { name }
+
+    init(name: String, source: String, codes: [String]) {
+        self.name = name
+        self.source = source
+        self.codes = codes
+    }
+
+    init(name: String, yaml: String, codes: [String]) {
+        self.init(name: name, source: yaml, codes: codes)
+    }
+}

@@ -4,66 +4,59 @@ import Testing
 
 /// One case per check: the codes a source produces, in source order.
 struct ValidatorTests {
-    struct Case: CustomTestStringConvertible, Sendable {
-        let name: String
-        let source: String
-        let codes: [String]
-        var testDescription: String { name }
-    }
-
     static let header = "routine \"R\"\n"
 
-    static let cases: [Case] = [
-        Case(name: "clean", source: header + "habit a \"A\" -> b\nhabit b \"B\"", codes: []),
-        Case(name: "empty file", source: "", codes: ["E102"]),
-        Case(name: "comments only", source: "# nothing\n# here\n", codes: ["E102"]),
-        Case(name: "only the routine line", source: "routine \"x\"", codes: ["W007"]),
-        Case(name: "missing routine declaration", source: "habit a \"A\"", codes: ["E102"]),
-        Case(name: "routine declaration not first", source: "habit a \"A\"\nroutine \"R\"", codes: ["E102", "E103"]),
-        Case(name: "duplicate routine", source: header + "routine \"S\"\nhabit a \"A\"", codes: ["E103"]),
-        Case(name: "duplicate start", source: header + "start -> a\nstart -> a\nhabit a \"A\"", codes: ["E104"]),
-        Case(name: "unexpected character", source: header + "habit a \"A\" -> b $\nhabit b \"B\"", codes: ["E004"]),
-        Case(name: "unterminated string", source: header + "habit a \"A -> b\nhabit b \"B\"", codes: ["E005"]),
-        Case(name: "invalid escape", source: header + "habit a \"A\\q\"", codes: ["E006"]),
-        Case(name: "bad unicode escape", source: header + "habit a \"A\\u{D800}\"", codes: ["E006"]),
-        Case(name: "keyword as id", source: header + "habit end \"A\"", codes: ["E101"]),
-        Case(name: "missing title", source: header + "habit a -> b\nhabit b \"B\"", codes: ["E101"]),
-        Case(name: "duplicate attribute", source: header + "habit a \"A\" for 1m for 2m", codes: ["E105"]),
-        Case(name: "habit attribute on question", source: header + "question q \"Q\" for 5m\n \"x\" -> end\n \"y\"", codes: ["E106"]),
-        Case(name: "two arrows on a habit", source: header + "habit a \"A\" -> b\n -> b\nhabit b \"B\"", codes: ["E107"]),
-        Case(name: "bad duration", source: header + "habit a \"A\" for 10x", codes: ["E108"]),
-        Case(name: "zero duration", source: header + "habit a \"A\" for 0m", codes: ["E108"]),
-        Case(name: "overflowing duration", source: header + "habit a \"A\" for 99999999999999h", codes: ["E108"]),
-        Case(name: "units out of order", source: header + "habit a \"A\" for 5m1h", codes: ["E108"]),
-        Case(name: "bad target", source: header + "habit a \"A\" target many", codes: ["E109"]),
-        Case(name: "target with exponent", source: header + "habit a \"A\" target 1e400", codes: ["E109"]),
-        Case(name: "zero target", source: header + "habit a \"A\" target 0", codes: ["E109"]),
-        Case(name: "unknown day", source: header + "habit a \"A\" on mon funday", codes: ["E110"]),
-        Case(name: "no day after on", source: header + "habit a \"A\" on\n -> end", codes: ["E110"]),
-        Case(name: "arrow without target", source: header + "habit a \"A\" ->\nhabit b \"B\"", codes: ["E111"]),
-        Case(name: "duplicate node", source: header + "habit a \"A\"\nhabit a \"B\"", codes: ["E201"]),
-        Case(name: "dangling edge", source: header + "habit a \"A\" -> b", codes: ["E202"]),
-        Case(name: "unknown start", source: header + "start -> nowhere\nhabit a \"A\"", codes: ["E203", "W001"]),
-        Case(name: "self loop", source: header + "habit a \"A\" -> a", codes: ["E204"]),
-        Case(name: "cycle through a question", source: header + "habit a \"A\" -> q\nquestion q \"Q\"\n \"again\" -> a\n \"stop\" -> end", codes: ["E204"]),
-        Case(name: "duplicate option", source: header + "question q \"Q\"\n \"x\" -> end\n \"x\"", codes: ["E205"]),
-        Case(name: "question without options", source: header + "question q \"Q\" -> end", codes: ["E206"]),
-        Case(name: "empty title", source: header + "habit a \"\"", codes: ["E207"]),
-        Case(name: "empty answer", source: header + "question q \"Q\"\n \"\" -> end\n \"y\"", codes: ["E207"]),
-        Case(name: "empty routine name", source: "routine \"\"\nhabit a \"A\"", codes: ["E207"]),
-        Case(name: "end as start", source: header + "start -> end\nhabit a \"A\"", codes: ["E208", "W001"]),
-        Case(name: "unreachable", source: header + "habit a \"A\"\nhabit b \"B\"", codes: ["W001"]),
-        Case(name: "options all the same", source: header + "question q \"Q\"\n \"x\" -> a\n \"y\" -> a\nhabit a \"A\"", codes: ["W002"]),
-        Case(name: "single option", source: header + "question q \"Q\"\n \"x\" -> end", codes: ["W003"]),
-        Case(name: "target listed twice", source: header + "habit a \"A\" -> b, b\nhabit b \"B\"", codes: ["W004"]),
-        Case(name: "targets after end", source: header + "habit a \"A\" -> end, b\nhabit b \"B\"", codes: ["W005"]),
-        Case(name: "every day", source: header + "habit a \"A\" on weekdays weekends", codes: ["W006"]),
-        Case(name: "day twice", source: header + "habit a \"A\" on weekdays mon", codes: ["W008"]),
-        Case(name: "question gather only reaches", source: header + "question q \"Q\"\n \"x\"\n \"y\" -> b\n -> c\nhabit b \"B\"\nhabit c \"C\"", codes: []),
+    static let cases: [CodesCase] = [
+        CodesCase(name: "clean", source: header + "habit a \"A\" -> b\nhabit b \"B\"", codes: []),
+        CodesCase(name: "empty file", source: "", codes: ["E102"]),
+        CodesCase(name: "comments only", source: "# nothing\n# here\n", codes: ["E102"]),
+        CodesCase(name: "only the routine line", source: "routine \"x\"", codes: ["W007"]),
+        CodesCase(name: "missing routine declaration", source: "habit a \"A\"", codes: ["E102"]),
+        CodesCase(name: "routine declaration not first", source: "habit a \"A\"\nroutine \"R\"", codes: ["E102", "E103"]),
+        CodesCase(name: "duplicate routine", source: header + "routine \"S\"\nhabit a \"A\"", codes: ["E103"]),
+        CodesCase(name: "duplicate start", source: header + "start -> a\nstart -> a\nhabit a \"A\"", codes: ["E104"]),
+        CodesCase(name: "unexpected character", source: header + "habit a \"A\" -> b $\nhabit b \"B\"", codes: ["E004"]),
+        CodesCase(name: "unterminated string", source: header + "habit a \"A -> b\nhabit b \"B\"", codes: ["E005"]),
+        CodesCase(name: "invalid escape", source: header + "habit a \"A\\q\"", codes: ["E006"]),
+        CodesCase(name: "bad unicode escape", source: header + "habit a \"A\\u{D800}\"", codes: ["E006"]),
+        CodesCase(name: "keyword as id", source: header + "habit end \"A\"", codes: ["E101"]),
+        CodesCase(name: "missing title", source: header + "habit a -> b\nhabit b \"B\"", codes: ["E101"]),
+        CodesCase(name: "duplicate attribute", source: header + "habit a \"A\" for 1m for 2m", codes: ["E105"]),
+        CodesCase(name: "habit attribute on question", source: header + "question q \"Q\" for 5m\n \"x\" -> end\n \"y\"", codes: ["E106"]),
+        CodesCase(name: "two arrows on a habit", source: header + "habit a \"A\" -> b\n -> b\nhabit b \"B\"", codes: ["E107"]),
+        CodesCase(name: "bad duration", source: header + "habit a \"A\" for 10x", codes: ["E108"]),
+        CodesCase(name: "zero duration", source: header + "habit a \"A\" for 0m", codes: ["E108"]),
+        CodesCase(name: "overflowing duration", source: header + "habit a \"A\" for 99999999999999h", codes: ["E108"]),
+        CodesCase(name: "units out of order", source: header + "habit a \"A\" for 5m1h", codes: ["E108"]),
+        CodesCase(name: "bad target", source: header + "habit a \"A\" target many", codes: ["E109"]),
+        CodesCase(name: "target with exponent", source: header + "habit a \"A\" target 1e400", codes: ["E109"]),
+        CodesCase(name: "zero target", source: header + "habit a \"A\" target 0", codes: ["E109"]),
+        CodesCase(name: "unknown day", source: header + "habit a \"A\" on mon funday", codes: ["E110"]),
+        CodesCase(name: "no day after on", source: header + "habit a \"A\" on\n -> end", codes: ["E110"]),
+        CodesCase(name: "arrow without target", source: header + "habit a \"A\" ->\nhabit b \"B\"", codes: ["E111"]),
+        CodesCase(name: "duplicate node", source: header + "habit a \"A\"\nhabit a \"B\"", codes: ["E201"]),
+        CodesCase(name: "dangling edge", source: header + "habit a \"A\" -> b", codes: ["E202"]),
+        CodesCase(name: "unknown start", source: header + "start -> nowhere\nhabit a \"A\"", codes: ["E203", "W001"]),
+        CodesCase(name: "self loop", source: header + "habit a \"A\" -> a", codes: ["E204"]),
+        CodesCase(name: "cycle through a question", source: header + "habit a \"A\" -> q\nquestion q \"Q\"\n \"again\" -> a\n \"stop\" -> end", codes: ["E204"]),
+        CodesCase(name: "duplicate option", source: header + "question q \"Q\"\n \"x\" -> end\n \"x\"", codes: ["E205"]),
+        CodesCase(name: "question without options", source: header + "question q \"Q\" -> end", codes: ["E206"]),
+        CodesCase(name: "empty title", source: header + "habit a \"\"", codes: ["E207"]),
+        CodesCase(name: "empty answer", source: header + "question q \"Q\"\n \"\" -> end\n \"y\"", codes: ["E207"]),
+        CodesCase(name: "empty routine name", source: "routine \"\"\nhabit a \"A\"", codes: ["E207"]),
+        CodesCase(name: "end as start", source: header + "start -> end\nhabit a \"A\"", codes: ["E208", "W001"]),
+        CodesCase(name: "unreachable", source: header + "habit a \"A\"\nhabit b \"B\"", codes: ["W001"]),
+        CodesCase(name: "options all the same", source: header + "question q \"Q\"\n \"x\" -> a\n \"y\" -> a\nhabit a \"A\"", codes: ["W002"]),
+        CodesCase(name: "single option", source: header + "question q \"Q\"\n \"x\" -> end", codes: ["W003"]),
+        CodesCase(name: "target listed twice", source: header + "habit a \"A\" -> b, b\nhabit b \"B\"", codes: ["W004"]),
+        CodesCase(name: "targets after end", source: header + "habit a \"A\" -> end, b\nhabit b \"B\"", codes: ["W005"]),
+        CodesCase(name: "every day", source: header + "habit a \"A\" on weekdays weekends", codes: ["W006"]),
+        CodesCase(name: "day twice", source: header + "habit a \"A\" on weekdays mon", codes: ["W008"]),
+        CodesCase(name: "question gather only reaches", source: header + "question q \"Q\"\n \"x\"\n \"y\" -> b\n -> c\nhabit b \"B\"\nhabit c \"C\"", codes: []),
     ]
 
     @Test(arguments: cases)
-    func reports(_ c: Case) {
+    func reports(_ c: CodesCase) {
         #expect(codes(c.source) == c.codes)
     }
 

@@ -4,49 +4,42 @@ import Testing
 @testable import RoutineKit
 
 struct YAMLReaderTests {
-    struct Case: CustomTestStringConvertible, Sendable {
-        let name: String
-        let yaml: String
-        let codes: [String]
-        var testDescription: String { name }
-    }
-
     static let ok = "routine: R\nnodes:\n"
 
-    static let cases: [Case] = [
-        Case(name: "clean", yaml: ok + "  - habit: a\n    title: A\n    next: b\n  - habit: b\n    title: B\n", codes: []),
-        Case(name: "syntax error", yaml: ok + "  - habit: a\n    title: \"unclosed\n", codes: ["E301"]),
-        Case(name: "unknown key", yaml: ok + "  - habit: a\n    titel: A\n", codes: ["E305", "E302"]),
-        Case(name: "duplicate key", yaml: ok + "  - habit: a\n    title: A\n    title: B\n", codes: ["E303"]),
-        Case(name: "list where a string belongs", yaml: ok + "  - habit: a\n    title: [x, y]\n", codes: ["E304"]),
-        Case(name: "target many", yaml: ok + "  - habit: a\n    title: A\n    target: many\n", codes: ["E304"]),
-        Case(name: "null title", yaml: ok + "  - habit: a\n    title:\n", codes: ["E304"]),
-        Case(name: "missing routine", yaml: "nodes:\n  - habit: a\n    title: A\n", codes: ["E305"]),
-        Case(name: "missing nodes", yaml: "routine: R\n", codes: ["E305"]),
-        Case(name: "missing kind", yaml: ok + "  - title: A\n", codes: ["E305"]),
-        Case(name: "both habit and question", yaml: ok + "  - habit: a\n    question: a\n    title: A\n", codes: ["E306"]),
-        Case(name: "prompt on a habit", yaml: ok + "  - habit: a\n    prompt: A\n", codes: ["E302"]),
-        Case(name: "duration on a question", yaml: ok + "  - question: q\n    prompt: Q\n    for: 5m\n    options:\n      - answer: x\n        next: end\n      - answer: y\n", codes: ["E106"]),
-        Case(name: "bad duration", yaml: ok + "  - habit: a\n    title: A\n    for: 5 minutes\n", codes: ["E108"]),
-        Case(name: "unknown day", yaml: ok + "  - habit: a\n    title: A\n    on: [mon, funday]\n", codes: ["E110"]),
-        Case(name: "invalid id", yaml: ok + "  - habit: a b\n    title: A\n", codes: ["E004"]),
-        Case(name: "alias", yaml: "routine: &n R\nnodes: []\n", codes: ["E307"]),
-        Case(name: "billion laughs", yaml: "a: &a [x, x]\nb: &b [*a, *a]\nc: &c [*b, *b]\n", codes: ["E302", "E307"]),
-        Case(name: "two documents", yaml: "routine: R\nnodes: []\n---\nroutine: S\n", codes: ["E309"]),
-        Case(name: "tag", yaml: ok + "  - habit: a\n    title: !secret A\n", codes: ["E310"]),
-        Case(name: "standard tag is fine", yaml: ok + "  - habit: a\n    title: !!str 12\n", codes: []),
-        Case(name: "non-string key", yaml: "routine: R\n[a]: 1\nnodes: []\n", codes: ["E304"]),
-        Case(name: "top level list", yaml: "- a\n- b\n", codes: ["E304"]),
-        Case(name: "empty file", yaml: "", codes: ["E305"]),
-        Case(name: "dangling edge after loading", yaml: ok + "  - habit: a\n    title: A\n    next: nowhere\n", codes: ["E202"]),
-        Case(name: "cycle after loading", yaml: ok + "  - habit: a\n    title: A\n    next: a\n", codes: ["E204"]),
-        Case(name: "option without answer", yaml: ok + "  - question: q\n    prompt: Q\n    options:\n      - next: end\n      - answer: y\n      - answer: z\n        next: end\n", codes: ["E305"]),
-        Case(name: "unit without target", yaml: ok + "  - habit: a\n    title: A\n    unit: glasses\n", codes: ["E305"]),
+    static let cases: [CodesCase] = [
+        CodesCase(name: "clean", yaml: ok + "  - habit: a\n    title: A\n    next: b\n  - habit: b\n    title: B\n", codes: []),
+        CodesCase(name: "syntax error", yaml: ok + "  - habit: a\n    title: \"unclosed\n", codes: ["E301"]),
+        CodesCase(name: "unknown key", yaml: ok + "  - habit: a\n    titel: A\n", codes: ["E305", "E302"]),
+        CodesCase(name: "duplicate key", yaml: ok + "  - habit: a\n    title: A\n    title: B\n", codes: ["E303"]),
+        CodesCase(name: "list where a string belongs", yaml: ok + "  - habit: a\n    title: [x, y]\n", codes: ["E304"]),
+        CodesCase(name: "target many", yaml: ok + "  - habit: a\n    title: A\n    target: many\n", codes: ["E304"]),
+        CodesCase(name: "null title", yaml: ok + "  - habit: a\n    title:\n", codes: ["E304"]),
+        CodesCase(name: "missing routine", yaml: "nodes:\n  - habit: a\n    title: A\n", codes: ["E305"]),
+        CodesCase(name: "missing nodes", yaml: "routine: R\n", codes: ["E305"]),
+        CodesCase(name: "missing kind", yaml: ok + "  - title: A\n", codes: ["E305"]),
+        CodesCase(name: "both habit and question", yaml: ok + "  - habit: a\n    question: a\n    title: A\n", codes: ["E306"]),
+        CodesCase(name: "prompt on a habit", yaml: ok + "  - habit: a\n    prompt: A\n", codes: ["E302"]),
+        CodesCase(name: "duration on a question", yaml: ok + "  - question: q\n    prompt: Q\n    for: 5m\n    options:\n      - answer: x\n        next: end\n      - answer: y\n", codes: ["E106"]),
+        CodesCase(name: "bad duration", yaml: ok + "  - habit: a\n    title: A\n    for: 5 minutes\n", codes: ["E108"]),
+        CodesCase(name: "unknown day", yaml: ok + "  - habit: a\n    title: A\n    on: [mon, funday]\n", codes: ["E110"]),
+        CodesCase(name: "invalid id", yaml: ok + "  - habit: a b\n    title: A\n", codes: ["E004"]),
+        CodesCase(name: "alias", yaml: "routine: &n R\nnodes: []\n", codes: ["E307"]),
+        CodesCase(name: "billion laughs", yaml: "a: &a [x, x]\nb: &b [*a, *a]\nc: &c [*b, *b]\n", codes: ["E302", "E307"]),
+        CodesCase(name: "two documents", yaml: "routine: R\nnodes: []\n---\nroutine: S\n", codes: ["E309"]),
+        CodesCase(name: "tag", yaml: ok + "  - habit: a\n    title: !secret A\n", codes: ["E310"]),
+        CodesCase(name: "standard tag is fine", yaml: ok + "  - habit: a\n    title: !!str 12\n", codes: []),
+        CodesCase(name: "non-string key", yaml: "routine: R\n[a]: 1\nnodes: []\n", codes: ["E304"]),
+        CodesCase(name: "top level list", yaml: "- a\n- b\n", codes: ["E304"]),
+        CodesCase(name: "empty file", yaml: "", codes: ["E305"]),
+        CodesCase(name: "dangling edge after loading", yaml: ok + "  - habit: a\n    title: A\n    next: nowhere\n", codes: ["E202"]),
+        CodesCase(name: "cycle after loading", yaml: ok + "  - habit: a\n    title: A\n    next: a\n", codes: ["E204"]),
+        CodesCase(name: "option without answer", yaml: ok + "  - question: q\n    prompt: Q\n    options:\n      - next: end\n      - answer: y\n      - answer: z\n        next: end\n", codes: ["E305"]),
+        CodesCase(name: "unit without target", yaml: ok + "  - habit: a\n    title: A\n    unit: glasses\n", codes: ["E305"]),
     ]
 
     @Test(arguments: cases)
-    func reports(_ c: Case) {
-        #expect(codes(c.yaml, format: .yaml) == c.codes)
+    func reports(_ c: CodesCase) {
+        #expect(codes(c.source, format: .yaml) == c.codes)
     }
 
     @Test func deepNestingFailsFast() {
