@@ -6,6 +6,7 @@ let package = Package(
     platforms: [.macOS(.v13)],
     products: [
         .executable(name: "routine", targets: ["routine"]),
+        .executable(name: "routine-gen", targets: ["routine-gen"]),
         .library(name: "RoutineKit", targets: ["RoutineKit"]),
     ],
     dependencies: [
@@ -21,6 +22,7 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        .executableTarget(name: "routine-gen", dependencies: ["RoutineKit"]),
         .testTarget(name: "RoutineKitTests", dependencies: ["RoutineKit"]),
         .testTarget(name: "EndToEndTests", dependencies: ["RoutineKit"]),
     ],

@@ -81,7 +81,10 @@ struct CheckCommandTests {
         let started = Date()
         let result = try execute(["check", file.path])
         #expect(result.status == 0, "\(result.stderr.prefix(500))")
-        #expect(Date().timeIntervalSince(started) < 20)
+        #expect(result.stderr == "")
+        // The speed bar lives in Benchmarks/run.sh (release build); this debug-build test only
+        // proves a million-node chain is checked without a stack overflow, and guards against a hang.
+        #expect(Date().timeIntervalSince(started) < 180)
         try? FileManager.default.removeItem(at: dir)
     }
 }

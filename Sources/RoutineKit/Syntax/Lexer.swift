@@ -99,12 +99,40 @@ struct Lexer {
     }
 
     private func keyword(start: Int) -> TokenKind? {
-        let length = position - start
-        guard length >= 2, length <= 8 else { return nil }
-        for (word, kind) in TokenKind.keywords where word.utf8.count == length {
-            if word.utf8.elementsEqual(bytes[start..<position]) { return kind }
+        Self.keyword(UnsafeBufferPointer(rebasing: bytes[start..<position]))
+    }
+
+    /// The keyword `word` spells, if any: decided by length and first byte, then one 64-bit
+    /// comparison, because identifiers are the commonest token and most are not keywords.
+    static func keyword(_ word: UnsafeBufferPointer<UInt8>) -> TokenKind? {
+        guard word.count >= 2, word.count <= 8 else { return nil }
+        let kind: TokenKind
+        switch (word.count, word[0]) {
+        case (2, UInt8(ascii: "o")): kind = .kwOn
+        case (3, UInt8(ascii: "f")): kind = .kwFor
+        case (3, UInt8(ascii: "e")): kind = .kwEnd
+        case (4, UInt8(ascii: "n")): kind = .kwNote
+        case (5, UInt8(ascii: "h")): kind = .kwHabit
+        case (5, UInt8(ascii: "s")): kind = .kwStart
+        case (6, UInt8(ascii: "t")): kind = .kwTarget
+        case (7, UInt8(ascii: "r")): kind = .kwRoutine
+        case (8, UInt8(ascii: "q")): kind = .kwQuestion
+        default: return nil
         }
-        return nil
+        return packed(word) == keywordBits[Int(kind.rawValue - TokenKind.kwRoutine.rawValue)] ? kind : nil
+    }
+
+    /// Up to eight bytes as one little-endian integer.
+    static func packed(_ word: UnsafeBufferPointer<UInt8>) -> UInt64 {
+        var value: UInt64 = 0
+        for (k, byte) in word.prefix(8).enumerated() { value |= UInt64(byte) << (8 * UInt64(k)) }
+        return value
+    }
+
+    /// The packed spelling of each keyword, in `TokenKind` order from `kwRoutine`.
+    private static let keywordBits: [UInt64] = ["routine", "start", "habit", "question", "for", "target", "on", "note", "end"].map { word in
+        var word = word
+        return word.withUTF8 { packed($0) }
     }
 
     static func isIdentifierStart(_ b: UInt8) -> Bool {

@@ -9,8 +9,8 @@ extension Parser {
             report(expected: "a node ID after '\(kind.rawValue)'")
             return false
         }
-        let id = String(text(token.span))
         let idSpan = token.span
+        let id = String(decoding: UnsafeBufferPointer(rebasing: bytes[idSpan.lowerBound..<idSpan.upperBound]), as: UTF8.self)
         advance()
         var node = RoutineNode(kind: kind, id: id, title: id, idSpan: idSpan, titleSpan: idSpan)
         var ok = true
@@ -29,7 +29,9 @@ extension Parser {
     }
 
     private mutating func parseBody(of node: inout RoutineNode) -> Bool {
-        var seen: [TokenKind: Span] = [:]
+        // Where each attribute was first given: for, target, on, note.
+        var seen: [Span?] = [nil, nil, nil, nil]
+        func slot(_ kind: TokenKind) -> Int { Int(kind.rawValue - TokenKind.kwFor.rawValue) }
         while true {
             let kind = token.kind
             switch kind {
@@ -37,10 +39,11 @@ extension Parser {
                 return true
             case .kwFor, .kwTarget, .kwOn, .kwNote:
                 let name = String(text(token.span))
-                if let first = seen[kind] {
+                if let first = seen[slot(kind)] {
                     diagnostics.append(.duplicateAttribute(name, node: node.id, at: token.span, first: first))
+                } else {
+                    seen[slot(kind)] = token.span
                 }
-                seen[kind] = token.span
                 if node.isQuestion, kind != .kwNote {
                     diagnostics.append(.attributeOnQuestion(name, node: node.id, at: token.span))
                     var discarded = node

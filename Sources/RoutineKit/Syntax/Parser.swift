@@ -31,6 +31,8 @@ struct Parser {
     var diagnostics: [Diagnostic] = []
     var routineSpan: Span?
     var sawDeclaration = false
+    /// Reused while reading an arrow, so each list is allocated once at its final size.
+    private var scratch: [Edge] = []
 
     init(_ bytes: UnsafeBufferPointer<UInt8>) {
         self.bytes = bytes
@@ -114,24 +116,25 @@ struct Parser {
     mutating func parseArrow() -> [Edge]? {
         let arrow = token.span
         advance()
-        var edges: [Edge] = []
+        scratch.removeAll(keepingCapacity: true)
         while true {
             switch token.kind {
             case .identifier, .badIdentifier:
                 if token.kind == .badIdentifier { reportBadIdentifier() }
-                edges.append(Edge(builder.reference(UnsafeBufferPointer(rebasing: bytes[token.span.lowerBound..<token.span.upperBound])), span: token.span))
+                let name = UnsafeBufferPointer(rebasing: bytes[token.span.lowerBound..<token.span.upperBound])
+                scratch.append(Edge(builder.reference(name), span: token.span))
             case .kwEnd:
-                edges.append(Edge(.end, span: token.span))
+                scratch.append(Edge(.end, span: token.span))
             default:
-                if edges.isEmpty, token.atLineStart || token.kind == .eof || token.kind.isHeader {
+                if scratch.isEmpty, token.atLineStart || token.kind == .eof || token.kind.isHeader {
                     diagnostics.append(.missingTargets(at: arrow))
                 } else {
-                    report(expected: edges.isEmpty ? "a target after '->'" : "a target after ','")
+                    report(expected: scratch.isEmpty ? "a target after '->'" : "a target after ','")
                 }
                 return nil
             }
             advance()
-            guard token.kind == .comma else { return edges }
+            guard token.kind == .comma else { return Array(scratch) }
             advance()
         }
     }

@@ -101,7 +101,7 @@ public enum RoutinePrinter {
             if let seconds = node.duration { header += " for " + DurationText.format(seconds) }
             if let target = node.target {
                 header += " target " + target.amountText
-                if let unit = target.unit { header += " " + (isIdentifier(Array(unit.utf8)) ? unit : StringLiteral.encode(unit)) }
+                if let unit = target.unit { header += " " + (isIdentifier(unit) ? unit : StringLiteral.encode(unit)) }
             }
             if let days = node.days { header += " on " + days.words.joined(separator: " ") }
             let arrowInline = node.isHabit && node.note == nil && !node.next.isEmpty

@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// Decoding and encoding of `.rt` string literals.
 enum StringLiteral {
     /// The value of the literal whose content (between the quotes) is `bytes[range]`.
@@ -5,7 +11,7 @@ enum StringLiteral {
     static func decode(
         _ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, diagnostics: inout [Diagnostic]
     ) -> String {
-        guard bytes[range].contains(UInt8(ascii: "\\")) else {
+        guard memchr(bytes.baseAddress! + range.lowerBound, Int32(UInt8(ascii: "\\")), range.count) != nil else {
             return String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self)
         }
         var out: [UInt8] = []
@@ -105,7 +111,11 @@ enum StringLiteral {
 func firstInvalidUTF8Offset(_ bytes: UnsafeBufferPointer<UInt8>) -> Int? {
     var i = 0
     let n = bytes.count
+    let raw = UnsafeRawBufferPointer(bytes)
     while i < n {
+        // Eight ASCII bytes at a time: most of a routine is ASCII.
+        while i + 8 <= n, raw.loadUnaligned(fromByteOffset: i, as: UInt64.self) & 0x8080_8080_8080_8080 == 0 { i += 8 }
+        guard i < n else { break }
         let b = bytes[i]
         if b < 0x80 {
             i += 1

@@ -15,10 +15,11 @@ public enum Validator {
         }
         var edgeChecker = EdgeChecker(routine: routine)
         edgeChecker.check(routine.explicitStart, isStart: true)
-        for node in routine.nodes {
-            checkNode(node, into: &diagnostics)
-            for option in node.options { edgeChecker.check(option.next, isStart: false) }
-            edgeChecker.check(node.next, isStart: false)
+        // By index and in place: copying each node would retain and release all its parts.
+        for i in routine.nodes.indices {
+            checkNode(routine.nodes[i], into: &diagnostics)
+            for k in routine.nodes[i].options.indices { edgeChecker.check(routine.nodes[i].options[k].next, isStart: false) }
+            edgeChecker.check(routine.nodes[i].next, isStart: false)
         }
         diagnostics += edgeChecker.diagnostics
 
@@ -31,7 +32,7 @@ public enum Validator {
         return diagnostics
     }
 
-    private static func checkNode(_ node: RoutineNode, into diagnostics: inout [Diagnostic]) {
+    private static func checkNode(_ node: borrowing RoutineNode, into diagnostics: inout [Diagnostic]) {
         if node.title.isEmpty {
             let what = node.isHabit ? "the title of habit '\(node.id)'" : "the prompt of question '\(node.id)'"
             diagnostics.append(.emptyText(what, at: node.titleSpan))
@@ -44,19 +45,25 @@ public enum Validator {
         case 0: diagnostics.append(.questionWithoutOptions(node.id, at: node.idSpan))
         case 1: diagnostics.append(.singleOption(node.id, at: node.idSpan))
         default:
-            let first = node.options[0].next.map(\.target)
-            if node.options.dropFirst().allSatisfy({ $0.next.map(\.target) == first }) {
-                diagnostics.append(.optionsAllSame(node.id, at: node.idSpan))
+            let first = node.options[0].next
+            let same = node.options.dropFirst().allSatisfy { option in
+                option.next.count == first.count && zip(option.next, first).allSatisfy { $0.target == $1.target }
             }
+            if same { diagnostics.append(.optionsAllSame(node.id, at: node.idSpan)) }
         }
-        var seen: [String: Span] = [:]
-        for option in node.options {
+        // Few options: compare pairwise; many: a table, so 100,000 options stay linear.
+        var seen: [String: Span]? = node.options.count > 8 ? [:] : nil
+        for (k, option) in node.options.enumerated() {
             if option.text.isEmpty {
                 diagnostics.append(.emptyText("an answer of question '\(node.id)'", at: option.textSpan))
-            } else if let first = seen[option.text] {
+                continue
+            }
+            let first = seen != nil
+                ? seen?[option.text] : node.options[..<k].first(where: { $0.text == option.text })?.textSpan
+            if let first {
                 diagnostics.append(.duplicateOption(option.text, question: node.id, at: option.textSpan, first: first))
             } else {
-                seen[option.text] = option.textSpan
+                seen?[option.text] = option.textSpan
             }
         }
     }

@@ -122,6 +122,14 @@ struct CharacterOffsets {
     }
 
     mutating func byteOffset(ofCharacter index: Int) -> Int {
+        // Eight ASCII bytes are eight characters.
+        let raw = UnsafeRawBufferPointer(bytes)
+        while character + 8 <= index, byte + 8 <= bytes.count,
+            raw.loadUnaligned(fromByteOffset: byte, as: UInt64.self) & 0x8080_8080_8080_8080 == 0
+        {
+            byte += 8
+            character += 8
+        }
         while character < index, byte < bytes.count {
             byte += 1
             while byte < bytes.count, bytes[byte] & 0xC0 == 0x80 { byte += 1 }

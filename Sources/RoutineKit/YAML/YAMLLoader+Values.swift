@@ -55,7 +55,7 @@ extension YAMLLoader {
     /// A node ID for `habit:` or `question:`.
     mutating func readID(_ key: String) throws(Stop) -> (String, Span)? {
         guard let (id, span) = try readString(key) else { return nil }
-        guard isIdentifier(Array(id.utf8)) else {
+        guard isIdentifier(id) else {
             diagnostics.append(.invalidIdentifier(id, at: span))
             return nil
         }
@@ -86,7 +86,12 @@ extension YAMLLoader {
 
 /// Whether `bytes` is a valid node ID: `[A-Za-z_][A-Za-z0-9_-]*` and not a keyword, the same
 /// rule as in `.rt` files, so every YAML routine can be written as `.rt`.
-func isIdentifier<C: Collection>(_ bytes: C) -> Bool where C.Element == UInt8 {
+func isIdentifier(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
     guard let first = bytes.first, Lexer.isIdentifierStart(first), bytes.allSatisfy(Lexer.isIdentifierByte) else { return false }
-    return !TokenKind.keywords.contains { $0.0.utf8.elementsEqual(bytes) }
+    return Lexer.keyword(bytes) == nil
+}
+
+func isIdentifier(_ text: String) -> Bool {
+    var text = text
+    return text.withUTF8 { isIdentifier($0) }
 }

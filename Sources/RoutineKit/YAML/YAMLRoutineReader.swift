@@ -30,8 +30,38 @@ enum YAMLKey: String, CaseIterable {
     static let node: [YAMLKey] = [.habit, .question, .title, .prompt, .for, .target, .unit, .on, .note, .next, .options]
     static let option: [YAMLKey] = [.answer, .next]
 
+    /// Each key's spelling packed into one integer (all keys are at most eight bytes).
+    private static let bits: [UInt64] = allCases.map { key in
+        var name = key.rawValue
+        return name.withUTF8 { Lexer.packed($0) }
+    }
+
     static func match(_ bytes: UnsafeBufferPointer<UInt8>, among keys: [YAMLKey]) -> YAMLKey? {
-        keys.first { $0.rawValue.utf8.elementsEqual(bytes) }
+        guard bytes.count <= 8 else { return nil }
+        let packed = Lexer.packed(bytes)
+        for key in keys where bits[key.ordinalFast] == packed { return key }
+        return nil
+    }
+
+    /// The case's position, without searching `allCases`.
+    var ordinalFast: Int {
+        switch self {
+        case .routine: 0
+        case .start: 1
+        case .nodes: 2
+        case .habit: 3
+        case .question: 4
+        case .title: 5
+        case .prompt: 6
+        case .for: 7
+        case .target: 8
+        case .unit: 9
+        case .on: 10
+        case .note: 11
+        case .next: 12
+        case .options: 13
+        case .answer: 14
+        }
     }
 }
 
@@ -43,6 +73,8 @@ struct YAMLLoader: ~Copyable {
     var diagnostics: [Diagnostic] = []
     var event = YAMLEvent(kind: .streamStart, span: Span(at: 0))
     private var depth = 0
+    /// The span of each key of the mappings being read, by depth, for duplicate-key labels.
+    private var keySpans: [Span] = []
 
     init(_ bytes: UnsafeBufferPointer<UInt8>) {
         reader = YAMLEventReader(bytes)
@@ -130,7 +162,10 @@ struct YAMLLoader: ~Copyable {
     mutating func forEachKey(
         among keys: [YAMLKey], place: String, _ body: (inout YAMLLoader, YAMLKey, Span) throws(Stop) -> Void
     ) throws(Stop) {
-        var seen: [YAMLKey: Span] = [:]
+        // Keys seen so far as bits; their spans live in the loader, one row per depth.
+        var seen: UInt32 = 0
+        let row = depth * 16
+        if keySpans.count < row + 16 { keySpans += Array(repeating: Span(at: 0), count: row + 16 - keySpans.count) }
         try advance()
         while event.kind != .mappingEnd {
             guard event.kind == .scalar else {
@@ -147,12 +182,14 @@ struct YAMLLoader: ~Copyable {
                 continue
             }
             try advance()
-            if let first = seen[key] {
-                diagnostics.append(.duplicateKey(key.rawValue, at: span, first: first))
+            let bit: UInt32 = 1 << UInt32(key.ordinalFast)
+            if seen & bit != 0 {
+                diagnostics.append(.duplicateKey(key.rawValue, at: span, first: keySpans[row + key.ordinalFast]))
                 try skipValue()
                 continue
             }
-            seen[key] = span
+            seen |= bit
+            keySpans[row + key.ordinalFast] = span
             try body(&self, key, span)
         }
         try advance()
