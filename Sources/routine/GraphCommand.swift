@@ -67,17 +67,17 @@ struct GraphCommand: ParsableCommand {
             StandardError.write(renderer.render(loaded.diagnostics, in: loaded.file))
         }
         let view = GraphView(loaded.routine, showProblems: allowInvalid)
-        let text = resolvedFormat == .dot
-            ? DOTWriter.write(view, direction: rankdir) : MermaidWriter.write(view, direction: rankdir)
+        let bytes = resolvedFormat == .dot
+            ? DOTWriter.writeBytes(view, direction: rankdir).bytes : Array(MermaidWriter.write(view, direction: rankdir).utf8)
         guard let output else {
-            StandardOutput.write(text)
+            writeAll(1, bytes)
             return
         }
         if let kind = rendered {
-            try Graphviz.render(text, as: kind, to: output, colors: input.colorsOnStandardError)
+            try Graphviz.render(bytes, as: kind, to: output, colors: input.colorsOnStandardError)
             return
         }
-        if case .failure(let diagnostic) = AtomicFile.write(Array(text.utf8), to: output) {
+        if case .failure(let diagnostic) = AtomicFile.write(bytes, to: output) {
             report(diagnostic, colors: input.colorsOnStandardError)
             throw Exit.errors
         }
@@ -91,13 +91,13 @@ func report(_ diagnostic: Diagnostic, colors: Bool) {
 
 /// Runs Graphviz's `dot` to render DOT into an image file.
 enum Graphviz {
-    static func render(_ dot: String, as kind: String, to output: String, colors: Bool) throws {
+    static func render(_ dot: [UInt8], as kind: String, to output: String, colors: Bool) throws {
         var template = Array("/tmp/routine-graph-XXXXXX".utf8CString)
         let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         guard fd >= 0 else { throw Exit.errors }
         let temporary = String(cString: template)
         defer { unlink(temporary) }
-        writeAll(fd, Array(dot.utf8))
+        writeAll(fd, dot)
         close(fd)
         let arguments = ["dot", "-T\(kind)", "-o", output, temporary]
         var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]

@@ -5,78 +5,115 @@ public enum DOTWriter {
     public enum Direction: String, Sendable, CaseIterable { case TB, LR }
 
     public static func write(_ view: GraphView, direction: Direction = .TB) -> String {
+        writeBytes(view, direction: direction).text
+    }
+
+    public static func writeBytes(_ view: GraphView, direction: Direction = .TB) -> ByteWriter {
         let routine = view.routine
-        let firstIndex = routine.indexByID()
-        var out = "digraph \(quote(routine.name)) {\n"
-        out += "  graph [rankdir=\(direction.rawValue), label=\(quote(routine.name)), labelloc=t, fontname=\"Helvetica\", fontsize=16];\n"
-        out += "  node [fontname=\"Helvetica\", fontsize=11];\n"
-        out += "  edge [fontname=\"Helvetica\", fontsize=10];\n"
-        out += "  \" start\" [shape=circle, style=filled, fillcolor=black, label=\"\", width=0.2];\n"
-        for (i, node) in routine.nodes.enumerated() where !view.isRedeclaration(i, firstIndex: firstIndex) {
-            var label = node.title
-            if let details = GraphView.details(node) { label += "\n" + details }
-            var attributes = node.isHabit
-                ? ["shape=box", "style=\"rounded\"", "label=\(quote(label))"]
-                : ["shape=hexagon", "label=\(quote(label))"]
-            if view.showProblems, !view.reachable[i] {
-                attributes = attributes.map { $0 == "style=\"rounded\"" ? "style=\"rounded,dashed\"" : $0 }
-                if node.isQuestion { attributes.append("style=dashed") }
-                attributes += ["color=gray60", "fontcolor=gray60", "tooltip=\"unreachable\""]
+        var out = ByteWriter(capacity: routine.nodes.count * 120)
+        out.write("digraph ")
+        quote(routine.name, into: &out)
+        out.write(" {\n  graph [rankdir=")
+        out.write(direction.rawValue)
+        out.write(", label=")
+        quote(routine.name, into: &out)
+        out.write(", labelloc=t, fontname=\"Helvetica\", fontsize=16];\n")
+        out.write("  node [fontname=\"Helvetica\", fontsize=11];\n")
+        out.write("  edge [fontname=\"Helvetica\", fontsize=10];\n")
+        out.write("  \" start\" [shape=circle, style=filled, fillcolor=black, label=\"\", width=0.2];\n")
+        for (i, node) in routine.nodes.enumerated() where !view.isRedeclaration(i) {
+            out.write("  ")
+            quote(node.id, into: &out)
+            let unreachable = view.showProblems && !view.reachable[i]
+            if node.isHabit {
+                out.write(unreachable ? " [shape=box, style=\"rounded,dashed\", label=" : " [shape=box, style=\"rounded\", label=")
+            } else {
+                out.write(unreachable ? " [shape=hexagon, style=dashed, label=" : " [shape=hexagon, label=")
             }
-            out += "  \(quote(node.id)) [\(attributes.joined(separator: ", "))];\n"
+            if let details = GraphView.details(node) { quote(node.title + "\n" + details, into: &out) } else { quote(node.title, into: &out) }
+            if unreachable { out.write(", color=gray60, fontcolor=gray60, tooltip=\"unreachable\"") }
+            out.write("];\n")
         }
         if view.usesEnd {
-            out += "  \" end\" [shape=doublecircle, label=\"end\", width=0.3, fontsize=10];\n"
+            out.write("  \" end\" [shape=doublecircle, label=\"end\", width=0.3, fontsize=10];\n")
         }
-        for (k, name) in routine.missingNames.enumerated() where view.showProblems {
-            out += "  \(quote(missingID(k, name))) [shape=box, style=dashed, color=red, fontcolor=red, label=\(quote(name + "\n(missing)"))];\n"
-        }
-        for arrow in view.arrows {
-            let from = arrow.from.map { quote(routine.nodes[$0].id) } ?? "\" start\""
-            let to: String
-            switch arrow.target {
-            case .node(let t): to = quote(routine.nodes[t].id)
-            case .end: to = "\" end\""
-            case .missing(let k):
-                guard view.showProblems else { continue }
-                to = quote(missingID(k, routine.missingNames[k]))
+        if view.showProblems {
+            for name in routine.missingNames {
+                out.write("  ")
+                quote(missingID(name), into: &out)
+                out.write(" [shape=box, style=dashed, color=red, fontcolor=red, label=")
+                quote(name + "\n(missing)", into: &out)
+                out.write("];\n")
             }
-            var attributes: [String] = []
-            if let label = arrow.label { attributes.append("label=\(quote(label))") }
+        }
+        view.forEachArrow { arrow in
+            if case .missing = arrow.target, !view.showProblems { return }
+            out.write("  ")
+            if let from = arrow.from { quote(routine.nodes[from].id, into: &out) } else { out.write("\" start\"") }
+            out.write(" -> ")
+            switch arrow.target {
+            case .node(let t): quote(routine.nodes[t].id, into: &out)
+            case .end: out.write("\" end\"")
+            case .missing(let k): quote(missingID(routine.missingNames[k]), into: &out)
+            }
+            var attributes: [StaticString] = []
             if arrow.kind == .gather { attributes.append("style=dashed") }
             if view.showProblems {
                 if case .missing = arrow.target { attributes += ["color=red", "style=dashed"] }
                 if arrow.onCycle { attributes += ["color=red", "penwidth=2"] }
             }
-            out += "  \(from) -> \(to)" + (attributes.isEmpty ? "" : " [\(attributes.joined(separator: ", "))]") + ";\n"
+            if let label = arrow.label {
+                out.write(" [label=")
+                quote(label, into: &out)
+                for attribute in attributes {
+                    out.write(", ")
+                    out.write(attribute)
+                }
+                out.write("]")
+            } else if !attributes.isEmpty {
+                out.write(" [")
+                for (k, attribute) in attributes.enumerated() {
+                    if k > 0 { out.write(", ") }
+                    out.write(attribute)
+                }
+                out.write("]")
+            }
+            out.write(";\n")
         }
-        return out + "}\n"
+        out.write("}\n")
+        return out
     }
 
     /// A name no routine ID can take (IDs have no spaces).
-    private static func missingID(_ k: Int, _ name: String) -> String { " missing \(name)" }
+    private static func missingID(_ name: String) -> String { " missing \(name)" }
 
     /// A DOT double-quoted string. Inside one, `\"` is a quote and, in labels, a backslash
     /// starts an escape (`\n`, `\l`, `\N`...), so a literal backslash is doubled. Line breaks
     /// become `\n`; other control characters, which SVG cannot carry, become U+FFFD.
     public static func quote(_ text: String) -> String {
-        var out = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n", "\r", "\u{2028}", "\u{2029}": out += "\\n"
-            case "\t": out += " "
-            default:
-                if scalar.value < 0x20 || scalar.value == 0x7F || (0x80...0x9F).contains(scalar.value)
-                    || (0xFFFE...0xFFFF).contains(scalar.value)
-                {
-                    out += "\u{FFFD}"
-                } else {
-                    out.unicodeScalars.append(scalar)
+        var out = ByteWriter()
+        quote(text, into: &out)
+        return out.text
+    }
+
+    static func quote(_ text: String, into out: inout ByteWriter) {
+        out.byte(UInt8(ascii: "\""))
+        // Most labels need no escaping at all: printable ASCII without quote or backslash.
+        if text.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F && $0 != 0x22 && $0 != 0x5C }) {
+            out.write(text)
+        } else {
+            out.write(text) { scalar in
+                switch scalar {
+                case "\"": return "\\\""
+                case "\\": return "\\\\"
+                case "\n", "\r", "\u{2028}", "\u{2029}": return "\\n"
+                case "\t": return " "
+                default:
+                    let v = scalar.value
+                    return v < 0x20 || v == 0x7F || (0x80...0x9F).contains(v) || (0xFFFE...0xFFFF).contains(v) ? "\u{FFFD}" : nil
                 }
             }
         }
-        return out + "\""
+        out.byte(UInt8(ascii: "\""))
     }
 }

@@ -3,53 +3,80 @@
 /// visible. Shared by the DOT and Mermaid writers.
 public struct GraphView: Sendable {
     public let routine: Routine
-    /// Whether each node can be reached from the start.
+    /// Whether each node can be reached from the start; all true unless problems are shown.
     public let reachable: [Bool]
-    private let components: StronglyConnectedComponents
+    /// Cycles, worked out only when problems are shown: a valid routine has none.
+    private let components: StronglyConnectedComponents?
     /// Whether problems are marked (red cycles, dangling placeholders, grey unreachable nodes).
     public let showProblems: Bool
+    /// The first node of each ID, only for an invalid routine, which may declare an ID twice.
+    private let firstOfID: [String: Int]?
 
     public init(_ routine: Routine, showProblems: Bool) {
         self.routine = routine
-        let graph = RoutineGraph(routine)
-        reachable = graph.reachable(from: routine.start.compactMap(\.target.nodeIndex))
-        components = StronglyConnectedComponents(graph)
         self.showProblems = showProblems
+        if showProblems {
+            let graph = RoutineGraph(routine)
+            reachable = graph.reachable(from: routine.start.compactMap(\.target.nodeIndex))
+            components = StronglyConnectedComponents(graph)
+            firstOfID = routine.indexByID()
+        } else {
+            reachable = Array(repeating: true, count: routine.nodes.count)
+            components = nil
+            firstOfID = nil
+        }
     }
 
     /// One arrow of the drawing.
-    public struct Arrow: Sendable {
+    public struct Arrow {
         public enum Kind: Sendable { case start, next, option, gather }
         public var from: Int?
         public var target: Target
         public var kind: Kind
-        /// The answer for option arrows, numbered when an arrow list has several targets.
-        public var label: String?
+        /// The answer of an option arrow, or "then" for a gather.
+        public var text: String?
+        /// The target's place in its list, when the list has several targets.
+        public var order: Int?
         public var onCycle: Bool
+
+        /// The arrow's label: the answer, and its order when one arrow lists several targets.
+        public var label: String? {
+            guard let order else { return text }
+            return (text.map { $0 + " " } ?? "") + "(\(order))"
+        }
     }
 
-    /// Every arrow in declaration order: start arrows first, then each node's.
-    public var arrows: [Arrow] {
-        var result: [Arrow] = []
-        func add(_ edges: [Edge], from: Int?, kind: Arrow.Kind, text: String?) {
+    /// Calls `body` with every arrow in declaration order: start arrows first, then each node's.
+    public func forEachArrow(_ body: (Arrow) -> Void) {
+        func visit(_ edges: [Edge], from: Int?, kind: Arrow.Kind, text: String?) {
             for (k, edge) in edges.enumerated() {
-                var label = text
-                if edges.count > 1 { label = (text.map { $0 + " " } ?? "") + "(\(k + 1))" }
                 var onCycle = false
-                if let from, case .node(let to) = edge.target { onCycle = components.isCyclicEdge(from: from, to: to) }
-                result.append(Arrow(from: from, target: edge.target, kind: kind, label: label, onCycle: onCycle))
+                if let from, let components, case .node(let to) = edge.target { onCycle = components.isCyclicEdge(from: from, to: to) }
+                body(Arrow(from: from, target: edge.target, kind: kind, text: text, order: edges.count > 1 ? k + 1 : nil, onCycle: onCycle))
             }
         }
-        add(routine.start, from: nil, kind: .start, text: nil)
-        for (i, node) in routine.nodes.enumerated() {
-            for option in node.options { add(option.next, from: i, kind: .option, text: option.text) }
-            add(node.next, from: i, kind: node.isQuestion ? .gather : .next, text: node.isQuestion ? "then" : nil)
+        visit(routine.start, from: nil, kind: .start, text: nil)
+        for i in routine.nodes.indices {
+            for option in routine.nodes[i].options { visit(option.next, from: i, kind: .option, text: option.text) }
+            let isQuestion = routine.nodes[i].isQuestion
+            visit(routine.nodes[i].next, from: i, kind: isQuestion ? .gather : .next, text: isQuestion ? "then" : nil)
         }
+    }
+
+    /// Every arrow, in the order of ``forEachArrow(_:)``.
+    public var arrows: [Arrow] {
+        var result: [Arrow] = []
+        forEachArrow { result.append($0) }
         return result
     }
 
     /// Whether any arrow leads to `end`.
-    public var usesEnd: Bool { arrows.contains { $0.target == .end } }
+    public var usesEnd: Bool {
+        routine.start.contains { $0.target == .end }
+            || routine.nodes.contains { node in
+                node.next.contains { $0.target == .end } || node.options.contains { $0.next.contains { $0.target == .end } }
+            }
+    }
 
     /// The attribute line under a habit's title: duration, target, days.
     public static func details(_ node: RoutineNode) -> String? {
@@ -61,7 +88,8 @@ public struct GraphView: Sendable {
     }
 
     /// Whether a node declared twice is the later copy, which drawings leave out.
-    public func isRedeclaration(_ index: Int, firstIndex: [String: Int]) -> Bool {
-        firstIndex[routine.nodes[index].id] != index
+    public func isRedeclaration(_ index: Int) -> Bool {
+        guard let firstOfID else { return false }
+        return firstOfID[routine.nodes[index].id] != index
     }
 }

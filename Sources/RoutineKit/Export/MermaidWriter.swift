@@ -7,13 +7,12 @@
 public enum MermaidWriter {
     public static func write(_ view: GraphView, direction: DOTWriter.Direction = .TB) -> String {
         let routine = view.routine
-        let firstIndex = routine.indexByID()
         var title = ""
         JSONValue.quote(routine.name, into: &title)
         var out = "---\ntitle: \(title)\n---\nflowchart \(direction.rawValue)\n"
         out += "  s_start(( ))\n"
         var unreachable: [String] = []
-        for (i, node) in routine.nodes.enumerated() where !view.isRedeclaration(i, firstIndex: firstIndex) {
+        for (i, node) in routine.nodes.enumerated() where !view.isRedeclaration(i) {
             var text = label(node.title)
             if let details = GraphView.details(node) { text += "<br>" + label(details) }
             let id = nodeID(node.id)
