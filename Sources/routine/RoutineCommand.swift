@@ -8,8 +8,10 @@ struct RoutineCommand: ParsableCommand {
         abstract: "Check, run and draw daily routines written as files.",
         discussion: """
             Exit codes: 0 fine (warnings allowed), 1 the routine has errors, 3 scripted answers ran out, \
-            64 usage error, 66 an input cannot be read, 130 interrupted.
+            64 usage error, 66 an input cannot be read, 69 Graphviz's dot is needed but missing, 130 interrupted. \
+            Shell completions: routine --generate-completion-script bash|zsh|fish.
             """,
+        version: "0.1.0",
         subcommands: [CheckCommand.self, RunCommand.self, GraphCommand.self, PathsCommand.self, ConvertCommand.self, FormatCommand.self]
     )
 }

@@ -94,6 +94,17 @@ struct InteractiveRunTests {
         #expect(!screen.contains("Fatal error"))
     }
 
+    @Test func ctrlDEndsCleanlyWithTheSummary() throws {
+        let session = try TmuxSession(command: command, environment: ["TERM": "xterm-256color"])
+        try session.waitFor("done? >")
+        try session.send("Enter")
+        try session.waitFor("Step 2 · Morning")
+        try session.send("C-d")
+        let screen = try session.waitFor("[exit=0]")
+        #expect(screen.contains("Morning: stopped"))
+        #expect(screen.contains("1 done · 0 skipped · 0 not scheduled"))
+    }
+
     /// `capture-pane -e` keeps the escape sequences of colour and bold, so their absence shows.
     @Test(arguments: [["NO_COLOR": "1", "TERM": "xterm"], ["TERM": "dumb"], ["TERM": "xterm"]])
     func colourOnlyWhenTheTerminalAllowsIt(_ environment: [String: String]) throws {
