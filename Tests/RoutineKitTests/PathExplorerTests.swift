@@ -81,6 +81,13 @@ struct PathExplorerTests {
         #expect(summary.count.uint64 == nil)
     }
 
+    @Test func pastTwoToThe256TheCountSaysSo() throws {
+        let summary = try PathExplorer(load(Self.chain(questions: 300, options: 2)).routine).summarize()
+        #expect(summary.count.isSaturated)
+        #expect(summary.count.description == "more than 2^256")
+        #expect(summary.shortestSeconds == 300 * 60)
+    }
+
     @Test(arguments: [(UInt64(0), "0"), (UInt64.max, "18446744073709551615")])
     func bigCountPrints(_ value: UInt64, _ text: String) {
         #expect(BigCount(value).description == text)
@@ -89,6 +96,63 @@ struct PathExplorerTests {
     @Test func bigCountCarries() {
         #expect((BigCount(UInt64.max) + BigCount(1)).description == "18446744073709551616")
     }
+
+    /// Every way the explorer lists is exactly what `routine run` does with those answers:
+    /// the same nodes in the same order, on random routines with converging branches.
+    @Test(arguments: 0..<150)
+    func waysMatchTheRunEngine(_ seed: Int) throws {
+        var generator = RoutineGenerator(seed: UInt64(seed) &* 7919)
+        var routine = generator.routine()
+        for i in routine.nodes.indices { routine.nodes[i].days = nil }
+        let explorer = PathExplorer(routine)
+        var listed = 0
+        try explorer.forEachPath { path in
+            listed += 1
+            var run = RoutineRun(routine: routine, date: CalendarDate("2026-11-23")!)
+            var answers = path.answers.makeIterator()
+            while let node = run.current {
+                if routine.nodes[node].isQuestion {
+                    guard let answer = answers.next(), answer.question == node else {
+                        Issue.record("the run asked '\(routine.nodes[node].id)' where the explorer did not")
+                        return false
+                    }
+                    run.decide(.option(answer.option))
+                } else {
+                    run.decide(.done(value: nil))
+                }
+            }
+            #expect(run.records.map(\.node) == path.nodes, "seed \(seed)")
+            #expect(run.reachedEnd == path.reachedEnd)
+            return listed < 500
+        }
+        if listed < 500 { #expect(try explorer.summarize().count.description == String(listed)) }
+    }
+
+    @Test func generatedRoutinesAreCountedInLinearTime() throws {
+        // The benchmark's shape: random forward arrows within a few nodes, 30% questions.
+        var text = Self.r
+        var random = RoutineGenerator(seed: 42)
+        let n = 3000
+        for i in 0..<n {
+            if i + 10 < n, random.chance(30) {
+                text += "question n\(i) \"Q\"\n"
+                for k in 0..<(2 + random.below(3)) { text += " \"a\(k)\" -> \(Self.name(i + 2 + 2 * k + random.below(2), n))\n" }
+                text += " -> \(Self.name(i + 1, n))\n"
+            } else {
+                text += "habit \(Self.name(i, n)) \"H\" for 1m" + (i + 1 < n ? " -> \(Self.name(i + 1, n)), \(Self.name(min(n - 1, i + 1 + random.below(8)), n))\n" : "\n")
+            }
+        }
+        let loaded = load(text)
+        #expect(!loaded.hasErrors, "\(loaded.diagnostics.prefix(3).map(\.message))")
+        let clock = ContinuousClock()
+        var summary: PathExplorer.Summary?
+        let elapsed = try clock.measure { summary = try PathExplorer(loaded.routine).summarize() }
+        #expect(summary!.count.isSaturated, "astronomically many ways")
+        #expect(elapsed < .seconds(20))
+    }
+
+    /// Node IDs in `generatedRoutinesAreCountedInLinearTime`.
+    static func name(_ i: Int, _ n: Int) -> String { "n\(i)" }
 
     @Test func examplesHaveTheHandCountedWays() throws {
         for (name, ways) in [("morning", "5"), ("evening", "3"), ("workout", "3"), ("weekly-review", "3")] {

@@ -1,12 +1,23 @@
-/// A natural number of any size, for path counts: a chain of 70 yes/no questions already has
-/// more ways through it than a 64-bit integer holds. Only what counting needs: add and print.
+/// A path count, exact up to 2^256: a chain of 70 yes/no questions already has more ways
+/// through it than a 64-bit integer holds. Past 2^256 (about 1.2e77) a count saturates and
+/// prints as "more than 2^256": exact digits of that size tell nobody anything, and keeping
+/// them for every explored agenda would cost memory that grows with the routine.
 public struct BigCount: Hashable, Sendable, CustomStringConvertible, Comparable {
-    /// Little-endian 64-bit limbs, no trailing zero limbs.
+    /// At most four little-endian 64-bit limbs, no trailing zero limbs.
     private var limbs: [UInt64]
+    /// Set once the count has passed 2^256.
+    public private(set) var isSaturated = false
+
+    static let maximumLimbs = 4
 
     public init(_ value: UInt64 = 0) { limbs = value == 0 ? [] : [value] }
 
     public static func + (a: BigCount, b: BigCount) -> BigCount {
+        if a.isSaturated || b.isSaturated {
+            var saturated = BigCount()
+            saturated.isSaturated = true
+            return saturated
+        }
         var result = BigCount()
         var carry: UInt64 = 0
         for i in 0..<max(a.limbs.count, b.limbs.count) {
@@ -18,10 +29,15 @@ public struct BigCount: Hashable, Sendable, CustomStringConvertible, Comparable 
             carry = (o1 ? 1 : 0) + (o2 ? 1 : 0)
         }
         if carry > 0 { result.limbs.append(carry) }
+        if result.limbs.count > maximumLimbs {
+            result.limbs = []
+            result.isSaturated = true
+        }
         return result
     }
 
     public static func < (a: BigCount, b: BigCount) -> Bool {
+        if a.isSaturated || b.isSaturated { return !a.isSaturated && b.isSaturated }
         if a.limbs.count != b.limbs.count { return a.limbs.count < b.limbs.count }
         for i in stride(from: a.limbs.count - 1, through: 0, by: -1) where a.limbs[i] != b.limbs[i] {
             return a.limbs[i] < b.limbs[i]
@@ -30,10 +46,11 @@ public struct BigCount: Hashable, Sendable, CustomStringConvertible, Comparable 
     }
 
     /// The value if it fits in 64 bits.
-    public var uint64: UInt64? { limbs.count <= 1 ? (limbs.first ?? 0) : nil }
+    public var uint64: UInt64? { !isSaturated && limbs.count <= 1 ? (limbs.first ?? 0) : nil }
 
     /// Decimal digits, by repeated division by 10^18.
     public var description: String {
+        if isSaturated { return "more than 2^256" }
         guard !limbs.isEmpty else { return "0" }
         var rest = limbs
         var chunks: [UInt64] = []

@@ -6,9 +6,10 @@
 /// a question are memoized by the agenda at that question, and routines whose branches
 /// reconverge, as routines do, have few distinct agendas: a chain of 60 two-way questions
 /// has 60, and 2^60 ways.
-public struct PathExplorer: Sendable {
+public struct PathExplorer {
     public let routine: Routine
     private let graph: RoutineGraph
+    private let agenda: WindowedAgenda
 
     /// Exploring stops beyond this much work (agenda steps), rather than run for hours on a
     /// routine whose parallel branches keep meeting in ever new combinations.
@@ -21,6 +22,7 @@ public struct PathExplorer: Sendable {
     public init(_ routine: Routine) {
         self.routine = routine
         graph = RoutineGraph(routine)
+        agenda = WindowedAgenda(graph: graph)
     }
 
     /// From an agenda, everything up to the next question (or the end of the run).
@@ -33,28 +35,31 @@ public struct PathExplorer: Sendable {
         var reachedEnd = false
     }
 
-    /// Runs from `agenda`: first answering its question with `option`, if given.
-    func segment(from agenda: [Target], option: Int?) -> Segment {
-        var agenda = Agenda(graph: graph, start: agenda)
+    /// Runs from `start`: first answering its question with `option`, if given. The cost is
+    /// that of the nodes run and the agenda's window, not of the whole routine.
+    func segment(from start: [Target], option: Int?) -> Segment {
+        var list = start
         var result = Segment()
-        if let option, case .node(let q)? = agenda.next() {
+        if let option, let k = agenda.next(in: list), case .node(let q) = list[k] {
+            list.remove(at: k)
             let node = routine.nodes[q]
-            agenda.complete(q, targets: (node.options[option].next + node.next).map(\.target))
+            WindowedAgenda.push((node.options[option].next + node.next).map(\.target), onto: &list)
         }
-        while let target = agenda.next() {
-            guard case .node(let index) = target else {
+        while let k = agenda.next(in: list) {
+            guard case .node(let index) = list[k] else {
                 result.reachedEnd = true
                 return result
             }
             let node = routine.nodes[index]
             if node.isQuestion {
                 result.question = index
-                result.key = agenda.pending()
+                result.key = list
                 return result
             }
+            list.remove(at: k)
             result.nodes.append(index)
             result.seconds += node.duration ?? 0
-            agenda.complete(index, targets: node.next.map(\.target))
+            WindowedAgenda.push(node.next.map(\.target), onto: &list)
         }
         return result
     }
@@ -84,7 +89,7 @@ public struct PathExplorer: Sendable {
                 stack.removeLast()
                 continue
             }
-            work += graph.nodeCount + 1
+            work += top.key.count + 1
             if work > Self.workBudget { throw TooComplex(states: memo.count) }
             let next = segment(from: top.key, option: top.option)
             var child: Value
@@ -141,7 +146,7 @@ public struct PathExplorer: Sendable {
                 continue
             }
             stack[stack.count - 1].option += 1
-            work += graph.nodeCount + 1
+            work += top.key.count + 1
             if work > Self.workBudget { throw TooComplex(states: stack.count) }
             let next = segment(from: top.key, option: top.option)
             var path = top.path

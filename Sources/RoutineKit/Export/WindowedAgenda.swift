@@ -1,0 +1,110 @@
+/// The run's agenda rule for exploring paths, at a cost that depends on the agenda rather than
+/// on the routine: a node on the agenda can only be waiting for nodes that come before it in
+/// topological order, so whether it is ready is decided by a search among the nodes between
+/// the agenda's first and last topological positions. Nodes that have run never need
+/// tracking: none of them can be reached from the agenda again (a node that runs later would
+/// have been live, and kept them waiting).
+final class WindowedAgenda {
+    private let graph: RoutineGraph
+    /// Each node's position in a topological order of the (acyclic) routine.
+    let order: [Int32]
+    private var stamp: [UInt32]
+    private var generation: UInt32 = 0
+    private var stack: [Int32] = []
+
+    init(graph: RoutineGraph) {
+        self.graph = graph
+        order = Self.topologicalOrder(graph)
+        stamp = Array(repeating: 0, count: graph.nodeCount)
+    }
+
+    /// The index in `agenda` of the entry to run next: `end` at once, otherwise the first node
+    /// that no other agenda node can reach. Nil when the agenda is empty.
+    func next(in agenda: [Target]) -> Int? {
+        var limit: Int32 = -1
+        for entry in agenda {
+            switch entry {
+            case .end: break
+            case .node(let n): limit = max(limit, order[n])
+            case .missing: break
+            }
+        }
+        generation &+= 1
+        // Work on local arrays: accessing a class's arrays inside the loop would pay for a
+        // dynamic exclusivity check on every element.
+        var stamp = self.stamp
+        var stack = self.stack
+        self.stamp = []
+        self.stack = []
+        defer {
+            self.stamp = stamp
+            self.stack = stack
+        }
+        if generation == 0 {
+            stamp = Array(repeating: 0, count: stamp.count)
+            generation = 1
+        }
+        let generation = self.generation
+        // Mark every node one or more arrows away from the agenda, within the window.
+        stack.removeAll(keepingCapacity: true)
+        for case .node(let n) in agenda { stack.append(Int32(n)) }
+        order.withUnsafeBufferPointer { order in
+            stamp.withUnsafeMutableBufferPointer { stamp in
+                while let v = stack.popLast() {
+                    for w in graph.successors(of: Int(v)) where order[Int(w)] <= limit && stamp[Int(w)] != generation {
+                        stamp[Int(w)] = generation
+                        stack.append(w)
+                    }
+                }
+            }
+        }
+        for (k, entry) in agenda.enumerated() {
+            switch entry {
+            case .end: return k
+            case .node(let n) where stamp[n] != generation: return k
+            default: continue
+            }
+        }
+        return nil
+    }
+
+    /// Puts `targets` at the front of `agenda`, in order; entries already there keep their place.
+    static func push(_ targets: [Target], onto agenda: inout [Target]) {
+        var fresh: [Target] = []
+        // Long lists use a set, so a node with 100,000 targets stays linear.
+        var present: Set<Target>? = targets.count + agenda.count > 32 ? Set(agenda) : nil
+        for target in targets {
+            if case .missing = target { continue }
+            if var seen = present {
+                guard seen.insert(target).inserted else { continue }
+                present = seen
+            } else if agenda.contains(target) || fresh.contains(target) {
+                continue
+            }
+            fresh.append(target)
+        }
+        agenda.insert(contentsOf: fresh, at: 0)
+    }
+
+    /// Kahn's algorithm; the validator has already refused cycles.
+    private static func topologicalOrder(_ graph: RoutineGraph) -> [Int32] {
+        let n = graph.nodeCount
+        var indegree = [Int32](repeating: 0, count: n)
+        for t in graph.targets { indegree[Int(t)] += 1 }
+        var queue: [Int32] = (0..<n).filter { indegree[$0] == 0 }.map(Int32.init)
+        var order = [Int32](repeating: 0, count: n)
+        var head = 0
+        var position: Int32 = 0
+        while head < queue.count {
+            let v = Int(queue[head])
+            head += 1
+            order[v] = position
+            position += 1
+            for w in graph.successors(of: v) {
+                indegree[Int(w)] -= 1
+                if indegree[Int(w)] == 0 { queue.append(w) }
+            }
+        }
+        return order
+    }
+}
