@@ -24,7 +24,7 @@ public enum AnswerInterpreter {
             return .decision(.done(value: nil))
         default:
             guard let target = node.target else {
-                return .invalid("'\(text)' is not an answer here: press Enter or type 'd' when done, 's' to skip, 'b' to go back, 'q' to quit")
+                return .invalid("'\(text)' is not an answer here: Enter or d: done · s: skip · b: back · q: quit")
             }
             guard let value = NumberText.parse(Substring(text)), value <= TargetValue.maximum else {
                 return .invalid("'\(text)' is not an amount: enter a number such as 8 or 2.5 (target \(describe(target)))")

@@ -16,8 +16,10 @@ public enum RunDriver {
     ) -> RunResult {
         emit(.start, run)
         for record in run.records { emit(.record(record), run) }
+        var again = false
         while let node = run.current {
-            emit(.prompt(node: node, step: run.step), run)
+            emit(.prompt(node: node, step: run.step, again: again), run)
+            again = false
             let text: String
             switch read() {
             case .line(let line): text = line
@@ -34,13 +36,16 @@ public enum RunDriver {
                     emit(.back(node: undone), run)
                 } else {
                     emit(.invalid(node: node, input: text, message: "nothing to go back to: this is the first step"), run)
+                    again = true
                 }
             case .quit:
                 return finish(&run, .quit, emit)
             case .help:
                 emit(.help(node: node), run)
+                again = true
             case .invalid(let message):
                 emit(.invalid(node: node, input: text, message: message), run)
+                again = true
             }
         }
         return finish(&run, .completed, emit)

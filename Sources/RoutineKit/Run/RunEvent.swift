@@ -13,8 +13,9 @@ public enum RunResult: String, Sendable {
 /// Everything a run reports, in order; the terminal view and `--json` both render these.
 public enum RunEvent: Sendable {
     case start
-    /// The node at `step` is waiting for an answer.
-    case prompt(node: Int, step: Int)
+    /// The node at `step` is waiting for an answer; `again` when it was just asked and the
+    /// answer was refused (or help was shown), so a screen need only repeat the input line.
+    case prompt(node: Int, step: Int, again: Bool)
     case record(RunRecord)
     /// The decision about `node` was undone; it is asked again.
     case back(node: Int)

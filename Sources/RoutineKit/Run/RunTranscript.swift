@@ -19,9 +19,9 @@ public struct RunTranscript: Sendable {
             var text = paint(run.routine.name, "1") + dim(" · \(run.date.weekdayName) \(run.date)") + "\n"
             if interactive { text += dim("Enter or d: done · s: skip · b: back · q: quit · ?: help") + "\n" }
             return (text, "")
-        case .prompt(let index, let step):
+        case .prompt(let index, let step, let again):
             guard interactive else { return ("", "") }
-            return (prompt(nodes[index], step: step, run: run), "")
+            return (again ? "  " + inputLine(nodes[index]) : prompt(nodes[index], step: step, run: run), "")
         case .record(let record):
             let node = nodes[record.node]
             switch record.outcome {
@@ -38,7 +38,7 @@ public struct RunTranscript: Sendable {
         case .back(let index):
             return (dim("back to step \(run.step): \(nodes[index].title)") + "\n", "")
         case .invalid(let index, _, let message):
-            let prefix = interactive ? "" : "step \(run.step) ('\(nodes[index].id)'): "
+            let prefix = interactive ? "  " : "step \(run.step) ('\(nodes[index].id)'): "
             return ("", prefix + message + "\n")
         case .help(let index):
             return (help(nodes[index]), "")
@@ -53,12 +53,17 @@ public struct RunTranscript: Sendable {
         if let seconds = node.duration { details.append(DurationText.human(seconds)) }
         if let target = node.target { details.append("target " + AnswerInterpreter.describe(target)) }
         text += "  " + paint(node.title, "1") + (details.isEmpty ? "" : dim(" · " + details.joined(separator: " · "))) + "\n"
-        if let note = node.note { text += indent(note, by: "  ") + "\n" }
+        if let note = node.note { text += dim(indent(note, by: "  ")) + "\n" }
         if node.isQuestion {
             for (k, option) in node.options.enumerated() { text += "    \(k + 1). \(option.text)\n" }
-            return text + "  answer (1-\(node.options.count)) > "
         }
-        return text + (node.target != nil ? "  amount > " : "  done? > ")
+        return text + "  " + inputLine(node)
+    }
+
+    /// The line the answer is typed on.
+    private func inputLine(_ node: RoutineNode) -> String {
+        if node.isQuestion { return "answer (1-\(node.options.count)) > " }
+        return node.target != nil ? "amount > " : "done? > "
     }
 
     private func help(_ node: RoutineNode) -> String {
