@@ -73,7 +73,6 @@ struct InteractiveRunTests {
         screen = try session.waitFor("'seven' is not an option: choose 1 to 5")
         // A refused answer repeats only the input line, not the whole step.
         #expect(screen.components(separatedBy: "Step 3 · Morning").count == 2)
-        #expect(screen.hasSuffix("answer (1-5) >\n") || screen.contains("answer (1-5) > \n") || screen.contains("to 5\n  answer (1-5) >"))
         try session.send("b", "Enter")
         screen = try session.waitFor("back to step 2: Stretch")
         try session.send("s", "Enter")
