@@ -40,6 +40,7 @@ extension YAMLLoader {
 
     private mutating func readNode() throws(Stop) {
         let mappingSpan = event.span
+        let firstDiagnostic = diagnostics.count
         var node = RoutineNode(kind: .habit, id: "", title: "")
         var kindSpan: Span?
         var sawKindKey = false
@@ -53,7 +54,7 @@ extension YAMLLoader {
                 sawKindKey = true
                 guard let (id, span) = try loader.readID(key.rawValue) else { return }
                 if let first = kindSpan {
-                    loader.diagnostics.append(.conflictingKind(id, at: keySpan, first: first))
+                    loader.diagnostics.append(.conflictingKind(node.id, at: keySpan, first: first))
                     return
                 }
                 kindSpan = keySpan
@@ -111,18 +112,23 @@ extension YAMLLoader {
             diagnostics.append(.missingKey("habit' or 'question", in: "a node", at: mappingSpan, note: "start each node with 'habit: ID' or 'question: ID'"))
             return
         }
-        checkKinds(&node, sawTitle: sawTitle, misplaced: misplaced, unitSpan: unitSpan)
+        // A misspelt key ("titel") or a second kind has been reported; "missing 'title'" would repeat it.
+        let reported = diagnostics[firstDiagnostic...]
+        let explained = reported.contains { $0.code == .conflictingKind }
+            || reported.contains { $0.code == .unknownKey && ["title", "prompt"].contains($0.fixIt?.replacement ?? "") }
+        checkKinds(&node, sawTitle: sawTitle, explained: explained, misplaced: misplaced, unitSpan: unitSpan)
         _ = builder.declare(node)
     }
 
     /// Keys that belong to the other kind of node, and what each kind requires.
     private mutating func checkKinds(
-        _ node: inout RoutineNode, sawTitle: Bool, misplaced: [(YAMLKey, Span)], unitSpan: Span?
+        _ node: inout RoutineNode, sawTitle: Bool, explained: Bool, misplaced: [(YAMLKey, Span)], unitSpan: Span?
     ) {
         let place = "\(node.kind.rawValue) '\(node.id)'"
         let wanted: YAMLKey = node.isHabit ? .title : .prompt
         if !sawTitle {
-            diagnostics.append(.missingKey(wanted.rawValue, in: place, at: node.idSpan))
+            if !explained { diagnostics.append(.missingKey(wanted.rawValue, in: place, at: node.idSpan)) }
+            // A placeholder, so that "title is empty" does not follow.
             node.title = node.id
         }
         for (key, span) in misplaced {
