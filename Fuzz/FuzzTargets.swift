@@ -33,6 +33,13 @@ private func exercise(_ loaded: LoadedRoutine) {
     // A valid routine must also draw, count and run without trouble.
     _ = DOTWriter.writeBytes(GraphView(loaded.routine, showProblems: false))
     _ = MermaidWriter.write(GraphView(loaded.routine, showProblems: false))
+    let explorer = PathExplorer(loaded.routine)
+    _ = try? explorer.summarize()
+    var listed = 0
+    try? explorer.forEachPath { _ in
+        listed += 1
+        return listed < 100
+    }
     var run = RoutineRun(routine: loaded.routine, date: CalendarDate(year: 2026, month: 11, day: 23))
     var steps = 0
     while let node = run.current, steps < 10_000 {
