@@ -46,6 +46,7 @@ struct ValidatorTests {
         CodesCase(name: "empty routine name", source: "routine \"\"\nhabit a \"A\"", codes: ["E207"]),
         CodesCase(name: "end as start", source: header + "start -> end\nhabit a \"A\"", codes: ["E208", "W001"]),
         CodesCase(name: "unreachable", source: header + "habit a \"A\"\nhabit b \"B\"", codes: ["W001"]),
+        CodesCase(name: "the suggested fix of a typo is not also unreachable", source: header + "habit a \"A\" -> meditat\nhabit meditate \"M\"", codes: ["E202"]),
         CodesCase(name: "options all the same", source: header + "question q \"Q\"\n \"x\" -> a\n \"y\" -> a\nhabit a \"A\"", codes: ["W002"]),
         CodesCase(name: "single option", source: header + "question q \"Q\"\n \"x\" -> end", codes: ["W003"]),
         CodesCase(name: "target listed twice", source: header + "habit a \"A\" -> b, b\nhabit b \"B\"", codes: ["W004"]),

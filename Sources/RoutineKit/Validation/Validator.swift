@@ -28,7 +28,7 @@ public enum Validator {
         for cycle in components.representativeCycles(graph).prefix(detailLimit) {
             diagnostics.append(cycleDiagnostic(cycle, routine))
         }
-        checkReachability(routine, graph, into: &diagnostics)
+        checkReachability(routine, graph, suggested: edgeChecker.suggestedNames, into: &diagnostics)
         return diagnostics
     }
 
@@ -95,14 +95,18 @@ public enum Validator {
         return node.next.first(where: { $0.target == .node(target) })?.span
     }
 
-    private static func checkReachability(_ routine: Routine, _ graph: RoutineGraph, into diagnostics: inout [Diagnostic]) {
+    /// Warns about nodes no path reaches, except a node that is the suggested fix for a
+    /// misspelt arrow: once the typo is fixed it is reached, and the error already says so.
+    private static func checkReachability(
+        _ routine: Routine, _ graph: RoutineGraph, suggested: Set<String>, into diagnostics: inout [Diagnostic]
+    ) {
         let roots = routine.start.compactMap(\.target.nodeIndex)
         let reached = graph.reachable(from: roots)
         var firstOfID: [String: Int]?
         for (i, node) in routine.nodes.enumerated() where !reached[i] {
             // A redeclared ID is already an error; warning that the copy is unreachable adds nothing.
             if firstOfID == nil { firstOfID = routine.indexByID() }
-            guard firstOfID?[node.id] == i else { continue }
+            guard firstOfID?[node.id] == i, !suggested.contains(node.id) else { continue }
             diagnostics.append(.unreachable(node.id, at: node.idSpan))
         }
     }
@@ -144,6 +148,9 @@ private struct EdgeChecker {
             }
         }
     }
+
+    /// Every name suggested as a fix.
+    var suggestedNames: Set<String> { Set(suggestions.values.compactMap { $0 }) }
 
     private mutating func suggestion(for missing: Int) -> String? {
         if let known = suggestions[missing] { return known }
