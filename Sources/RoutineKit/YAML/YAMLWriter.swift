@@ -5,7 +5,7 @@ import CYAML
 /// emoji, line breaks.
 public enum YAMLWriter {
     public static func write(_ routine: Routine) -> String {
-        var emitter = Emitter()
+        let emitter = Emitter()
         emitter.event { yaml_stream_start_event_initialize($0, YAML_UTF8_ENCODING) }
         emitter.event { yaml_document_start_event_initialize($0, nil, nil, nil, 1) }
         emitter.beginMapping()
