@@ -92,8 +92,11 @@ struct AnswerSource {
 
     init(path: String?) throws {
         if let path {
-            guard let handle = fopen(path, "r") else {
-                StandardError.write("routine: error[E001]: cannot read '\(path)': \(String(cString: strerror(errno)).lowercased())\n")
+            var info = stat()
+            let isDirectory = stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
+            guard !isDirectory, let handle = fopen(path, "r") else {
+                let reason = isDirectory ? "it is a directory" : String(cString: strerror(errno)).lowercased()
+                StandardError.write("routine: error[E001]: cannot read '\(path)': \(reason)\n")
                 throw Exit.unreadable
             }
             file = handle

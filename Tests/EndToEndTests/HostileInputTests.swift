@@ -133,6 +133,13 @@ struct HostileInputTests {
         Self.expectNoCrash(result)
     }
 
+    @Test func endlessInputIsRefusedAtTheBound() throws {
+        let result = try shell("\"$ROUTINE\" check /dev/zero")
+        #expect(result.status == 66)
+        #expect(result.stderr.contains("more than the largest accepted input (268435456 bytes)"))
+        Self.expectNoCrash(result)
+    }
+
     @Test func fileWithoutReadPermission() throws {
         let dir = URL(fileURLWithPath: "/tmp").appendingPathComponent("routine-perm-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)

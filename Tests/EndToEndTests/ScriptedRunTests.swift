@@ -91,6 +91,8 @@ struct ScriptedRunTests {
         ExpectedFailure(name: "routine on stdin without answers", arguments: ["run", "-"], status: 64, stderr: "--answers FILE"),
         ExpectedFailure(name: "missing routine", arguments: ["run", "nope.rt"], status: 66, stderr: "cannot read 'nope.rt'"),
         ExpectedFailure(name: "missing answers", arguments: ["run", "routines/morning.rt", "--answers", "nope.txt"], status: 66, stderr: "cannot read 'nope.txt'"),
+        ExpectedFailure(name: "answers in a directory", arguments: ["run", "routines/morning.rt", "--answers", "routines"], status: 66,
+                        stderr: "cannot read 'routines': it is a directory"),
     ]
 
     @Test(arguments: refusals)

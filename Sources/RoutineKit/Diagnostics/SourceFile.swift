@@ -1,8 +1,8 @@
 /// The bytes of one input, with the name diagnostics show for it.
 public struct SourceFile: Sendable {
-    /// The largest input accepted: spans are 32-bit, and a routine of this size is far beyond
-    /// what anyone writes or generates (a million nodes take about 60 MB).
-    public static let maximumSize = 1 << 30
+    /// The largest input accepted, 256 MiB: spans are 32-bit, a generated routine of a million
+    /// nodes is about 90 MB, and an endless input (`/dev/zero`) is refused before it costs more.
+    public static let maximumSize = 1 << 28
 
     /// The name shown in diagnostics: the path as given, or `<stdin>`.
     public let name: String
