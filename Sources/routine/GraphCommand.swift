@@ -94,8 +94,11 @@ enum Graphviz {
     static func render(_ dot: [UInt8], as kind: String, to output: String, colors: Bool) throws {
         var template = Array("/tmp/routine-graph-XXXXXX".utf8CString)
         let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-        guard fd >= 0 else { throw Exit.errors }
-        let temporary = String(cString: template)
+        guard fd >= 0 else {
+            report(.unwritable("a temporary file in /tmp", reason: InputReader.describe(errno)), colors: colors)
+            throw Exit.errors
+        }
+        let temporary = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         defer { unlink(temporary) }
         writeAll(fd, dot)
         close(fd)

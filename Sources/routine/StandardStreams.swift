@@ -1,3 +1,5 @@
+import RoutineKit
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -24,20 +26,9 @@ struct BufferedOutput {
     }
 }
 
-/// Writes all of `bytes`, retrying short writes; exits quietly when the reader has gone.
+/// Writes all of `bytes`; exits quietly when the reader has gone (a closed pipe).
 func writeAll(_ fd: Int32, _ bytes: [UInt8]) {
-    bytes.withUnsafeBytes { raw in
-        var offset = 0
-        while offset < raw.count {
-            let n = Glibc.write(fd, raw.baseAddress! + offset, raw.count - offset)
-            if n < 0 {
-                if errno == EINTR { continue }
-                // EPIPE and friends: nobody is reading any more.
-                exit(fd == 1 ? 0 : 1)
-            }
-            offset += n
-        }
-    }
+    if writeFully(fd, bytes) != 0 { exit(fd == 1 ? 0 : 1) }
 }
 
 enum StandardError {

@@ -49,7 +49,12 @@ func execute(
         process.standardInput = FileHandle.nullDevice
         try process.run()
     }
-    // Read both pipes concurrently so a full stderr pipe cannot block the child.
+    return collect(process, out, err)
+}
+
+/// Drains a started process's stdout and stderr pipes and waits for it. Both pipes are read
+/// at once, so a full stderr pipe cannot block the child.
+func collect(_ process: Process, _ out: Pipe, _ err: Pipe) -> Execution {
     nonisolated(unsafe) var errData = Data()
     let group = DispatchGroup()
     group.enter()

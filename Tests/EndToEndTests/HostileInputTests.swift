@@ -112,25 +112,7 @@ struct HostileInputTests {
         process.standardError = err
         process.standardInput = FileHandle.nullDevice
         try process.run()
-        nonisolated(unsafe) var errData = Data()
-        let group = DispatchGroup()
-        group.enter()
-        DispatchQueue.global().async {
-            errData = err.fileHandleForReading.readDataToEndOfFile()
-            group.leave()
-        }
-        let outData = out.fileHandleForReading.readDataToEndOfFile()
-        group.wait()
-        process.waitUntilExit()
-        return Execution(stdout: String(decoding: outData, as: UTF8.self), stderr: String(decoding: errData, as: UTF8.self),
-                         status: process.terminationStatus)
-    }
-
-    @Test func closedStandardInput() throws {
-        let result = try shell("\"$ROUTINE\" check - <&-")
-        #expect(result.status == 66)
-        #expect(result.stderr.contains("cannot read '<stdin>': standard input is closed"))
-        Self.expectNoCrash(result)
+        return collect(process, out, err)
     }
 
     @Test func endlessInputIsRefusedAtTheBound() throws {

@@ -20,20 +20,8 @@ public enum AtomicFile {
         var template = Array((folder + "." + base + ".XXXXXX").utf8CString)
         let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         guard fd >= 0 else { return .failure(.unwritable(path, reason: InputReader.describe(errno))) }
-        let temporary = String(cString: template)
-        var failure: Int32 = 0
-        bytes.withUnsafeBytes { raw in
-            var offset = 0
-            while offset < raw.count {
-                let n = Glibc.write(fd, raw.baseAddress! + offset, raw.count - offset)
-                if n < 0 {
-                    if errno == EINTR { continue }
-                    failure = errno
-                    return
-                }
-                offset += n
-            }
-        }
+        let temporary = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        var failure = writeFully(fd, bytes)
         // Keep the permissions of a file being replaced; new files get the usual 0644 less umask.
         var info = stat()
         if stat(path, &info) == 0 {

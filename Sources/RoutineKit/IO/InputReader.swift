@@ -41,7 +41,7 @@ public enum InputReader {
         }
     }
 
-    static func describe(_ code: Int32) -> String {
+    public static func describe(_ code: Int32) -> String {
         switch code {
         case ENOENT: "no such file or directory"
         case EACCES, EPERM: "permission denied"
