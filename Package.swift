@@ -23,7 +23,7 @@ let package = Package(
             ]
         ),
         .executableTarget(name: "routine-gen", dependencies: ["RoutineKit"]),
-        .testTarget(name: "RoutineKitTests", dependencies: ["RoutineKit"]),
+        .testTarget(name: "RoutineKitTests", dependencies: ["RoutineKit"], exclude: ["Fixtures"]),
         .testTarget(name: "EndToEndTests", dependencies: ["RoutineKit"]),
     ],
     swiftLanguageModes: [.v6]
