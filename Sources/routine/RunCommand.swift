@@ -63,7 +63,7 @@ struct RunCommand: ParsableCommand {
                 let elapsed = (clock.now - started) / .seconds(1)
                 if json {
                     if let object = event.json(run, elapsed: { if case .end = event { elapsed } else { nil } }()) {
-                        out.write(object.text + "\n")
+                        out.write(object)
                     }
                     if case .invalid = event { StandardError.write(transcript.render(event, run).stderr) }
                     return

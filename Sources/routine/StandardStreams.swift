@@ -20,6 +20,15 @@ struct BufferedOutput {
         if buffer.count >= 1 << 16 { flush() }
     }
 
+    /// One JSON Lines record.
+    mutating func write(_ json: JSONValue) {
+        var line = ByteWriter()
+        json.write(to: &line)
+        line.byte(0x0A)
+        buffer.append(contentsOf: line.bytes)
+        if buffer.count >= 1 << 16 { flush() }
+    }
+
     mutating func flush() {
         writeAll(fd, buffer)
         buffer.removeAll(keepingCapacity: true)

@@ -13,55 +13,69 @@ public enum JSONValue: Sendable, Equatable {
 
     /// Compact JSON text on one line.
     public var text: String {
-        var out = ""
+        var out = ByteWriter()
         write(to: &out)
-        return out
+        return out.text
     }
 
-    private func write(to out: inout String) {
+    /// Appends the compact JSON text to `out`.
+    public func write(to out: inout ByteWriter) {
         switch self {
         case .string(let s): Self.quote(s, into: &out)
-        case .int(let n): out += String(n)
-        case .number(let x): out += x.isFinite ? NumberText.format(x) : "null"
-        case .bool(let b): out += b ? "true" : "false"
-        case .null: out += "null"
+        case .int(let n): out.write(n)
+        case .number(let x): out.write(x.isFinite ? NumberText.format(x) : "null")
+        case .bool(let b): out.write(b ? "true" : "false")
+        case .null: out.write("null")
         case .array(let items):
-            out += "["
+            out.byte(UInt8(ascii: "["))
             for (k, item) in items.enumerated() {
-                if k > 0 { out += "," }
+                if k > 0 { out.byte(UInt8(ascii: ",")) }
                 item.write(to: &out)
             }
-            out += "]"
+            out.byte(UInt8(ascii: "]"))
         case .object(let members):
-            out += "{"
+            out.byte(UInt8(ascii: "{"))
             for (k, (key, value)) in members.enumerated() {
-                if k > 0 { out += "," }
+                if k > 0 { out.byte(UInt8(ascii: ",")) }
                 Self.quote(key, into: &out)
-                out += ":"
+                out.byte(UInt8(ascii: ":"))
                 value.write(to: &out)
             }
-            out += "}"
+            out.byte(UInt8(ascii: "}"))
         }
     }
 
     static func quote(_ s: String, into out: inout String) {
-        out += "\""
-        for scalar in s.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            default:
-                if scalar.value < 0x20 || scalar.value == 0x2028 || scalar.value == 0x2029 {
-                    let hex = String(scalar.value, radix: 16)
-                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                } else {
-                    out.unicodeScalars.append(scalar)
+        var bytes = ByteWriter()
+        quote(s, into: &bytes)
+        out += bytes.text
+    }
+
+    /// A JSON string: quotes, backslashes and control characters escaped; U+2028 and U+2029
+    /// too, so the output is also safe inside JavaScript.
+    static func quote(_ s: String, into out: inout ByteWriter) {
+        out.byte(UInt8(ascii: "\""))
+        if s.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x80 && $0 != 0x22 && $0 != 0x5C }) {
+            out.write(s)
+        } else {
+            for scalar in s.unicodeScalars {
+                switch scalar {
+                case "\"": out.write("\\\"")
+                case "\\": out.write("\\\\")
+                case "\n": out.write("\\n")
+                case "\r": out.write("\\r")
+                case "\t": out.write("\\t")
+                default:
+                    if scalar.value < 0x20 || scalar.value == 0x2028 || scalar.value == 0x2029 {
+                        let hex = String(scalar.value, radix: 16)
+                        out.write("\\u")
+                        out.write(String(repeating: "0", count: 4 - hex.count) + hex)
+                    } else {
+                        out.write(String(scalar))
+                    }
                 }
             }
         }
-        out += "\""
+        out.byte(UInt8(ascii: "\""))
     }
 }
