@@ -58,35 +58,35 @@ public enum MermaidWriter {
 
     /// `n_` plus the ID, with `_` written `__` and `-` written `_h`, so distinct IDs stay distinct.
     static func nodeID(_ id: String) -> String {
-        var out = "n_"
-        for ch in id.unicodeScalars {
-            switch ch {
-            case "_": out += "__"
-            case "-": out += "_h"
-            default: out.unicodeScalars.append(ch)
+        var out = ByteWriter()
+        out.write("n_")
+        out.write(id) { scalar in
+            switch scalar {
+            case "_": "__"
+            case "-": "_h"
+            default: nil
             }
         }
-        return out
+        return out.text
     }
 
     /// Text for inside a quoted Mermaid label: quotes, markup and entity starts become entity
     /// codes, line breaks `<br>`, control characters U+FFFD.
     static func label(_ text: String) -> String {
-        var out = ""
-        for scalar in text.unicodeScalars {
+        var out = ByteWriter()
+        out.write(text) { scalar in
             switch scalar {
-            case "\"": out += "#quot;"
-            case "#": out += "#35;"
-            case "<": out += "#lt;"
-            case ">": out += "#gt;"
-            case "&": out += "#amp;"
-            case "`": out += "#96;"
-            case "\n", "\r", "\u{2028}", "\u{2029}": out += "<br>"
-            case "\t": out += " "
-            default:
-                if scalar.value < 0x20 || scalar.value == 0x7F { out += "\u{FFFD}" } else { out.unicodeScalars.append(scalar) }
+            case "\"": "#quot;"
+            case "#": "#35;"
+            case "<": "#lt;"
+            case ">": "#gt;"
+            case "&": "#amp;"
+            case "`": "#96;"
+            case "\n", "\r", "\u{2028}", "\u{2029}": "<br>"
+            case "\t": " "
+            default: scalar.value < 0x20 || scalar.value == 0x7F ? "\u{FFFD}" : nil
             }
         }
-        return out
+        return out.text
     }
 }
