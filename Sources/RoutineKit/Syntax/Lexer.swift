@@ -125,7 +125,11 @@ struct Lexer {
     /// Up to eight bytes as one little-endian integer.
     static func packed(_ word: UnsafeBufferPointer<UInt8>) -> UInt64 {
         var value: UInt64 = 0
-        for (k, byte) in word.prefix(8).enumerated() { value |= UInt64(byte) << (8 * UInt64(k)) }
+        var k = min(word.count, 8)
+        while k > 0 {
+            k -= 1
+            value = value << 8 | UInt64(word[k])
+        }
         return value
     }
 

@@ -11,20 +11,39 @@ struct YAMLEvent {
     /// Whether a scalar was written plain (unquoted), which is where YAML's null lives.
     var isPlain = false
     var hasAnchor = false
-    /// A tag other than YAML's standard ones, as written.
-    var unsupportedTag: String?
+    /// The event's tag, valid until the next event is read. Kept as a pointer so that an
+    /// event stays a plain value: copying it costs no reference counting.
+    var tag: UnsafePointer<yaml_char_t>?
 
     var text: String { String(decoding: bytes, as: UTF8.self) }
 
     /// A plain scalar that YAML reads as null: empty, `~`, `null`.
     var isNull: Bool {
         guard kind == .scalar, isPlain else { return false }
-        return bytes.isEmpty || ["~", "null", "Null", "NULL"].contains { $0.utf8.elementsEqual(bytes) }
+        guard bytes.count <= 4 else { return false }
+        let packed = Lexer.packed(bytes)
+        return bytes.isEmpty || Self.nullSpellings.contains(packed)
     }
 
-    func equals(_ word: StaticString) -> Bool {
-        word.withUTF8Buffer { $0.elementsEqual(bytes) }
+    private static let nullSpellings: [UInt64] = ["~", "null", "Null", "NULL"].map { word in
+        var word = word
+        return word.withUTF8 { Lexer.packed($0) }
     }
+
+    /// Whether the scalar is `word`, which is at most eight bytes.
+    func equals(_ word: StaticString) -> Bool {
+        bytes.count == word.utf8CodeUnitCount && bytes.count <= 8
+            && Lexer.packed(bytes) == word.withUTF8Buffer { Lexer.packed($0) }
+    }
+
+    /// The tag, when it is not one of YAML's standard ones, as written.
+    var unsupportedTag: String? {
+        guard let tag else { return nil }
+        let text = String(cString: tag)
+        return Self.standardTags.contains(text) ? nil : text
+    }
+
+    private static let standardTags = ["str", "int", "float", "bool", "null", "seq", "map"].map { "tag:yaml.org,2002:" + $0 }
 }
 
 /// Drives libyaml's event parser over bytes that outlive it.
@@ -69,12 +88,12 @@ struct YAMLEventReader: ~Copyable {
         case YAML_MAPPING_START_EVENT:
             result.kind = .mappingStart
             result.hasAnchor = event.data.mapping_start.anchor != nil
-            result.unsupportedTag = unsupported(event.data.mapping_start.tag)
+            result.tag = UnsafePointer(event.data.mapping_start.tag)
         case YAML_MAPPING_END_EVENT: result.kind = .mappingEnd
         case YAML_SEQUENCE_START_EVENT:
             result.kind = .sequenceStart
             result.hasAnchor = event.data.sequence_start.anchor != nil
-            result.unsupportedTag = unsupported(event.data.sequence_start.tag)
+            result.tag = UnsafePointer(event.data.sequence_start.tag)
         case YAML_SEQUENCE_END_EVENT: result.kind = .sequenceEnd
         case YAML_SCALAR_EVENT:
             let scalar = event.data.scalar
@@ -82,18 +101,11 @@ struct YAMLEventReader: ~Copyable {
             result.bytes = UnsafeBufferPointer(start: scalar.value, count: scalar.length)
             result.isPlain = scalar.style == YAML_PLAIN_SCALAR_STYLE
             result.hasAnchor = scalar.anchor != nil
-            result.unsupportedTag = unsupported(scalar.tag)
+            result.tag = UnsafePointer(scalar.tag)
         case YAML_ALIAS_EVENT: result.kind = .alias
         default: result.kind = .streamEnd
         }
         return .success(result)
-    }
-
-    private func unsupported(_ tag: UnsafeMutablePointer<yaml_char_t>?) -> String? {
-        guard let tag else { return nil }
-        let text = String(cString: tag)
-        let standard = ["str", "int", "float", "bool", "null", "seq", "map"].map { "tag:yaml.org,2002:" + $0 }
-        return standard.contains(text) ? nil : text
     }
 
     private mutating func syntaxError() -> Diagnostic {
@@ -108,20 +120,35 @@ struct YAMLEventReader: ~Copyable {
     }
 }
 
-/// Maps libyaml's character indexes (a CRLF counts two) to byte offsets with a cursor that
-/// moves from one mark to the next; marks come nearly in order, so all of them cost one pass.
+/// Maps libyaml's character indexes (a CRLF counts two) to byte offsets. Before the first
+/// non-ASCII byte a character is a byte, so most files map by addition; past it, a cursor
+/// moves from one mark to the next, and as marks come nearly in order, all cost one pass.
 struct CharacterOffsets {
     private let bytes: UnsafeBufferPointer<UInt8>
+    /// Where the input starts for libyaml, which does not count a byte order mark.
+    private let origin: Int
+    /// Characters before the first non-ASCII byte after `origin`.
+    private let asciiPrefix: Int
     private var character = 0
     private var byte: Int
 
     init(_ bytes: UnsafeBufferPointer<UInt8>) {
         self.bytes = bytes
-        // libyaml does not count a byte order mark.
-        byte = bytes.count >= 3 && bytes[0] == 0xEF && bytes[1] == 0xBB && bytes[2] == 0xBF ? 3 : 0
+        origin = bytes.count >= 3 && bytes[0] == 0xEF && bytes[1] == 0xBB && bytes[2] == 0xBF ? 3 : 0
+        byte = origin
+        asciiPrefix = Self.asciiLength(bytes, from: origin)
+    }
+
+    private static func asciiLength(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
+        let raw = UnsafeRawBufferPointer(bytes)
+        var i = start
+        while i + 8 <= bytes.count, raw.loadUnaligned(fromByteOffset: i, as: UInt64.self) & 0x8080_8080_8080_8080 == 0 { i += 8 }
+        while i < bytes.count, bytes[i] < 0x80 { i += 1 }
+        return i - start
     }
 
     mutating func byteOffset(ofCharacter index: Int) -> Int {
+        if index <= asciiPrefix { return origin + index }
         // Eight ASCII bytes are eight characters.
         let raw = UnsafeRawBufferPointer(bytes)
         while character + 8 <= index, byte + 8 <= bytes.count,
@@ -135,9 +162,9 @@ struct CharacterOffsets {
             while byte < bytes.count, bytes[byte] & 0xC0 == 0x80 { byte += 1 }
             character += 1
         }
-        while character > index, byte > 0 {
+        while character > index, byte > origin {
             byte -= 1
-            while byte > 0, bytes[byte] & 0xC0 == 0x80 { byte -= 1 }
+            while byte > origin, bytes[byte] & 0xC0 == 0x80 { byte -= 1 }
             character -= 1
         }
         return byte

@@ -44,10 +44,9 @@ extension YAMLLoader {
         var node = RoutineNode(kind: .habit, id: "", title: "")
         var kindSpan: Span?
         var sawKindKey = false
-        var misplaced: [(YAMLKey, Span)] = []
         var unitSpan: Span?
         var sawTitle = false
-        try forEachKey(among: YAMLKey.node, place: "a node") { loader, key, keySpan throws(Stop) in
+        let keys = try forEachKey(among: YAMLKey.node, place: "a node") { loader, key, keySpan throws(Stop) in
             switch key {
             case .habit, .question:
                 let kind: RoutineNode.Kind = key == .habit ? .habit : .question
@@ -63,7 +62,6 @@ extension YAMLLoader {
                 node.idSpan = span
             case .title, .prompt:
                 sawTitle = true
-                misplaced.append((key, keySpan))
                 if let (title, span) = try loader.readString(key.rawValue) {
                     node.title = title
                     node.titleSpan = span
@@ -72,21 +70,17 @@ extension YAMLLoader {
                     node.title = "?"
                 }
             case .for:
-                misplaced.append((key, keySpan))
                 guard let (text, span) = try loader.readString("for") else { return }
                 switch AttributeValues.duration(Substring(text), span: span) {
                 case .success(let seconds): node.duration = seconds
                 case .failure(let diagnostic): loader.diagnostics.append(diagnostic)
                 }
             case .target:
-                misplaced.append((key, keySpan))
                 if let (amount, _) = try loader.readTarget() { node.target = TargetValue(amount: amount, unit: node.target?.unit) }
             case .unit:
-                misplaced.append((key, keySpan))
                 unitSpan = keySpan
                 if let (unit, _) = try loader.readString("unit") { node.target = TargetValue(amount: node.target?.amount ?? 0, unit: unit) }
             case .on:
-                misplaced.append((key, keySpan))
                 var days = Weekdays()
                 let start = loader.event.span
                 try loader.readWords("on") { loader in
@@ -102,7 +96,6 @@ extension YAMLLoader {
                 node.next = try loader.readTargets("next")
                 node.arrowSpan = keySpan
             default:
-                misplaced.append((key, keySpan))
                 node.options = try loader.readOptions()
             }
         }
@@ -116,22 +109,23 @@ extension YAMLLoader {
         let reported = diagnostics[firstDiagnostic...]
         let explained = reported.contains { $0.code == .conflictingKind }
             || reported.contains { $0.code == .unknownKey && ["title", "prompt"].contains($0.fixIt?.replacement ?? "") }
-        checkKinds(&node, sawTitle: sawTitle, explained: explained, misplaced: misplaced, unitSpan: unitSpan)
+        checkKinds(&node, sawTitle: sawTitle, explained: explained, keys: keys, unitSpan: unitSpan)
         _ = builder.declare(node)
     }
 
     /// Keys that belong to the other kind of node, and what each kind requires.
     private mutating func checkKinds(
-        _ node: inout RoutineNode, sawTitle: Bool, explained: Bool, misplaced: [(YAMLKey, Span)], unitSpan: Span?
+        _ node: inout RoutineNode, sawTitle: Bool, explained: Bool, keys: KeysRead, unitSpan: Span?
     ) {
-        let place = "\(node.kind.rawValue) '\(node.id)'"
+        var place: String { "\(node.kind.rawValue) '\(node.id)'" }
         let wanted: YAMLKey = node.isHabit ? .title : .prompt
         if !sawTitle {
             if !explained { diagnostics.append(.missingKey(wanted.rawValue, in: place, at: node.idSpan)) }
             // A placeholder, so that "title is empty" does not follow.
             node.title = node.id
         }
-        for (key, span) in misplaced {
+        for key in YAMLKey.kindSpecific where keys.contains(key) {
+            let span = keySpan(key, of: keys)
             switch (node.kind, key) {
             case (.habit, .prompt):
                 diagnostics.append(.misplacedKey("prompt", at: span, instead: "title", reason: "a habit has a 'title'"))
@@ -150,7 +144,7 @@ extension YAMLLoader {
             node.target = nil
             node.days = nil
         } else if let target = node.target, target.amount == 0 {
-            if let unitSpan, !misplaced.contains(where: { $0.0 == .target }) {
+            if let unitSpan, !keys.contains(.target) {
                 diagnostics.append(.missingKey("target", in: place, at: unitSpan, note: "'unit' names the unit of a 'target'"))
             }
             node.target = nil

@@ -38,18 +38,19 @@ extension YAMLLoader {
 
     /// Targets: `end` or node IDs, one or a list.
     mutating func readTargets(_ key: String) throws(Stop) -> [Edge] {
-        var edges: [Edge] = []
+        // Collected in a reused buffer, so each list is allocated once at its final size.
+        edgeScratch.removeAll(keepingCapacity: true)
         try readWords(key) { loader in
             let span = loader.event.span
             if loader.event.equals("end") {
-                edges.append(Edge(.end, span: span))
+                loader.edgeScratch.append(Edge(.end, span: span))
             } else if isIdentifier(loader.event.bytes) {
-                edges.append(Edge(loader.builder.reference(loader.event.bytes), span: span))
+                loader.edgeScratch.append(Edge(loader.builder.reference(loader.event.bytes), span: span))
             } else {
                 loader.diagnostics.append(.invalidIdentifier(loader.event.text, at: span))
             }
         }
-        return edges
+        return Array(edgeScratch)
     }
 
     /// A node ID for `habit:` or `question:`.

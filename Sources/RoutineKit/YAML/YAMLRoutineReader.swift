@@ -29,6 +29,8 @@ enum YAMLKey: String, CaseIterable {
     static let top: [YAMLKey] = [.routine, .start, .nodes]
     static let node: [YAMLKey] = [.habit, .question, .title, .prompt, .for, .target, .unit, .on, .note, .next, .options]
     static let option: [YAMLKey] = [.answer, .next]
+    /// Keys that only one kind of node may have.
+    static let kindSpecific: [YAMLKey] = [.title, .prompt, .for, .target, .unit, .on, .options]
 
     /// Each key's spelling packed into one integer (all keys are at most eight bytes).
     private static let bits: [UInt64] = allCases.map { key in
@@ -65,6 +67,15 @@ enum YAMLKey: String, CaseIterable {
     }
 }
 
+/// The keys one mapping held, each first occurrence's span kept in the loader.
+struct KeysRead {
+    var mask: UInt32
+    /// Where the spans live in ``YAMLLoader/keySpans``.
+    var row: Int
+
+    func contains(_ key: YAMLKey) -> Bool { mask & (1 << UInt32(key.ordinalFast)) != 0 }
+}
+
 struct YAMLLoader: ~Copyable {
     struct Stop: Error {}
 
@@ -75,6 +86,7 @@ struct YAMLLoader: ~Copyable {
     private var depth = 0
     /// The span of each key of the mappings being read, by depth, for duplicate-key labels.
     private var keySpans: [Span] = []
+    var edgeScratch: [Edge] = []
 
     init(_ bytes: UnsafeBufferPointer<UInt8>) {
         reader = YAMLEventReader(bytes)
@@ -156,12 +168,17 @@ struct YAMLLoader: ~Copyable {
         try advance()
     }
 
+    /// The span of `key`'s first occurrence in the mapping `keys` describes; valid until
+    /// another mapping at the same depth is read.
+    func keySpan(_ key: YAMLKey, of keys: KeysRead) -> Span { keySpans[keys.row + key.ordinalFast] }
+
     /// Reads the keys of the mapping starting at the current event, calling `body` with each
     /// key and its span with the value current; `body` must consume the value. Non-string
     /// keys and duplicates are reported and their values skipped.
+    @discardableResult
     mutating func forEachKey(
         among keys: [YAMLKey], place: String, _ body: (inout YAMLLoader, YAMLKey, Span) throws(Stop) -> Void
-    ) throws(Stop) {
+    ) throws(Stop) -> KeysRead {
         // Keys seen so far as bits; their spans live in the loader, one row per depth.
         var seen: UInt32 = 0
         let row = depth * 16
@@ -193,5 +210,6 @@ struct YAMLLoader: ~Copyable {
             try body(&self, key, span)
         }
         try advance()
+        return KeysRead(mask: seen, row: row)
     }
 }
