@@ -8,6 +8,12 @@ struct RoutineBuilder {
     private var nodeOfSymbol: [Int32] = []
     var diagnostics: [Diagnostic] = []
 
+    /// Room for the nodes of a source of `sourceSize` bytes at `bytesPerNode`, so that a large
+    /// routine is not copied as its array grows. Untouched room costs address space, not memory.
+    init(sourceSize: Int = 0, bytesPerNode: Int = 48) {
+        routine.nodes.reserveCapacity(min(sourceSize / bytesPerNode, 1 << 20))
+    }
+
     /// Adds `node`; a second node with an ID already declared is kept (its arrows are still
     /// checked) but names resolve to the first.
     mutating func declare(_ node: RoutineNode) -> Int {
@@ -15,8 +21,8 @@ struct RoutineBuilder {
         growSymbols(to: symbol)
         let index = routine.nodes.count
         if nodeOfSymbol[symbol] >= 0 {
-            let first = routine.nodes[Int(nodeOfSymbol[symbol])]
-            diagnostics.append(.duplicateNode(node.id, at: node.idSpan, first: first.idSpan))
+            let first = routine.nodes[Int(nodeOfSymbol[symbol])].idSpan
+            diagnostics.append(.duplicateNode(node.id, at: node.idSpan, first: first))
         } else {
             nodeOfSymbol[symbol] = Int32(index)
         }

@@ -12,11 +12,12 @@ public struct RoutineGraph: Sendable {
         var targets = [Int32]()
         targets.reserveCapacity(routine.nodes.count * 2)
         offsets.append(0)
-        for node in routine.nodes {
-            for option in node.options {
-                for edge in option.next { if case .node(let t) = edge.target { targets.append(Int32(t)) } }
+        // By index and in place: copying each node would retain and release all its parts.
+        for i in routine.nodes.indices {
+            for k in routine.nodes[i].options.indices {
+                for edge in routine.nodes[i].options[k].next { if case .node(let t) = edge.target { targets.append(Int32(t)) } }
             }
-            for edge in node.next { if case .node(let t) = edge.target { targets.append(Int32(t)) } }
+            for edge in routine.nodes[i].next { if case .node(let t) = edge.target { targets.append(Int32(t)) } }
             offsets.append(Int32(targets.count))
         }
         self.offsets = offsets

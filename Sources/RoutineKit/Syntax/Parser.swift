@@ -27,7 +27,7 @@ struct Parser {
     let bytes: UnsafeBufferPointer<UInt8>
     var lexer: Lexer
     var token: Token
-    var builder = RoutineBuilder()
+    var builder: RoutineBuilder
     var diagnostics: [Diagnostic] = []
     var routineSpan: Span?
     var sawDeclaration = false
@@ -36,6 +36,7 @@ struct Parser {
 
     init(_ bytes: UnsafeBufferPointer<UInt8>) {
         self.bytes = bytes
+        builder = RoutineBuilder(sourceSize: bytes.count)
         lexer = Lexer(bytes)
         token = lexer.next()
         if let offset = firstInvalidUTF8Offset(bytes) {

@@ -103,11 +103,12 @@ public enum Validator {
         let roots = routine.start.compactMap(\.target.nodeIndex)
         let reached = graph.reachable(from: roots)
         var firstOfID: [String: Int]?
-        for (i, node) in routine.nodes.enumerated() where !reached[i] {
+        for i in routine.nodes.indices where !reached[i] {
             // A redeclared ID is already an error; warning that the copy is unreachable adds nothing.
             if firstOfID == nil { firstOfID = routine.indexByID() }
-            guard firstOfID?[node.id] == i, !suggested.contains(node.id) else { continue }
-            diagnostics.append(.unreachable(node.id, at: node.idSpan))
+            let id = routine.nodes[i].id
+            guard firstOfID?[id] == i, !suggested.contains(id) else { continue }
+            diagnostics.append(.unreachable(id, at: routine.nodes[i].idSpan))
         }
     }
 }

@@ -80,7 +80,7 @@ struct YAMLLoader: ~Copyable {
     struct Stop: Error {}
 
     var reader: YAMLEventReader
-    var builder = RoutineBuilder()
+    var builder: RoutineBuilder
     var diagnostics: [Diagnostic] = []
     var event = YAMLEvent(kind: .streamStart, span: Span(at: 0))
     private var depth = 0
@@ -90,6 +90,7 @@ struct YAMLLoader: ~Copyable {
 
     init(_ bytes: UnsafeBufferPointer<UInt8>) {
         reader = YAMLEventReader(bytes)
+        builder = RoutineBuilder(sourceSize: bytes.count, bytesPerNode: 64)
     }
 
     consuming func finish(complete: Bool) -> ParsedRoutine {
