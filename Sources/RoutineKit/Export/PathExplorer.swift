@@ -40,26 +40,26 @@ public struct PathExplorer {
     func segment(from start: [Target], option: Int?) -> Segment {
         var list = start
         var result = Segment()
+        // Nodes are read by index, in place: a copy of each would retain and release its parts.
+        let nodes = routine.nodes
         if let option, let k = agenda.next(in: list), case .node(let q) = list[k] {
             list.remove(at: k)
-            let node = routine.nodes[q]
-            WindowedAgenda.push((node.options[option].next + node.next).map(\.target), onto: &list)
+            WindowedAgenda.push(nodes[q].options[option].next, then: nodes[q].next, onto: &list)
         }
         while let k = agenda.next(in: list) {
             guard case .node(let index) = list[k] else {
                 result.reachedEnd = true
                 return result
             }
-            let node = routine.nodes[index]
-            if node.isQuestion {
+            if nodes[index].kind == .question {
                 result.question = index
                 result.key = list
                 return result
             }
             list.remove(at: k)
             result.nodes.append(index)
-            result.seconds += node.duration ?? 0
-            WindowedAgenda.push(node.next.map(\.target), onto: &list)
+            result.seconds += nodes[index].duration ?? 0
+            WindowedAgenda.push(nodes[index].next, onto: &list)
         }
         return result
     }

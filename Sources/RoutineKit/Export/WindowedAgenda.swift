@@ -48,12 +48,19 @@ final class WindowedAgenda {
         // Mark every node one or more arrows away from the agenda, within the window.
         stack.removeAll(keepingCapacity: true)
         for case .node(let n) in agenda { stack.append(Int32(n)) }
+        // Raw buffers: a slice of the graph per node would retain and release its storage.
         order.withUnsafeBufferPointer { order in
-            stamp.withUnsafeMutableBufferPointer { stamp in
-                while let v = stack.popLast() {
-                    for w in graph.successors(of: Int(v)) where order[Int(w)] <= limit && stamp[Int(w)] != generation {
-                        stamp[Int(w)] = generation
-                        stack.append(w)
+            graph.offsets.withUnsafeBufferPointer { offsets in
+                graph.targets.withUnsafeBufferPointer { targets in
+                    stamp.withUnsafeMutableBufferPointer { stamp in
+                        while let v = stack.popLast() {
+                            for e in Int(offsets[Int(v)])..<Int(offsets[Int(v) + 1]) {
+                                let w = Int(targets[e])
+                                guard order[w] <= limit, stamp[w] != generation else { continue }
+                                stamp[w] = generation
+                                stack.append(Int32(w))
+                            }
+                        }
                     }
                 }
             }
@@ -68,20 +75,24 @@ final class WindowedAgenda {
         return nil
     }
 
-    /// Puts `targets` at the front of `agenda`, in order; entries already there keep their place.
-    static func push(_ targets: [Target], onto agenda: inout [Target]) {
+    /// Puts the targets of `edges`, then of `more`, at the front of `agenda`, in order;
+    /// entries already there keep their place.
+    static func push(_ edges: [Edge], then more: [Edge] = [], onto agenda: inout [Target]) {
         var fresh: [Target] = []
+        fresh.reserveCapacity(edges.count + more.count)
         // Long lists use a set, so a node with 100,000 targets stays linear.
-        var present: Set<Target>? = targets.count + agenda.count > 32 ? Set(agenda) : nil
-        for target in targets {
-            if case .missing = target { continue }
-            if var seen = present {
-                guard seen.insert(target).inserted else { continue }
-                present = seen
-            } else if agenda.contains(target) || fresh.contains(target) {
-                continue
+        var present: Set<Target>? = edges.count + more.count + agenda.count > 32 ? Set(agenda) : nil
+        for list in [edges, more] {
+            for edge in list {
+                let target = edge.target
+                if case .missing = target { continue }
+                if present != nil {
+                    guard present!.insert(target).inserted else { continue }
+                } else if agenda.contains(target) || fresh.contains(target) {
+                    continue
+                }
+                fresh.append(target)
             }
-            fresh.append(target)
         }
         agenda.insert(contentsOf: fresh, at: 0)
     }

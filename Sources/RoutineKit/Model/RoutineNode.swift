@@ -47,8 +47,10 @@ public struct RoutineNode: Sendable {
         self.daysSpan = daysSpan
     }
 
-    public var isHabit: Bool { kind == .habit }
-    public var isQuestion: Bool { kind == .question }
+    // Always inlined: called on a node in an array, a getter can make the caller copy the
+    // whole node (retaining every part) just to read its kind.
+    @inline(__always) public var isHabit: Bool { kind == .habit }
+    @inline(__always) public var isQuestion: Bool { kind == .question }
 }
 
 /// One answer of a question and where it leads.

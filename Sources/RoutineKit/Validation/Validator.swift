@@ -17,7 +17,11 @@ public enum Validator {
         edgeChecker.check(routine.explicitStart, isStart: true)
         // By index and in place: copying each node would retain and release all its parts.
         for i in routine.nodes.indices {
-            checkNode(routine.nodes[i], into: &diagnostics)
+            // Passing a node copies it (retaining every part), so only nodes with something
+            // to check are passed: questions, empty titles, schedules.
+            if routine.nodes[i].kind == .question || routine.nodes[i].title.isEmpty || routine.nodes[i].daysSpan != nil {
+                checkNode(routine.nodes[i], into: &diagnostics)
+            }
             for k in routine.nodes[i].options.indices { edgeChecker.check(routine.nodes[i].options[k].next, isStart: false) }
             edgeChecker.check(routine.nodes[i].next, isStart: false)
         }

@@ -69,13 +69,15 @@ struct YAMLEventReader: ~Copyable {
         eventStorage.deallocate()
     }
 
-    /// The next event, or the syntax error libyaml reports.
-    mutating func next() -> Result<YAMLEvent, Diagnostic> {
+    /// The next event, or nil on a syntax error, which ``syntaxError()`` then describes.
+    /// (Not a `Result`: building and destroying one with a diagnostic in it costs more, per
+    /// event, than reading the event.)
+    mutating func next() -> YAMLEvent? {
         if hasEvent {
             yaml_event_delete(eventStorage)
             hasEvent = false
         }
-        guard yaml_parser_parse(parser, eventStorage) != 0 else { return .failure(syntaxError()) }
+        guard yaml_parser_parse(parser, eventStorage) != 0 else { return nil }
         hasEvent = true
         let event = eventStorage.pointee
         let span = Span(start: offsets.byteOffset(ofCharacter: event.start_mark.index), end: offsets.byteOffset(ofCharacter: event.end_mark.index))
@@ -105,10 +107,11 @@ struct YAMLEventReader: ~Copyable {
         case YAML_ALIAS_EVENT: result.kind = .alias
         default: result.kind = .streamEnd
         }
-        return .success(result)
+        return result
     }
 
-    private mutating func syntaxError() -> Diagnostic {
+    /// The error that made ``next()`` return nil.
+    mutating func syntaxError() -> Diagnostic {
         let p = parser.pointee
         let problem = p.problem.map { String(cString: $0) } ?? "invalid YAML"
         let offset = offsets.byteOffset(ofCharacter: p.problem_mark.index)

@@ -101,13 +101,11 @@ struct YAMLLoader: ~Copyable {
 
     /// Moves to the next event. Aliases, anchors and excessive depth stop the load.
     mutating func advance() throws(Stop) {
-        switch reader.next() {
-        case .failure(let diagnostic):
-            diagnostics.append(diagnostic)
+        guard let next = reader.next() else {
+            diagnostics.append(reader.syntaxError())
             throw Stop()
-        case .success(let next):
-            event = next
         }
+        event = next
         if event.kind == .alias || event.hasAnchor {
             diagnostics.append(.yamlAlias(at: event.span))
             throw Stop()
