@@ -26,6 +26,8 @@ public struct ByteWriter: Sendable {
 
     public mutating func byte(_ b: UInt8) { bytes.append(b) }
 
+    public mutating func write(bytes more: UnsafeBufferPointer<UInt8>) { bytes.append(contentsOf: more) }
+
     /// Appends `text` escaped scalar by scalar: `escape` returns the replacement for a scalar,
     /// or nil to keep it. Scalars below 0x80 that need no escape take a fast path.
     public mutating func write(_ text: String, escaping escape: (Unicode.Scalar) -> StaticString?) {

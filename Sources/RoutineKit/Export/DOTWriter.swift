@@ -10,7 +10,7 @@ public enum DOTWriter {
 
     public static func writeBytes(_ view: GraphView, direction: Direction = .TB) -> ByteWriter {
         let routine = view.routine
-        var out = ByteWriter(capacity: routine.nodes.count * 120)
+        var out = ByteWriter(capacity: routine.nodeCount * 120)
         out.write("digraph ")
         quote(routine.name, into: &out)
         out.write(" {\n  graph [rankdir=")
@@ -21,16 +21,23 @@ public enum DOTWriter {
         out.write("  node [fontname=\"Helvetica\", fontsize=11];\n")
         out.write("  edge [fontname=\"Helvetica\", fontsize=10];\n")
         out.write("  \" start\" [shape=circle, style=filled, fillcolor=black, label=\"\", width=0.2];\n")
-        for (i, node) in routine.nodes.enumerated() where !view.isRedeclaration(i) {
+        for i in routine.records.indices where !view.isRedeclaration(i) {
+            let record = routine.records[i]
             out.write("  ")
-            quote(node.id, into: &out)
+            quote(record.id, of: routine, into: &out)
             let unreachable = view.showProblems && !view.reachable[i]
-            if node.isHabit {
+            if record.kind == .habit {
                 out.write(unreachable ? " [shape=box, style=\"rounded,dashed\", label=" : " [shape=box, style=\"rounded\", label=")
             } else {
                 out.write(unreachable ? " [shape=hexagon, style=dashed, label=" : " [shape=hexagon, label=")
             }
-            if let details = GraphView.details(node) { quote(node.title + "\n" + details, into: &out) } else { quote(node.title, into: &out) }
+            out.byte(UInt8(ascii: "\""))
+            routine.text.withBytes(record.title) { escape($0, into: &out) }
+            if let details = view.details(of: i) {
+                out.write("\\n")
+                escape(details, into: &out)
+            }
+            out.byte(UInt8(ascii: "\""))
             if unreachable { out.write(", color=gray60, fontcolor=gray60, tooltip=\"unreachable\"") }
             out.write("];\n")
         }
@@ -49,10 +56,10 @@ public enum DOTWriter {
         view.forEachArrow { arrow in
             if case .missing = arrow.target, !view.showProblems { return }
             out.write("  ")
-            if let from = arrow.from { quote(routine.nodes[from].id, into: &out) } else { out.write("\" start\"") }
+            if let from = arrow.from { quote(routine.records[from].id, of: routine, into: &out) } else { out.write("\" start\"") }
             out.write(" -> ")
             switch arrow.target {
-            case .node(let t): quote(routine.nodes[t].id, into: &out)
+            case .node(let t): quote(routine.records[t].id, of: routine, into: &out)
             case .end: out.write("\" end\"")
             case .missing(let k): quote(missingID(routine.missingNames[k]), into: &out)
             }
@@ -98,8 +105,30 @@ public enum DOTWriter {
 
     static func quote(_ text: String, into out: inout ByteWriter) {
         out.byte(UInt8(ascii: "\""))
-        // Most labels need no escaping at all: printable ASCII without quote or backslash.
-        if text.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F && $0 != 0x22 && $0 != 0x5C }) {
+        escape(text, into: &out)
+        out.byte(UInt8(ascii: "\""))
+    }
+
+    static func quote(_ text: TextRef, of routine: Routine, into out: inout ByteWriter) {
+        out.byte(UInt8(ascii: "\""))
+        routine.text.withBytes(text) { escape($0, into: &out) }
+        out.byte(UInt8(ascii: "\""))
+    }
+
+    /// Most labels need no escaping at all: printable ASCII without quote or backslash.
+    private static func needsNoEscape(_ b: UInt8) -> Bool { b >= 0x20 && b < 0x7F && b != 0x22 && b != 0x5C }
+
+    private static func escape(_ bytes: UnsafeBufferPointer<UInt8>, into out: inout ByteWriter) {
+        if bytes.allSatisfy(needsNoEscape) {
+            out.write(bytes: bytes)
+        } else {
+            escape(String(decoding: bytes, as: UTF8.self), into: &out)
+        }
+    }
+
+    /// The inside of a quoted string: `text` escaped.
+    private static func escape(_ text: String, into out: inout ByteWriter) {
+        if text.utf8.allSatisfy(needsNoEscape) {
             out.write(text)
         } else {
             out.write(text) { scalar in
@@ -114,6 +143,5 @@ public enum DOTWriter {
                 }
             }
         }
-        out.byte(UInt8(ascii: "\""))
     }
 }

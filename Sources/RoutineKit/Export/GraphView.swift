@@ -21,7 +21,7 @@ public struct GraphView: Sendable {
             components = StronglyConnectedComponents(graph)
             firstOfID = routine.indexByID()
         } else {
-            reachable = Array(repeating: true, count: routine.nodes.count)
+            reachable = Array(repeating: true, count: routine.nodeCount)
             components = nil
             firstOfID = nil
         }
@@ -48,18 +48,22 @@ public struct GraphView: Sendable {
 
     /// Calls `body` with every arrow in declaration order: start arrows first, then each node's.
     public func forEachArrow(_ body: (Arrow) -> Void) {
-        func visit(_ edges: [Edge], from: Int?, kind: Arrow.Kind, text: String?) {
+        func visit(_ edges: ArraySlice<Edge>, from: Int?, kind: Arrow.Kind, text: String?) {
             for (k, edge) in edges.enumerated() {
                 var onCycle = false
                 if let from, let components, case .node(let to) = edge.target { onCycle = components.isCyclicEdge(from: from, to: to) }
                 body(Arrow(from: from, target: edge.target, kind: kind, text: text, order: edges.count > 1 ? k + 1 : nil, onCycle: onCycle))
             }
         }
-        visit(routine.start, from: nil, kind: .start, text: nil)
-        for i in routine.nodes.indices {
-            for option in routine.nodes[i].options { visit(option.next, from: i, kind: .option, text: option.text) }
-            let isQuestion = routine.nodes[i].isQuestion
-            visit(routine.nodes[i].next, from: i, kind: isQuestion ? .gather : .next, text: isQuestion ? "then" : nil)
+        visit(routine.start[...], from: nil, kind: .start, text: nil)
+        for i in routine.records.indices {
+            let record = routine.records[i]
+            for k in record.options {
+                let option = routine.optionRecords[k]
+                visit(routine.edges[option.next.range], from: i, kind: .option, text: routine.text.string(option.text))
+            }
+            let isQuestion = record.kind == .question
+            visit(routine.edges[record.next.range], from: i, kind: isQuestion ? .gather : .next, text: isQuestion ? "then" : nil)
         }
     }
 
@@ -72,10 +76,7 @@ public struct GraphView: Sendable {
 
     /// Whether any arrow leads to `end`.
     public var usesEnd: Bool {
-        routine.start.contains { $0.target == .end }
-            || routine.nodes.contains { node in
-                node.next.contains { $0.target == .end } || node.options.contains { $0.next.contains { $0.target == .end } }
-            }
+        routine.start.contains { $0.target == .end } || routine.edges.contains { $0.target == .end }
     }
 
     /// The attribute line under a habit's title: duration, target, days.
@@ -87,9 +88,18 @@ public struct GraphView: Sendable {
         return parts.isEmpty ? nil : parts.joined(separator: " · ")
     }
 
+    /// The attribute line under habit `index`'s title, read from its record.
+    func details(of index: Int) -> String? {
+        let record = routine.records[index]
+        guard record.duration != nil || record.amount != nil || record.days != nil else { return nil }
+        var node = RoutineNode(kind: record.kind, id: "", title: "", duration: record.duration, days: record.days)
+        if let amount = record.amount { node.target = TargetValue(amount: amount, unit: routine.text.optionalString(record.unit)) }
+        return Self.details(node)
+    }
+
     /// Whether a node declared twice is the later copy, which drawings leave out.
     public func isRedeclaration(_ index: Int) -> Bool {
         guard let firstOfID else { return false }
-        return firstOfID[routine.nodes[index].id] != index
+        return firstOfID[routine.id(of: index)] != index
     }
 }

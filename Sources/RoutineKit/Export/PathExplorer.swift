@@ -40,26 +40,27 @@ public struct PathExplorer {
     func segment(from start: [Target], option: Int?) -> Segment {
         var list = start
         var result = Segment()
-        // Nodes are read by index, in place: a copy of each would retain and release its parts.
-        let nodes = routine.nodes
+        let records = routine.records
+        let edges = routine.edges
         if let option, let k = agenda.next(in: list), case .node(let q) = list[k] {
             list.remove(at: k)
-            WindowedAgenda.push(nodes[q].options[option].next, then: nodes[q].next, onto: &list)
+            let chosen = routine.optionRecords[records[q].options.lowerBound + option]
+            WindowedAgenda.push(edges[chosen.next.range], then: edges[records[q].next.range], onto: &list)
         }
         while let k = agenda.next(in: list) {
             guard case .node(let index) = list[k] else {
                 result.reachedEnd = true
                 return result
             }
-            if nodes[index].kind == .question {
+            if records[index].kind == .question {
                 result.question = index
                 result.key = list
                 return result
             }
             list.remove(at: k)
             result.nodes.append(index)
-            result.seconds += nodes[index].duration ?? 0
-            WindowedAgenda.push(nodes[index].next, onto: &list)
+            result.seconds += records[index].duration ?? 0
+            WindowedAgenda.push(edges[records[index].next.range], onto: &list)
         }
         return result
     }
@@ -84,7 +85,7 @@ public struct PathExplorer {
         var stack = [Frame(key: root.key, question: firstQuestion)]
         var work = 0
         while let top = stack.last {
-            if top.option == routine.nodes[top.question].options.count {
+            if top.option == routine.optionCount(of: top.question) {
                 memo[top.key] = top.value ?? Value(count: BigCount(), low: 0, high: 0)
                 stack.removeLast()
                 continue
@@ -141,7 +142,7 @@ public struct PathExplorer {
         var stack = [Frame(path: start, key: root.key, question: first)]
         var work = 0
         while let top = stack.last {
-            guard top.option < routine.nodes[top.question].options.count else {
+            guard top.option < routine.optionCount(of: top.question) else {
                 stack.removeLast()
                 continue
             }

@@ -77,22 +77,20 @@ final class WindowedAgenda {
 
     /// Puts the targets of `edges`, then of `more`, at the front of `agenda`, in order;
     /// entries already there keep their place.
-    static func push(_ edges: [Edge], then more: [Edge] = [], onto agenda: inout [Target]) {
+    static func push(_ edges: ArraySlice<Edge>, then more: ArraySlice<Edge> = [], onto agenda: inout [Target]) {
         var fresh: [Target] = []
         fresh.reserveCapacity(edges.count + more.count)
         // Long lists use a set, so a node with 100,000 targets stays linear.
         var present: Set<Target>? = edges.count + more.count + agenda.count > 32 ? Set(agenda) : nil
-        for list in [edges, more] {
-            for edge in list {
-                let target = edge.target
-                if case .missing = target { continue }
-                if present != nil {
-                    guard present!.insert(target).inserted else { continue }
-                } else if agenda.contains(target) || fresh.contains(target) {
-                    continue
-                }
-                fresh.append(target)
+        for k in 0..<(edges.count + more.count) {
+            let target = k < edges.count ? edges[edges.startIndex + k].target : more[more.startIndex + k - edges.count].target
+            if case .missing = target { continue }
+            if present != nil {
+                guard present!.insert(target).inserted else { continue }
+            } else if agenda.contains(target) || fresh.contains(target) {
+                continue
             }
+            fresh.append(target)
         }
         agenda.insert(contentsOf: fresh, at: 0)
     }

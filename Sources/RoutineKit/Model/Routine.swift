@@ -1,11 +1,16 @@
 /// A routine: a named graph of habits and questions, with an ordered start list.
 ///
-/// Nodes live in one array and refer to each other by index, so a routine of a million
-/// nodes is a few flat arrays rather than a web of references.
+/// Nodes are stored flat: plain records in one array, every arrow's targets in one array,
+/// and texts as ranges of the source. A routine of a million nodes is a few allocations, and
+/// reading it builds no string per node. ``nodes`` presents each node as a ``RoutineNode``.
 public struct Routine: Sendable {
     public var name: String
     public var nameSpan: Span
-    public var nodes: [RoutineNode]
+    var records: [NodeRecord] = []
+    var optionRecords: [OptionRecord] = []
+    /// The targets of every arrow; records refer to runs of it.
+    var edges: [Edge] = []
+    var text = TextStorage()
     /// The start list as written; empty when the routine has no `start` declaration.
     public var explicitStart: [Edge]
     /// The `start` keyword, when there is a declaration.
@@ -19,23 +24,62 @@ public struct Routine: Sendable {
     ) {
         self.name = name
         self.nameSpan = nameSpan
-        self.nodes = nodes
         self.explicitStart = explicitStart
         self.startSpan = startSpan
         self.missingNames = missingNames
+        records.reserveCapacity(nodes.count)
+        for node in nodes { append(node) }
+    }
+
+    /// The nodes, in declaration order, each built from its record when read.
+    public var nodes: NodeList { NodeList(routine: self) }
+
+    /// The number of nodes, without building any.
+    public var nodeCount: Int { records.count }
+
+    /// Stores `node` after the others; its texts go to the routine's own bytes.
+    mutating func append(_ node: RoutineNode) {
+        var record = NodeRecord(
+            id: text.add(node.id), title: text.add(node.title), firstOption: UInt32(optionRecords.count),
+            idSpan: node.idSpan, titleSpan: node.titleSpan, kind: node.kind)
+        if let note = node.note { record.note = text.add(note) }
+        if let unit = node.target?.unit { record.unit = text.add(unit) }
+        record.amount = node.target?.amount
+        record.duration = node.duration
+        record.days = node.days
+        record.arrowSpan = node.arrowSpan
+        record.daysSpan = node.daysSpan
+        record.noteSpan = node.noteSpan
+        for option in node.options {
+            optionRecords.append(OptionRecord(
+                text: text.add(option.text), next: appendEdges(option.next), textSpan: option.textSpan,
+                arrowSpan: option.arrowSpan))
+        }
+        record.optionCount = UInt32(node.options.count)
+        record.next = appendEdges(node.next)
+        records.append(record)
+    }
+
+    mutating func appendEdges(_ list: [Edge]) -> EdgeRange {
+        let start = edges.count
+        edges.append(contentsOf: list)
+        return EdgeRange(start: UInt32(start), count: UInt32(list.count))
     }
 
     /// The nodes a run starts with: the start list, or else the first node declared.
     public var start: [Edge] {
         if startSpan != nil { return explicitStart }
-        guard let first = nodes.first else { return [] }
+        guard let first = records.first else { return [] }
         return [Edge(.node(0), span: first.idSpan)]
     }
+
+    /// The ID of node `index`.
+    public func id(of index: Int) -> String { text.string(records[index].id) }
 
     /// The name an arrow's target shows in messages and output.
     public func name(of target: Target) -> String {
         switch target {
-        case .node(let index): nodes[index].id
+        case .node(let index): id(of: index)
         case .end: "end"
         case .missing(let index): missingNames[index]
         }
@@ -43,9 +87,46 @@ public struct Routine: Sendable {
 
     /// A map from node ID to index; the first of duplicate IDs wins, as in the graph.
     public func indexByID() -> [String: Int] {
-        var map = [String: Int](minimumCapacity: nodes.count)
-        for (i, node) in nodes.enumerated() where map[node.id] == nil { map[node.id] = i }
+        var map = [String: Int](minimumCapacity: records.count)
+        for i in records.indices {
+            let id = id(of: i)
+            if map[id] == nil { map[id] = i }
+        }
         return map
+    }
+
+    /// How many options question `index` has (0 for a habit).
+    public func optionCount(of index: Int) -> Int { Int(records[index].optionCount) }
+
+    /// The planned duration of node `index`, in seconds.
+    public func duration(of index: Int) -> Int? { records[index].duration }
+
+    public func isQuestion(_ index: Int) -> Bool { records[index].kind == .question }
+}
+
+/// The nodes of a routine as ``RoutineNode`` values, built on access from the flat records.
+public struct NodeList: RandomAccessCollection, Sendable {
+    let routine: Routine
+
+    public var startIndex: Int { 0 }
+    public var endIndex: Int { routine.records.count }
+
+    public subscript(index: Int) -> RoutineNode {
+        let record = routine.records[index]
+        let text = routine.text
+        var node = RoutineNode(
+            kind: record.kind, id: text.string(record.id), title: text.string(record.title),
+            note: text.optionalString(record.note), duration: record.duration,
+            target: record.amount.map { TargetValue(amount: $0, unit: text.optionalString(record.unit)) },
+            days: record.days, next: Array(routine.edges[record.next.range]), idSpan: record.idSpan,
+            titleSpan: record.titleSpan, arrowSpan: record.arrowSpan, daysSpan: record.daysSpan)
+        node.noteSpan = record.noteSpan
+        node.options = routine.optionRecords[record.options].map { option in
+            QuestionOption(
+                text: text.string(option.text), next: Array(routine.edges[option.next.range]),
+                textSpan: option.textSpan, arrowSpan: option.arrowSpan)
+        }
+        return node
     }
 }
 

@@ -8,17 +8,19 @@ public struct RoutineGraph: Sendable {
 
     public init(_ routine: Routine) {
         var offsets = [Int32]()
-        offsets.reserveCapacity(routine.nodes.count + 1)
+        offsets.reserveCapacity(routine.records.count + 1)
         var targets = [Int32]()
-        targets.reserveCapacity(routine.nodes.count * 2)
+        targets.reserveCapacity(routine.edges.count)
         offsets.append(0)
-        // By index and in place: copying each node would retain and release all its parts.
-        for i in routine.nodes.indices {
-            for k in routine.nodes[i].options.indices {
-                for edge in routine.nodes[i].options[k].next { if case .node(let t) = edge.target { targets.append(Int32(t)) } }
+        routine.edges.withUnsafeBufferPointer { edges in
+            func add(_ range: EdgeRange) {
+                for edge in edges[range.range] { if case .node(let t) = edge.target { targets.append(Int32(t)) } }
             }
-            for edge in routine.nodes[i].next { if case .node(let t) = edge.target { targets.append(Int32(t)) } }
-            offsets.append(Int32(targets.count))
+            for record in routine.records {
+                for k in record.options { add(routine.optionRecords[k].next) }
+                add(record.next)
+                offsets.append(Int32(targets.count))
+            }
         }
         self.offsets = offsets
         self.targets = targets

@@ -23,7 +23,7 @@ enum SelfCheck {
         var run = RoutineRun(routine: loaded.routine, date: CalendarDate(year: 2026, month: 11, day: 23))
         var steps = 0
         while let node = run.current, steps < 10_000 {
-            let options = loaded.routine.nodes[node].options.count
+            let options = loaded.routine.optionCount(of: node)
             run.decide(options > 0 ? .option(steps % options) : .skip)
             if steps % 7 == 3 { run.back() }
             steps += 1

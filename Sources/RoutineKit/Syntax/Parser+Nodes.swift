@@ -10,28 +10,29 @@ extension Parser {
             return false
         }
         let idSpan = token.span
-        let id = String(decoding: UnsafeBufferPointer(rebasing: bytes[idSpan.lowerBound..<idSpan.upperBound]), as: UTF8.self)
         advance()
-        var node = RoutineNode(kind: kind, id: id, title: id, idSpan: idSpan, titleSpan: idSpan)
-        var ok = true
-        if let (title, span) = expectString(kind == .habit ? "the habit's title in quotes" : "the question's prompt in quotes") {
-            node.title = title
-            node.titleSpan = span
-            ok = parseBody(of: &node)
+        let index = builder.declare(kind, id: sourceText(idSpan), idSpan: idSpan)
+        if let (title, span) = expectText(kind == .habit ? "the habit's title in quotes" : "the question's prompt in quotes") {
+            builder.routine.records[index].title = title
+            builder.routine.records[index].titleSpan = span
+            return parseBody(of: index)
         } else if [.arrow, .kwFor, .kwTarget, .kwOn, .kwNote].contains(token.kind) {
             // The title is missing but the rest of the node is there: read it, so its arrows count.
-            ok = parseBody(of: &node)
-        } else {
-            ok = false
+            return parseBody(of: index)
         }
-        _ = builder.declare(node)
-        return ok
+        return false
     }
 
-    private mutating func parseBody(of node: inout RoutineNode) -> Bool {
+    /// The text of `span` itself, as a range of the source.
+    func sourceText(_ span: Span) -> TextRef { TextRef(start: span.start, count: span.end - span.start) }
+
+    /// Reads the body of node `index`, filling in its record in place.
+    private mutating func parseBody(of index: Int) -> Bool {
         // Where each attribute was first given: for, target, on, note.
         var seen: [Span?] = [nil, nil, nil, nil]
         func slot(_ kind: TokenKind) -> Int { Int(kind.rawValue - TokenKind.kwFor.rawValue) }
+        let isQuestion = builder.routine.records[index].kind == .question
+        var id: String { builder.routine.id(of: index) }
         while true {
             let kind = token.kind
             switch kind {
@@ -40,44 +41,50 @@ extension Parser {
             case .kwFor, .kwTarget, .kwOn, .kwNote:
                 let name = String(text(token.span))
                 if let first = seen[slot(kind)] {
-                    diagnostics.append(.duplicateAttribute(name, node: node.id, at: token.span, first: first))
+                    diagnostics.append(.duplicateAttribute(name, node: id, at: token.span, first: first))
                 } else {
                     seen[slot(kind)] = token.span
                 }
-                if node.isQuestion, kind != .kwNote {
-                    diagnostics.append(.attributeOnQuestion(name, node: node.id, at: token.span))
-                    var discarded = node
-                    guard parseAttribute(kind, into: &discarded) else { return false }
-                } else {
-                    guard parseAttribute(kind, into: &node) else { return false }
-                }
-            case .arrow where node.isQuestion && !token.atLineStart && !node.options.isEmpty:
+                // A question's duration, target or days are reported, read, and dropped.
+                let dropped = isQuestion && kind != .kwNote
+                if dropped { diagnostics.append(.attributeOnQuestion(name, node: id, at: token.span)) }
+                var record = builder.routine.records[index]
+                guard parseAttribute(kind, into: &record) else { return false }
+                if !dropped { builder.routine.records[index] = record }
+            case .arrow where isQuestion && !token.atLineStart && builder.routine.records[index].optionCount > 0:
                 // An arrow on an option's line belongs to the option.
-                let last = node.options.count - 1
-                if let first = node.options[last].arrowSpan {
-                    diagnostics.append(.duplicateArrow("option '\(node.options[last].text)'", at: token.span, first: first))
-                }
+                let record = builder.routine.records[index]
+                let last = Int(record.firstOption + record.optionCount - 1)
                 let span = token.span
+                if let first = builder.routine.optionRecords[last].arrowSpan {
+                    let option = builder.routine.text.string(builder.routine.optionRecords[last].text)
+                    diagnostics.append(.duplicateArrow("option '\(option)'", at: span, first: first))
+                }
                 guard let edges = parseArrow() else { return false }
-                if node.options[last].arrowSpan == nil {
-                    node.options[last].next = edges
-                    node.options[last].arrowSpan = span
+                if builder.routine.optionRecords[last].arrowSpan == nil {
+                    builder.routine.optionRecords[last].next = edges
+                    builder.routine.optionRecords[last].arrowSpan = span
+                } else {
+                    builder.routine.edges.removeLast(Int(edges.count))
                 }
             case .arrow:
                 let span = token.span
-                if let first = node.arrowSpan {
-                    diagnostics.append(.duplicateArrow("'\(node.id)'", at: span, first: first))
+                if let first = builder.routine.records[index].arrowSpan {
+                    diagnostics.append(.duplicateArrow("'\(id)'", at: span, first: first))
                 }
                 guard let edges = parseArrow() else { return false }
-                if node.arrowSpan == nil {
-                    node.next = edges
-                    node.arrowSpan = span
+                if builder.routine.records[index].arrowSpan == nil {
+                    builder.routine.records[index].next = edges
+                    builder.routine.records[index].arrowSpan = span
+                } else {
+                    builder.routine.edges.removeLast(Int(edges.count))
                 }
-            case .string where node.isQuestion, .unterminatedString where node.isQuestion:
-                guard let (answer, span) = expectString("an option") else { return false }
-                node.options.append(QuestionOption(text: answer, textSpan: span))
+            case .string where isQuestion, .unterminatedString where isQuestion:
+                guard let (answer, span) = expectText("an option") else { return false }
+                builder.routine.optionRecords.append(OptionRecord(text: answer, textSpan: span))
+                builder.routine.records[index].optionCount += 1
             default:
-                report(expected: node.isQuestion
+                report(expected: isQuestion
                     ? "an option in quotes, '->' or the next declaration"
                     : "'for', 'target', 'on', 'note', '->' or the next declaration")
                 return false
@@ -86,7 +93,7 @@ extension Parser {
     }
 
     /// Parses one attribute, with the current token on its keyword.
-    private mutating func parseAttribute(_ kind: TokenKind, into node: inout RoutineNode) -> Bool {
+    private mutating func parseAttribute(_ kind: TokenKind, into node: inout NodeRecord) -> Bool {
         let keyword = token.span
         advance()
         switch kind {
@@ -116,19 +123,21 @@ extension Parser {
                 report(expected: "a number after 'target'")
                 return false
             }
-            var target = TargetValue(amount: 1)
+            var amount = 1.0
             switch AttributeValues.targetAmount(text(token.span), span: token.span) {
-            case .success(let amount): target.amount = amount
+            case .success(let value): amount = value
             case .failure(let diagnostic): diagnostics.append(diagnostic)
             }
             advance()
+            var unit = TextRef.none
             if !token.atLineStart, token.kind == .identifier {
-                target.unit = String(text(token.span))
+                unit = sourceText(token.span)
                 advance()
             } else if !token.atLineStart, token.kind == .string || token.kind == .unterminatedString {
-                target.unit = expectString("a unit")?.0
+                unit = expectText("a unit")?.0 ?? .none
             }
-            node.target = target
+            node.amount = amount
+            node.unit = unit
         case .kwOn:
             var days = Weekdays()
             var span = keyword
@@ -144,7 +153,7 @@ extension Parser {
                 node.daysSpan = Span(start: keyword.upperBound + 1, end: span.upperBound)
             }
         default:
-            guard let (note, span) = expectString("the note's text in quotes after 'note'") else { return false }
+            guard let (note, span) = expectText("the note's text in quotes after 'note'") else { return false }
             node.note = note
             node.noteSpan = span
         }

@@ -14,7 +14,7 @@ public struct ParsedRoutine: Sendable {
 public enum RoutineParser {
     public static func parse(_ file: SourceFile) -> ParsedRoutine {
         file.bytes.withUnsafeBufferPointer { bytes in
-            var parser = Parser(bytes)
+            var parser = Parser(bytes, source: file.bytes)
             parser.parseFile()
             return parser.finish()
         }
@@ -31,12 +31,11 @@ struct Parser {
     var diagnostics: [Diagnostic] = []
     var routineSpan: Span?
     var sawDeclaration = false
-    /// Reused while reading an arrow, so each list is allocated once at its final size.
-    private var scratch: [Edge] = []
 
-    init(_ bytes: UnsafeBufferPointer<UInt8>) {
+    /// `bytes` are those of `source`, which the routine keeps for its texts.
+    init(_ bytes: UnsafeBufferPointer<UInt8>, source: [UInt8]) {
         self.bytes = bytes
-        builder = RoutineBuilder(sourceSize: bytes.count)
+        builder = RoutineBuilder(source: source)
         lexer = Lexer(bytes)
         token = lexer.next()
         if let offset = firstInvalidUTF8Offset(bytes) {
@@ -108,40 +107,51 @@ struct Parser {
         if let first = builder.routine.startSpan {
             diagnostics.append(.duplicateStart(at: keyword, first: first))
         } else {
-            builder.setStart(edges, span: keyword)
+            builder.setStart(Array(builder.routine.edges[edges.range]), span: keyword)
         }
+        builder.routine.edges.removeLast(Int(edges.count))
         return true
     }
 
-    /// Parses `-> target, target...` with the current token on the arrow.
-    mutating func parseArrow() -> [Edge]? {
+    /// Parses `-> target, target...` with the current token on the arrow, adding the targets
+    /// to the routine's edges. A caller that discards the arrow removes them again.
+    mutating func parseArrow() -> EdgeRange? {
         let arrow = token.span
         advance()
-        scratch.removeAll(keepingCapacity: true)
+        let first = builder.routine.edges.count
+        var count: Int { builder.routine.edges.count - first }
         while true {
             switch token.kind {
             case .identifier, .badIdentifier:
                 if token.kind == .badIdentifier { reportBadIdentifier() }
                 let name = UnsafeBufferPointer(rebasing: bytes[token.span.lowerBound..<token.span.upperBound])
-                scratch.append(Edge(builder.reference(name), span: token.span))
+                let target = builder.reference(name)
+                builder.routine.edges.append(Edge(target, span: token.span))
             case .kwEnd:
-                scratch.append(Edge(.end, span: token.span))
+                builder.routine.edges.append(Edge(.end, span: token.span))
             default:
-                if scratch.isEmpty, token.atLineStart || token.kind == .eof || token.kind.isHeader {
+                if count == 0, token.atLineStart || token.kind == .eof || token.kind.isHeader {
                     diagnostics.append(.missingTargets(at: arrow))
                 } else {
-                    report(expected: scratch.isEmpty ? "a target after '->'" : "a target after ','")
+                    report(expected: count == 0 ? "a target after '->'" : "a target after ','")
                 }
+                builder.routine.edges.removeLast(count)
                 return nil
             }
             advance()
-            guard token.kind == .comma else { return Array(scratch) }
+            guard token.kind == .comma else { return EdgeRange(start: UInt32(first), count: UInt32(count)) }
             advance()
         }
     }
 
     /// A string literal's value, reporting a missing closing quote but accepting the text.
     mutating func expectString(_ what: String) -> (String, Span)? {
+        guard let (text, span) = expectText(what) else { return nil }
+        return (builder.routine.text.string(text), span)
+    }
+
+    /// A string literal's text: a range of the source unless it has escapes.
+    mutating func expectText(_ what: String) -> (TextRef, Span)? {
         guard token.kind == .string || token.kind == .unterminatedString else {
             report(expected: what)
             return nil
@@ -154,7 +164,7 @@ struct Parser {
             diagnostics.append(.unterminatedString(at: span))
             end = span.upperBound
         }
-        let value = StringLiteral.decode(bytes, (span.lowerBound + 1)..<end, diagnostics: &diagnostics)
+        let value = StringLiteral.text(bytes, (span.lowerBound + 1)..<end, storage: &builder.routine.text, diagnostics: &diagnostics)
         advance()
         return (value, span)
     }

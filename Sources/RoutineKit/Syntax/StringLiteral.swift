@@ -6,6 +6,18 @@ import Darwin
 
 /// Decoding and encoding of `.rt` string literals.
 enum StringLiteral {
+    /// The text of the literal whose content (between the quotes) is `bytes[range]`, where
+    /// `bytes` are `storage`'s source: that range itself unless the literal has escapes.
+    static func text(
+        _ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, storage: inout TextStorage,
+        diagnostics: inout [Diagnostic]
+    ) -> TextRef {
+        guard memchr(bytes.baseAddress! + range.lowerBound, Int32(UInt8(ascii: "\\")), range.count) != nil else {
+            return TextRef(start: UInt32(range.lowerBound), count: UInt32(range.count))
+        }
+        return storage.add(decode(bytes, range, diagnostics: &diagnostics))
+    }
+
     /// The value of the literal whose content (between the quotes) is `bytes[range]`.
     /// An invalid escape is reported and kept as written, so one typo costs one diagnostic.
     static func decode(

@@ -10,20 +10,22 @@ public enum Validator {
         if routine.name.isEmpty, !routine.nameSpan.isEmpty {
             diagnostics.append(.emptyText("the routine's name", at: routine.nameSpan))
         }
-        if routine.nodes.isEmpty, !routine.nameSpan.isEmpty {
+        if routine.records.isEmpty, !routine.nameSpan.isEmpty {
             diagnostics.append(.emptyRoutine(routine.name, at: routine.nameSpan))
         }
         var edgeChecker = EdgeChecker(routine: routine)
-        edgeChecker.check(routine.explicitStart, isStart: true)
-        // By index and in place: copying each node would retain and release all its parts.
-        for i in routine.nodes.indices {
-            // Passing a node copies it (retaining every part), so only nodes with something
-            // to check are passed: questions, empty titles, schedules.
-            if routine.nodes[i].kind == .question || routine.nodes[i].title.isEmpty || routine.nodes[i].daysSpan != nil {
-                checkNode(routine.nodes[i], into: &diagnostics)
+        routine.explicitStart.withUnsafeBufferPointer { edgeChecker.check($0, isStart: true) }
+        routine.edges.withUnsafeBufferPointer { edges in
+            for i in routine.records.indices {
+                let record = routine.records[i]
+                if record.kind == .question || record.title.count == 0 || record.daysSpan != nil {
+                    checkNode(record, of: routine, edges: edges, into: &diagnostics)
+                }
+                for k in record.options {
+                    edgeChecker.check(UnsafeBufferPointer(rebasing: edges[routine.optionRecords[k].next.range]), isStart: false)
+                }
+                edgeChecker.check(UnsafeBufferPointer(rebasing: edges[record.next.range]), isStart: false)
             }
-            for k in routine.nodes[i].options.indices { edgeChecker.check(routine.nodes[i].options[k].next, isStart: false) }
-            edgeChecker.check(routine.nodes[i].next, isStart: false)
         }
         diagnostics += edgeChecker.diagnostics
 
@@ -36,38 +38,49 @@ public enum Validator {
         return diagnostics
     }
 
-    private static func checkNode(_ node: borrowing RoutineNode, into diagnostics: inout [Diagnostic]) {
-        if node.title.isEmpty {
-            let what = node.isHabit ? "the title of habit '\(node.id)'" : "the prompt of question '\(node.id)'"
+    private static func checkNode(
+        _ node: NodeRecord, of routine: Routine, edges: UnsafeBufferPointer<Edge>, into diagnostics: inout [Diagnostic]
+    ) {
+        let text = routine.text
+        var id: String { text.string(node.id) }
+        if node.title.count == 0 {
+            let what = node.kind == .habit ? "the title of habit '\(id)'" : "the prompt of question '\(id)'"
             diagnostics.append(.emptyText(what, at: node.titleSpan))
         }
         if node.days == .everyDay, let span = node.daysSpan {
-            diagnostics.append(.everyDay(node.id, at: span))
+            diagnostics.append(.everyDay(id, at: span))
         }
-        guard node.isQuestion else { return }
-        switch node.options.count {
-        case 0: diagnostics.append(.questionWithoutOptions(node.id, at: node.idSpan))
-        case 1: diagnostics.append(.singleOption(node.id, at: node.idSpan))
+        guard node.kind == .question else { return }
+        let options = node.options
+        switch options.count {
+        case 0: diagnostics.append(.questionWithoutOptions(id, at: node.idSpan))
+        case 1: diagnostics.append(.singleOption(id, at: node.idSpan))
         default:
-            let first = node.options[0].next
-            let same = node.options.dropFirst().allSatisfy { option in
-                option.next.count == first.count && zip(option.next, first).allSatisfy { $0.target == $1.target }
+            let first = edges[routine.optionRecords[options.lowerBound].next.range]
+            let same = options.dropFirst().allSatisfy { k in
+                let next = edges[routine.optionRecords[k].next.range]
+                return next.count == first.count && zip(next, first).allSatisfy { $0.target == $1.target }
             }
-            if same { diagnostics.append(.optionsAllSame(node.id, at: node.idSpan)) }
+            if same { diagnostics.append(.optionsAllSame(id, at: node.idSpan)) }
         }
         // Few options: compare pairwise; many: a table, so 100,000 options stay linear.
-        var seen: [String: Span]? = node.options.count > 8 ? [:] : nil
-        for (k, option) in node.options.enumerated() {
-            if option.text.isEmpty {
-                diagnostics.append(.emptyText("an answer of question '\(node.id)'", at: option.textSpan))
+        var seen: [String: Span]? = options.count > 8 ? [:] : nil
+        for k in options {
+            let option = routine.optionRecords[k]
+            if option.text.count == 0 {
+                diagnostics.append(.emptyText("an answer of question '\(id)'", at: option.textSpan))
                 continue
             }
-            let first = seen != nil
-                ? seen?[option.text] : node.options[..<k].first(where: { $0.text == option.text })?.textSpan
-            if let first {
-                diagnostics.append(.duplicateOption(option.text, question: node.id, at: option.textSpan, first: first))
+            let first: Span?
+            if seen != nil {
+                first = seen?[text.string(option.text)]
             } else {
-                seen?[option.text] = option.textSpan
+                first = routine.optionRecords[options.lowerBound..<k].first { text.equal($0.text, option.text) }?.textSpan
+            }
+            if let first {
+                diagnostics.append(.duplicateOption(text.string(option.text), question: id, at: option.textSpan, first: first))
+            } else {
+                seen?[text.string(option.text)] = option.textSpan
             }
         }
     }
@@ -75,11 +88,10 @@ public enum Validator {
     private static func cycleDiagnostic(_ cycle: [Int], _ routine: Routine) -> Diagnostic {
         var edges: [(from: String, to: String, span: Span)] = []
         for k in 0..<(cycle.count - 1) {
-            let from = routine.nodes[cycle[k]]
-            let span = edgeSpan(from: from, to: cycle[k + 1]) ?? from.idSpan
-            edges.append((from.id, routine.nodes[cycle[k + 1]].id, span))
+            let span = edgeSpan(from: cycle[k], to: cycle[k + 1], in: routine) ?? routine.records[cycle[k]].idSpan
+            edges.append((routine.id(of: cycle[k]), routine.id(of: cycle[k + 1]), span))
         }
-        var names = cycle.map { routine.nodes[$0].id }
+        var names = cycle.map { routine.id(of: $0) }
         if names.count > 12 {
             names = names.prefix(6) + ["... \(names.count - 10) more ..."] + names.suffix(4)
         }
@@ -92,11 +104,13 @@ public enum Validator {
         return diagnostic
     }
 
-    private static func edgeSpan(from node: RoutineNode, to target: Int) -> Span? {
-        for option in node.options {
-            if let edge = option.next.first(where: { $0.target == .node(target) }) { return edge.span }
+    private static func edgeSpan(from node: Int, to target: Int, in routine: Routine) -> Span? {
+        let record = routine.records[node]
+        for k in record.options {
+            let next = routine.edges[routine.optionRecords[k].next.range]
+            if let edge = next.first(where: { $0.target == .node(target) }) { return edge.span }
         }
-        return node.next.first(where: { $0.target == .node(target) })?.span
+        return routine.edges[record.next.range].first(where: { $0.target == .node(target) })?.span
     }
 
     /// Warns about nodes no path reaches, except a node that is the suggested fix for a
@@ -107,12 +121,12 @@ public enum Validator {
         let roots = routine.start.compactMap(\.target.nodeIndex)
         let reached = graph.reachable(from: roots)
         var firstOfID: [String: Int]?
-        for i in routine.nodes.indices where !reached[i] {
+        for i in routine.records.indices where !reached[i] {
             // A redeclared ID is already an error; warning that the copy is unreachable adds nothing.
             if firstOfID == nil { firstOfID = routine.indexByID() }
-            let id = routine.nodes[i].id
+            let id = routine.id(of: i)
             guard firstOfID?[id] == i, !suggested.contains(id) else { continue }
-            diagnostics.append(.unreachable(id, at: routine.nodes[i].idSpan))
+            diagnostics.append(.unreachable(id, at: routine.records[i].idSpan))
         }
     }
 }
@@ -122,10 +136,12 @@ private struct EdgeChecker {
     let routine: Routine
     var diagnostics: [Diagnostic] = []
     private var suggestions: [Int: String?] = [:]
+    /// Every node's ID, built when the first unknown target needs a suggestion.
+    private var ids: [String]?
 
     init(routine: Routine) { self.routine = routine }
 
-    mutating func check(_ edges: [Edge], isStart: Bool) {
+    mutating func check(_ edges: UnsafeBufferPointer<Edge>, isStart: Bool) {
         var endSpan: Span?
         // Long lists use a table so that a node with 100,000 targets is not quadratic.
         var firstSpan: [Target: Span]? = edges.count > 16 ? [:] : nil
@@ -159,8 +175,11 @@ private struct EdgeChecker {
 
     private mutating func suggestion(for missing: Int) -> String? {
         if let known = suggestions[missing] { return known }
-        let found = suggestions.count < Validator.detailLimit
-            ? closestMatch(to: routine.missingNames[missing], among: routine.nodes.lazy.map(\.id)) : nil
+        var found: String?
+        if suggestions.count < Validator.detailLimit {
+            if ids == nil { ids = routine.records.indices.map { routine.id(of: $0) } }
+            found = closestMatch(to: routine.missingNames[missing], among: ids!)
+        }
         suggestions[missing] = .some(found)
         return found
     }

@@ -1,0 +1,93 @@
+/// Where one text of a routine lives: a range of the source it was read from, or of the
+/// routine's own text bytes (texts that had escapes, or came from YAML or from code).
+/// Keeping texts as ranges means reading a routine builds no `String` per title.
+struct TextRef: Equatable, Sendable {
+    /// The offset; the top bit selects the routine's own bytes over the source.
+    var start: UInt32
+    var count: UInt32
+
+    static let ownFlag: UInt32 = 1 << 31
+    /// No text at all, as opposed to an empty one.
+    static let none = TextRef(start: .max, count: 0)
+
+    var isNone: Bool { start == .max }
+}
+
+/// A contiguous run of a routine's edges (``Routine/edges``).
+struct EdgeRange: Equatable, Sendable {
+    var start: UInt32
+    var count: UInt32
+
+    static let empty = EdgeRange(start: 0, count: 0)
+
+    var range: Range<Int> { Int(start)..<Int(start + count) }
+}
+
+/// A node as stored: plain values and ranges, no references, so that reading or copying one
+/// touches no reference counts and a routine of a million nodes is one allocation of them.
+struct NodeRecord: Sendable {
+    var id: TextRef
+    var title: TextRef
+    var note = TextRef.none
+    var unit = TextRef.none
+    var amount: Double?
+    var duration: Int?
+    var firstOption: UInt32
+    var optionCount: UInt32 = 0
+    var next = EdgeRange.empty
+    var idSpan: Span
+    var titleSpan: Span
+    var arrowSpan: Span?
+    var daysSpan: Span?
+    var noteSpan: Span?
+    var days: Weekdays?
+    var kind: RoutineNode.Kind
+
+    var options: Range<Int> { Int(firstOption)..<Int(firstOption + optionCount) }
+}
+
+/// One answer of a question, as stored.
+struct OptionRecord: Sendable {
+    var text: TextRef
+    var next = EdgeRange.empty
+    var textSpan: Span
+    var arrowSpan: Span?
+}
+
+/// The bytes a routine's texts refer to: its source, and its own bytes for the rest.
+struct TextStorage: Sendable {
+    var source: [UInt8] = []
+    var own: [UInt8] = []
+
+    /// Stores `text` in the routine's own bytes.
+    mutating func add(_ text: String) -> TextRef {
+        var text = text
+        return text.withUTF8 { add($0) }
+    }
+
+    mutating func add(_ bytes: UnsafeBufferPointer<UInt8>) -> TextRef {
+        let start = own.count
+        own.append(contentsOf: bytes)
+        return TextRef(start: UInt32(start) | TextRef.ownFlag, count: UInt32(bytes.count))
+    }
+
+    func string(_ ref: TextRef) -> String {
+        if ref.isNone { return "" }
+        return withBytes(ref) { String(decoding: $0, as: UTF8.self) }
+    }
+
+    func optionalString(_ ref: TextRef) -> String? { ref.isNone ? nil : string(ref) }
+
+    func withBytes<R>(_ ref: TextRef, _ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
+        if ref.isNone { return try body(UnsafeBufferPointer(start: nil, count: 0)) }
+        let start = Int(ref.start & ~TextRef.ownFlag)
+        let range = start..<(start + Int(ref.count))
+        let storage = ref.start & TextRef.ownFlag != 0 ? own : source
+        return try storage.withUnsafeBufferPointer { try body(UnsafeBufferPointer(rebasing: $0[range])) }
+    }
+
+    func equal(_ a: TextRef, _ b: TextRef) -> Bool {
+        guard a.count == b.count else { return false }
+        return withBytes(a) { x in withBytes(b) { y in x.elementsEqual(y) } }
+    }
+}
