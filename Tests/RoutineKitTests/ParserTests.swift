@@ -29,6 +29,8 @@ struct ParserTests {
              expected: "routine R start -> b,a\nhabit a [A]\nhabit b [B]"),
         Case(name: "escapes", source: #"routine "R"\#nhabit a "say \"hi\"\\ \n\t\u{1F600}""#,
              expected: "routine R\nhabit a [say \"hi\"\\ \n\t😀]"),
+        Case(name: "escapes at and past the eighth byte", source: #"routine "R"\#nhabit a "abcdefg\"hijklmn\" rstuvwxyz\\""#,
+             expected: "routine R\nhabit a [abcdefg\"hijklmn\" rstuvwxyz\\]"),
         Case(name: "crlf line ends", source: "routine \"R\"\r\nhabit a \"A\" -> b\r\nhabit b \"B\"\r\n",
              expected: "routine R\nhabit a [A] -> b\nhabit b [B]"),
         Case(name: "arrow without spaces", source: "routine \"R\"\nhabit a-1 \"A\"->b_2\nhabit b_2 \"B\"",
@@ -84,5 +86,20 @@ struct ParserTests {
         #expect(text(r.nodes[0].titleSpan) == "\"A\"")
         #expect(text(r.nodes[0].next[0].span) == "b")
         #expect(text(r.nameSpan) == "\"R\"")
+    }
+
+    /// Each keyword is recognised by its packed spelling; words one byte off are identifiers.
+    @Test(arguments: TokenKind.keywords)
+    func keywordsAndNearMisses(_ keyword: (String, TokenKind)) {
+        func kind(_ word: String) -> TokenKind {
+            var word = word
+            return word.withUTF8 { Lexer.keyword($0) } ?? .identifier
+        }
+        let (word, expected) = keyword
+        #expect(kind(word) == expected)
+        #expect(kind(word + "s") == .identifier)
+        #expect(kind(String(word.dropLast())) == .identifier)
+        #expect(kind(word.uppercased()) == .identifier)
+        #expect(kind(String(word.dropLast()) + "x") == .identifier)
     }
 }

@@ -25,20 +25,42 @@ public enum InputReader {
     }
 
     private static func readAll(fd: Int32, shownAs name: String, sizeHint: Int = 0) -> Result<[UInt8], Diagnostic> {
-        var bytes = [UInt8]()
-        bytes.reserveCapacity(sizeHint + 1)
-        var chunk = [UInt8](repeating: 0, count: max(65_536, min(sizeHint + 1, 1 << 24)))
-        while true {
-            let n = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
-            if n == 0 { return .success(bytes) }
-            if n < 0 {
-                if errno == EINTR { continue }
-                let reason = errno == EBADF && fd == 0 ? "standard input is closed" : describe(errno)
-                return .failure(.unreadable(name, reason: reason))
+        // A regular file is read straight into the array: no zeroed buffer, no second copy,
+        // half the pages touched. Standard input, or a file that grew, goes on in chunks.
+        var failure: Int32?
+        var atEnd = false
+        var bytes = [UInt8](unsafeUninitializedCapacity: max(sizeHint + 1, 65_536)) { buffer, count in
+            while count < buffer.count {
+                let n = Glibc.read(fd, buffer.baseAddress! + count, buffer.count - count)
+                if n > 0 {
+                    count += n
+                } else if n == 0 {
+                    atEnd = true
+                    return
+                } else if errno != EINTR {
+                    failure = errno
+                    return
+                }
             }
-            bytes.append(contentsOf: chunk[0..<n])
-            if bytes.count > SourceFile.maximumSize { return .failure(.tooLarge(name, size: bytes.count)) }
         }
+        var chunk = [UInt8](repeating: 0, count: atEnd || failure != nil ? 0 : 65_536)
+        while failure == nil, !atEnd {
+            if bytes.count > SourceFile.maximumSize { return .failure(.tooLarge(name, size: bytes.count)) }
+            let n = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+            if n > 0 {
+                bytes.append(contentsOf: chunk[0..<n])
+            } else if n == 0 {
+                atEnd = true
+            } else if errno != EINTR {
+                failure = errno
+            }
+        }
+        if let failure {
+            let reason = failure == EBADF && fd == 0 ? "standard input is closed" : describe(failure)
+            return .failure(.unreadable(name, reason: reason))
+        }
+        if bytes.count > SourceFile.maximumSize { return .failure(.tooLarge(name, size: bytes.count)) }
+        return .success(bytes)
     }
 
     public static func describe(_ code: Int32) -> String {

@@ -49,53 +49,96 @@ struct Lexer {
         return Token(kind: kind, span: Span(start: start, end: position), atLineStart: atLineStart)
     }
 
-    private mutating func skipTrivia() {
-        while position < bytes.count {
-            switch bytes[position] {
+    // The scanning loops work on locals and write `position` back once: a loop that updates
+    // a stored property stores it on every byte.
+    @inline(__always) private mutating func skipTrivia() {
+        var p = position
+        let end = bytes.count
+        while p < end {
+            switch bytes[p] {
             case UInt8(ascii: " "), UInt8(ascii: "\t"), 0x0C:
-                position += 1
+                p += 1
             case 0x0A, 0x0D:
-                position += 1
+                p += 1
                 lineStart = true
             case UInt8(ascii: "#"):
-                let start = position
-                while position < bytes.count, bytes[position] != 0x0A, bytes[position] != 0x0D { position += 1 }
-                comments.append(Span(start: start, end: position))
+                p = skipComment(from: p)
             default:
+                position = p
                 return
             }
         }
+        position = p
+    }
+
+    @inline(never) private mutating func skipComment(from start: Int) -> Int {
+        var p = start
+        while p < bytes.count, bytes[p] != 0x0A, bytes[p] != 0x0D { p += 1 }
+        comments.append(Span(start: start, end: p))
+        return p
     }
 
     /// Scans to the closing quote; a string never spans lines, so a missing quote ends at the line end.
     private mutating func scanString() -> TokenKind {
-        position += 1
-        while position < bytes.count {
-            switch bytes[position] {
+        var p = position + 1
+        let end = bytes.count
+        defer { position = p }
+        // Eight bytes at a time up to the first that ends or escapes the string.
+        let base = UnsafeRawPointer(bytes.baseAddress!)
+        while p + 8 <= end {
+            let word = UInt64(littleEndian: base.loadUnaligned(fromByteOffset: p, as: UInt64.self))
+            if Self.hasByte(word, UInt8(ascii: "\"")) || Self.hasByte(word, UInt8(ascii: "\\"))
+                || Self.hasByte(word, 0x0A) || Self.hasByte(word, 0x0D)
+            {
+                break
+            }
+            p += 8
+        }
+        while p < end {
+            let b = bytes[p]
+            if b != UInt8(ascii: "\"") && b != UInt8(ascii: "\\") && b != 0x0A && b != 0x0D {
+                p += 1
+                continue
+            }
+            switch b {
             case UInt8(ascii: "\""):
-                position += 1
+                p += 1
                 return .string
             case UInt8(ascii: "\\"):
-                position += 1
-                if position < bytes.count, bytes[position] != 0x0A, bytes[position] != 0x0D { position += 1 }
-            case 0x0A, 0x0D:
-                return .unterminatedString
+                p += 1
+                if p < end, bytes[p] != 0x0A, bytes[p] != 0x0D { p += 1 }
             default:
-                position += 1
+                return .unterminatedString
             }
         }
         return .unterminatedString
     }
 
-    private mutating func scanIdentifierTail() {
-        position += 1
-        while position < bytes.count {
-            let c = bytes[position]
+    @inline(__always) private mutating func scanIdentifierTail() {
+        var p = position + 1
+        let end = bytes.count
+        defer { position = p }
+        while p < end {
+            let c = bytes[p]
+            if Self.isLetterOrDigit(c) || c == UInt8(ascii: "_") {
+                p += 1
+                continue
+            }
             // `a->b` is an arrow between two IDs, not an ID `a-`.
-            if c == UInt8(ascii: "-"), position + 1 < bytes.count, bytes[position + 1] == UInt8(ascii: ">") { return }
-            guard Self.isIdentifierByte(c) else { return }
-            position += 1
+            guard c == UInt8(ascii: "-"), p + 1 >= end || bytes[p + 1] != UInt8(ascii: ">") else { return }
+            p += 1
         }
+    }
+
+    /// Whether any byte of `word` is `byte` (the zero-byte test on `word ^ byte * 0x0101...`).
+    @inline(__always) static func hasByte(_ word: UInt64, _ byte: UInt8) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let x = word ^ (ones &* UInt64(byte))
+        return (x &- ones) & ~x & (ones &* 0x80) != 0
+    }
+
+    @inline(__always) static func isLetterOrDigit(_ b: UInt8) -> Bool {
+        (b | 0x20) &- UInt8(ascii: "a") < 26 || b &- UInt8(ascii: "0") < 10
     }
 
     private func keyword(start: Int) -> TokenKind? {
@@ -119,7 +162,7 @@ struct Lexer {
         case (8, UInt8(ascii: "q")): kind = .kwQuestion
         default: return nil
         }
-        return packed(word) == keywordBits[Int(kind.rawValue - TokenKind.kwRoutine.rawValue)] ? kind : nil
+        return packed(word) == spelling(kind) ? kind : nil
     }
 
     /// Up to eight bytes as one little-endian integer.
@@ -133,10 +176,21 @@ struct Lexer {
         return value
     }
 
-    /// The packed spelling of each keyword, in `TokenKind` order from `kwRoutine`.
-    private static let keywordBits: [UInt64] = ["routine", "start", "habit", "question", "for", "target", "on", "note", "end"].map { word in
-        var word = word
-        return word.withUTF8 { packed($0) }
+    /// A keyword's spelling as ``packed(_:)`` gives it: its bytes, first byte lowest. Literals
+    /// rather than a table built at first use, which costs a lazy-initialisation check per call.
+    private static func spelling(_ kind: TokenKind) -> UInt64 {
+        switch kind {
+        case .kwRoutine: 0x65_6E69_7475_6F72
+        case .kwStart: 0x74_7261_7473
+        case .kwHabit: 0x74_6962_6168
+        case .kwQuestion: 0x6E6F_6974_7365_7571
+        case .kwFor: 0x72_6F66
+        case .kwTarget: 0x7465_6772_6174
+        case .kwOn: 0x6E6F
+        case .kwNote: 0x6574_6F6E
+        case .kwEnd: 0x64_6E65
+        default: 0
+        }
     }
 
     static func isIdentifierStart(_ b: UInt8) -> Bool {
