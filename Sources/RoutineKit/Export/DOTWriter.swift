@@ -53,46 +53,13 @@ public enum DOTWriter {
                 out.write("];\n")
             }
         }
-        view.forEachArrow { arrow in
-            if case .missing = arrow.target, !view.showProblems { return }
-            out.write("  ")
-            if let from = arrow.from { quote(routine.records[from].id, of: routine, into: &out) } else { out.write("\" start\"") }
-            out.write(" -> ")
-            switch arrow.target {
-            case .node(let t): quote(routine.records[t].id, of: routine, into: &out)
-            case .end: out.write("\" end\"")
-            case .missing(let k): quote(missingID(routine.missingNames[k]), into: &out)
-            }
-            var attributes: [StaticString] = []
-            if arrow.kind == .gather { attributes.append("style=dashed") }
-            if view.showProblems {
-                if case .missing = arrow.target { attributes += ["color=red", "style=dashed"] }
-                if arrow.onCycle { attributes += ["color=red", "penwidth=2"] }
-            }
-            if let label = arrow.label {
-                out.write(" [label=")
-                quote(label, into: &out)
-                for attribute in attributes {
-                    out.write(", ")
-                    out.write(attribute)
-                }
-                out.write("]")
-            } else if !attributes.isEmpty {
-                out.write(" [")
-                for (k, attribute) in attributes.enumerated() {
-                    if k > 0 { out.write(", ") }
-                    out.write(attribute)
-                }
-                out.write("]")
-            }
-            out.write(";\n")
-        }
+        writeArrows(view, into: &out)
         out.write("}\n")
         return out
     }
 
     /// A name no routine ID can take (IDs have no spaces).
-    private static func missingID(_ name: String) -> String { " missing \(name)" }
+    static func missingID(_ name: String) -> String { " missing \(name)" }
 
     /// A DOT double-quoted string. Inside one, `\"` is a quote and, in labels, a backslash
     /// starts an escape (`\n`, `\l`, `\N`...), so a literal backslash is doubled. Line breaks
@@ -118,7 +85,7 @@ public enum DOTWriter {
     /// Most labels need no escaping at all: printable ASCII without quote or backslash.
     private static func needsNoEscape(_ b: UInt8) -> Bool { b >= 0x20 && b < 0x7F && b != 0x22 && b != 0x5C }
 
-    private static func escape(_ bytes: UnsafeBufferPointer<UInt8>, into out: inout ByteWriter) {
+    static func escape(_ bytes: UnsafeBufferPointer<UInt8>, into out: inout ByteWriter) {
         if bytes.allSatisfy(needsNoEscape) {
             out.write(bytes: bytes)
         } else {

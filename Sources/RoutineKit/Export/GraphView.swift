@@ -97,6 +97,9 @@ public struct GraphView: Sendable {
         return Self.details(node)
     }
 
+    /// Whether the arrow from `from` to `to` lies on a cycle; false unless problems are shown.
+    func isCyclicEdge(from: Int, to: Int) -> Bool { components?.isCyclicEdge(from: from, to: to) ?? false }
+
     /// Whether a node declared twice is the later copy, which drawings leave out.
     public func isRedeclaration(_ index: Int) -> Bool {
         guard let firstOfID else { return false }

@@ -1,0 +1,77 @@
+extension DOTWriter {
+    /// Writes every arrow in the order of ``GraphView/forEachArrow(_:)``, straight from the
+    /// routine's records: a label is written from the answer's bytes, not built as a string.
+    static func writeArrows(_ view: GraphView, into out: inout ByteWriter) {
+        let routine = view.routine
+        writeArrows(routine.start[...], from: nil, label: nil, isGather: false, view, into: &out)
+        for i in routine.records.indices {
+            let record = routine.records[i]
+            for k in record.options {
+                let option = routine.optionRecords[k]
+                writeArrows(routine.edges[option.next.range], from: i, label: option.text, isGather: false, view, into: &out)
+            }
+            let isQuestion = record.kind == .question
+            writeArrows(routine.edges[record.next.range], from: i, label: nil, isGather: isQuestion, view, into: &out)
+        }
+    }
+
+    /// The arrows of one list. A gather is labelled "then"; when a list has several targets,
+    /// each label ends with the target's place in it.
+    private static func writeArrows(
+        _ edges: ArraySlice<Edge>, from: Int?, label: TextRef?, isGather: Bool, _ view: GraphView,
+        into out: inout ByteWriter
+    ) {
+        let routine = view.routine
+        for (k, edge) in edges.enumerated() {
+            var isMissing = false
+            if case .missing = edge.target { isMissing = true }
+            if isMissing, !view.showProblems { continue }
+            out.write("  ")
+            if let from { quote(routine.records[from].id, of: routine, into: &out) } else { out.write("\" start\"") }
+            out.write(" -> ")
+            switch edge.target {
+            case .node(let t): quote(routine.records[t].id, of: routine, into: &out)
+            case .end: out.write("\" end\"")
+            case .missing(let m): quote(missingID(routine.missingNames[m]), into: &out)
+            }
+            var onCycle = false
+            if view.showProblems, let from, case .node(let to) = edge.target { onCycle = view.isCyclicEdge(from: from, to: to) }
+            let order = edges.count > 1 ? k + 1 : nil
+            var separator: StaticString = " ["
+            var opened = false
+            if label != nil || isGather || order != nil {
+                out.write(" [label=\"")
+                if let label { routine.text.withBytes(label) { escape($0, into: &out) } }
+                if isGather { out.write("then") }
+                if let order {
+                    if label != nil || isGather { out.byte(UInt8(ascii: " ")) }
+                    out.byte(UInt8(ascii: "("))
+                    out.write(order)
+                    out.byte(UInt8(ascii: ")"))
+                }
+                out.byte(UInt8(ascii: "\""))
+                separator = ", "
+                opened = true
+            }
+            func attribute(_ text: StaticString) {
+                out.write(separator)
+                out.write(text)
+                separator = ", "
+                opened = true
+            }
+            if isGather { attribute("style=dashed") }
+            if view.showProblems {
+                if isMissing {
+                    attribute("color=red")
+                    attribute("style=dashed")
+                }
+                if onCycle {
+                    attribute("color=red")
+                    attribute("penwidth=2")
+                }
+            }
+            if opened { out.byte(UInt8(ascii: "]")) }
+            out.write(";\n")
+        }
+    }
+}
