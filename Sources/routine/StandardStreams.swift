@@ -25,7 +25,7 @@ struct BufferedOutput {
         var line = ByteWriter()
         json.write(to: &line)
         line.byte(0x0A)
-        buffer.append(contentsOf: line.bytes)
+        line.withBytes { buffer.append(contentsOf: $0) }
         if buffer.count >= 1 << 16 { flush() }
     }
 

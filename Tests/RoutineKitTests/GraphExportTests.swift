@@ -105,4 +105,17 @@ struct GraphExportTests {
         let tokens = text.split(whereSeparator: { " \n|".contains($0) })
         #expect(!tokens.contains("end"))
     }
+
+    /// A copied writer has its own bytes: writing to one never shows in the other.
+    @Test func byteWriterCopiesAreIndependent() {
+        var a = ByteWriter(capacity: 4)
+        a.write("shared ")
+        var b = a
+        a.write("first, then a longer text that grows the buffer")
+        b.write("second")
+        b.byte(UInt8(ascii: "!"))
+        #expect(a.text == "shared first, then a longer text that grows the buffer")
+        #expect(b.text == "shared second!")
+        #expect(b.bytes == Array("shared second!".utf8))
+    }
 }
