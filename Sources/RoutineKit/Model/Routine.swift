@@ -1,8 +1,8 @@
 /// A routine: a named graph of habits and questions, with an ordered start list.
 ///
 /// Nodes are stored flat: plain records in one array, every arrow's targets in one array,
-/// and texts as ranges of the source. A routine of a million nodes is a few allocations, and
-/// reading it builds no string per node. ``nodes`` presents each node as a ``RoutineNode``.
+/// and texts as byte ranges (of the `.rt` source, or of the routine's own bytes). A routine
+/// of a million nodes is a few allocations. ``nodes`` presents each node as a ``RoutineNode``.
 public struct Routine: Sendable {
     public var name: String
     public var nameSpan: Span
