@@ -22,12 +22,11 @@ struct RoutineBuilder {
         routine.text.source = source
     }
 
-    /// Adds `node`; a second node with an ID already declared is kept (its arrows are still
-    /// checked) but names resolve to the first.
-    mutating func declare(_ node: RoutineNode) -> Int {
-        var id = node.id
-        id.withUTF8 { noteDeclaration($0, span: node.idSpan) }
-        routine.append(node)
+    /// Adds `node`, whose options and edges the reader has already added; a second node with
+    /// an ID already declared is kept (its arrows are still checked) but names resolve to the first.
+    mutating func declare(_ node: NodeRecord) -> Int {
+        routine.text.withBytes(node.id) { noteDeclaration($0, span: node.idSpan) }
+        routine.records.append(node)
         return routine.records.count - 1
     }
 

@@ -17,17 +17,15 @@ struct YAMLEvent {
 
     var text: String { String(decoding: bytes, as: UTF8.self) }
 
-    /// A plain scalar that YAML reads as null: empty, `~`, `null`.
+    /// A plain scalar that YAML reads as null: empty, `~`, `null`, `Null`, `NULL`.
     var isNull: Bool {
         guard kind == .scalar, isPlain else { return false }
         guard bytes.count <= 4 else { return false }
-        let packed = Lexer.packed(bytes)
-        return bytes.isEmpty || Self.nullSpellings.contains(packed)
-    }
-
-    private static let nullSpellings: [UInt64] = ["~", "null", "Null", "NULL"].map { word in
-        var word = word
-        return word.withUTF8 { Lexer.packed($0) }
+        if bytes.isEmpty { return true }
+        switch Lexer.packed(bytes) {
+        case 0x7E, 0x6C6C_756E, 0x6C6C_754E, 0x4C4C_554E: return true
+        default: return false
+        }
     }
 
     /// Whether the scalar is `word`, which is at most eight bytes.
@@ -69,45 +67,47 @@ struct YAMLEventReader: ~Copyable {
         eventStorage.deallocate()
     }
 
-    /// The next event, or nil on a syntax error, which ``syntaxError()`` then describes.
-    /// (Not a `Result`: building and destroying one with a diagnostic in it costs more, per
-    /// event, than reading the event.)
-    mutating func next() -> YAMLEvent? {
+    /// Reads the next event into `event`; false on a syntax error, which ``syntaxError()``
+    /// then describes. The event is filled in place and its fields read straight from
+    /// libyaml's: this runs once per event, and a copy of either struct per event costs a
+    /// measurable share of a parse.
+    mutating func read(into event: inout YAMLEvent) -> Bool {
         if hasEvent {
             yaml_event_delete(eventStorage)
             hasEvent = false
         }
-        guard yaml_parser_parse(parser, eventStorage) != 0 else { return nil }
+        guard yaml_parser_parse(parser, eventStorage) != 0 else { return false }
         hasEvent = true
-        let event = eventStorage.pointee
-        let span = Span(start: offsets.byteOffset(ofCharacter: event.start_mark.index), end: offsets.byteOffset(ofCharacter: event.end_mark.index))
-        var result = YAMLEvent(kind: .streamStart, span: span)
-        switch event.type {
-        case YAML_STREAM_START_EVENT: result.kind = .streamStart
-        case YAML_STREAM_END_EVENT: result.kind = .streamEnd
-        case YAML_DOCUMENT_START_EVENT: result.kind = .documentStart
-        case YAML_DOCUMENT_END_EVENT: result.kind = .documentEnd
-        case YAML_MAPPING_START_EVENT:
-            result.kind = .mappingStart
-            result.hasAnchor = event.data.mapping_start.anchor != nil
-            result.tag = UnsafePointer(event.data.mapping_start.tag)
-        case YAML_MAPPING_END_EVENT: result.kind = .mappingEnd
-        case YAML_SEQUENCE_START_EVENT:
-            result.kind = .sequenceStart
-            result.hasAnchor = event.data.sequence_start.anchor != nil
-            result.tag = UnsafePointer(event.data.sequence_start.tag)
-        case YAML_SEQUENCE_END_EVENT: result.kind = .sequenceEnd
+        let raw = eventStorage
+        event.span = Span(
+            start: offsets.byteOffset(ofCharacter: raw.pointee.start_mark.index),
+            end: offsets.byteOffset(ofCharacter: raw.pointee.end_mark.index))
+        event.hasAnchor = false
+        event.tag = nil
+        switch raw.pointee.type {
         case YAML_SCALAR_EVENT:
-            let scalar = event.data.scalar
-            result.kind = .scalar
-            result.bytes = UnsafeBufferPointer(start: scalar.value, count: scalar.length)
-            result.isPlain = scalar.style == YAML_PLAIN_SCALAR_STYLE
-            result.hasAnchor = scalar.anchor != nil
-            result.tag = UnsafePointer(scalar.tag)
-        case YAML_ALIAS_EVENT: result.kind = .alias
-        default: result.kind = .streamEnd
+            event.kind = .scalar
+            event.bytes = UnsafeBufferPointer(start: raw.pointee.data.scalar.value, count: raw.pointee.data.scalar.length)
+            event.isPlain = raw.pointee.data.scalar.style == YAML_PLAIN_SCALAR_STYLE
+            event.hasAnchor = raw.pointee.data.scalar.anchor != nil
+            event.tag = UnsafePointer(raw.pointee.data.scalar.tag)
+        case YAML_MAPPING_START_EVENT:
+            event.kind = .mappingStart
+            event.hasAnchor = raw.pointee.data.mapping_start.anchor != nil
+            event.tag = UnsafePointer(raw.pointee.data.mapping_start.tag)
+        case YAML_MAPPING_END_EVENT: event.kind = .mappingEnd
+        case YAML_SEQUENCE_START_EVENT:
+            event.kind = .sequenceStart
+            event.hasAnchor = raw.pointee.data.sequence_start.anchor != nil
+            event.tag = UnsafePointer(raw.pointee.data.sequence_start.tag)
+        case YAML_SEQUENCE_END_EVENT: event.kind = .sequenceEnd
+        case YAML_STREAM_START_EVENT: event.kind = .streamStart
+        case YAML_DOCUMENT_START_EVENT: event.kind = .documentStart
+        case YAML_DOCUMENT_END_EVENT: event.kind = .documentEnd
+        case YAML_ALIAS_EVENT: event.kind = .alias
+        default: event.kind = .streamEnd
         }
-        return result
+        return true
     }
 
     /// The error that made ``next()`` return nil.
@@ -150,8 +150,13 @@ struct CharacterOffsets {
         return i - start
     }
 
+    @inline(__always)
     mutating func byteOffset(ofCharacter index: Int) -> Int {
         if index <= asciiPrefix { return origin + index }
+        return slowByteOffset(ofCharacter: index)
+    }
+
+    private mutating func slowByteOffset(ofCharacter index: Int) -> Int {
         // Eight ASCII bytes are eight characters.
         let raw = UnsafeRawBufferPointer(bytes)
         while character + 8 <= index, byte + 8 <= bytes.count,

@@ -10,7 +10,9 @@ extension YAMLLoader {
                 sawName = true
                 if let (name, span) = try loader.readString("routine") { loader.builder.setName(name, span: span) }
             case .start:
-                loader.builder.setStart(try loader.readTargets("start"), span: keySpan)
+                let edges = try loader.readTargets("start")
+                loader.builder.setStart(Array(loader.builder.routine.edges[edges.range]), span: keySpan)
+                loader.builder.routine.edges.removeSubrange(edges.range)
             default:
                 sawNodes = true
                 try loader.readNodes()
@@ -38,10 +40,17 @@ extension YAMLLoader {
         try advance()
     }
 
+    /// Reads one node straight into a record: its texts go to the routine's own bytes, its
+    /// options and arrows to the routine's arrays as they are read, and a node that turns out
+    /// to have no kind takes them back.
     private mutating func readNode() throws(Stop) {
         let mappingSpan = event.span
         let firstDiagnostic = diagnostics.count
-        var node = RoutineNode(kind: .habit, id: "", title: "")
+        let optionMark = builder.routine.optionRecords.count
+        let edgeMark = builder.routine.edges.count
+        var node = NodeRecord(
+            id: .none, title: .none, firstOption: UInt32(optionMark), idSpan: mappingSpan, titleSpan: mappingSpan,
+            kind: .habit)
         var kindSpan: Span?
         var sawKindKey = false
         var unitSpan: Span?
@@ -49,25 +58,25 @@ extension YAMLLoader {
         let keys = try forEachKey(among: YAMLKey.node, place: "a node") { loader, key, keySpan throws(Stop) in
             switch key {
             case .habit, .question:
-                let kind: RoutineNode.Kind = key == .habit ? .habit : .question
                 sawKindKey = true
                 guard let (id, span) = try loader.readID(key.rawValue) else { return }
                 if let first = kindSpan {
-                    loader.diagnostics.append(.conflictingKind(node.id, at: keySpan, first: first))
+                    let id = loader.builder.routine.text.string(node.id)
+                    loader.diagnostics.append(.conflictingKind(id, at: keySpan, first: first))
                     return
                 }
                 kindSpan = keySpan
-                node.kind = kind
+                node.kind = key == .habit ? .habit : .question
                 node.id = id
                 node.idSpan = span
             case .title, .prompt:
                 sawTitle = true
-                if let (title, span) = try loader.readString(key.rawValue) {
+                if let (title, span) = try loader.readText(key.rawValue) {
                     node.title = title
                     node.titleSpan = span
                 } else {
                     // Reported already; a placeholder keeps "title is empty" from following.
-                    node.title = "?"
+                    node.title = loader.builder.routine.text.add("?")
                 }
             case .for:
                 guard let (text, span) = try loader.readString("for") else { return }
@@ -76,10 +85,10 @@ extension YAMLLoader {
                 case .failure(let diagnostic): loader.diagnostics.append(diagnostic)
                 }
             case .target:
-                if let (amount, _) = try loader.readTarget() { node.target = TargetValue(amount: amount, unit: node.target?.unit) }
+                if let (amount, _) = try loader.readTarget() { node.amount = amount }
             case .unit:
                 unitSpan = keySpan
-                if let (unit, _) = try loader.readString("unit") { node.target = TargetValue(amount: node.target?.amount ?? 0, unit: unit) }
+                if let (unit, _) = try loader.readText("unit") { node.unit = unit }
             case .on:
                 var days = Weekdays()
                 let start = loader.event.span
@@ -91,15 +100,17 @@ extension YAMLLoader {
                     node.daysSpan = start
                 }
             case .note:
-                if let (note, _) = try loader.readString("note") { node.note = note }
+                if let (note, _) = try loader.readText("note") { node.note = note }
             case .next:
                 node.next = try loader.readTargets("next")
                 node.arrowSpan = keySpan
             default:
-                node.options = try loader.readOptions()
+                node.optionCount = try loader.readOptions()
             }
         }
         guard kindSpan != nil else {
+            builder.routine.optionRecords.removeSubrange(optionMark...)
+            builder.routine.edges.removeSubrange(edgeMark...)
             // An ID that could not be read has been reported already.
             if sawKindKey { return }
             diagnostics.append(.missingKey("habit' or 'question", in: "a node", at: mappingSpan, note: "start each node with 'habit: ID' or 'question: ID'"))
@@ -115,10 +126,12 @@ extension YAMLLoader {
 
     /// Keys that belong to the other kind of node, and what each kind requires.
     private mutating func checkKinds(
-        _ node: inout RoutineNode, sawTitle: Bool, explained: Bool, keys: KeysRead, unitSpan: Span?
+        _ node: inout NodeRecord, sawTitle: Bool, explained: Bool, keys: KeysRead, unitSpan: Span?
     ) {
-        var place: String { "\(node.kind.rawValue) '\(node.id)'" }
-        let wanted: YAMLKey = node.isHabit ? .title : .prompt
+        let kind = node.kind
+        let id = node.id
+        var place: String { "\(kind.rawValue) '\(builder.routine.text.string(id))'" }
+        let wanted: YAMLKey = kind == .habit ? .title : .prompt
         if !sawTitle {
             if !explained { diagnostics.append(.missingKey(wanted.rawValue, in: place, at: node.idSpan)) }
             // A placeholder, so that "title is empty" does not follow.
@@ -126,7 +139,7 @@ extension YAMLLoader {
         }
         for key in YAMLKey.kindSpecific where keys.contains(key) {
             let span = keySpan(key, of: keys)
-            switch (node.kind, key) {
+            switch (kind, key) {
             case (.habit, .prompt):
                 diagnostics.append(.misplacedKey("prompt", at: span, instead: "title", reason: "a habit has a 'title'"))
             case (.question, .title):
@@ -134,30 +147,33 @@ extension YAMLLoader {
             case (.habit, .options):
                 diagnostics.append(.misplacedKey("options", at: span, instead: "next", reason: "only a question has options"))
             case (.question, .for), (.question, .target), (.question, .unit), (.question, .on):
-                diagnostics.append(.attributeOnQuestion(key.rawValue, node: node.id, at: span))
+                diagnostics.append(.attributeOnQuestion(key.rawValue, node: builder.routine.text.string(id), at: span))
             default:
                 break
             }
         }
-        if node.isQuestion {
+        if kind == .question {
             node.duration = nil
-            node.target = nil
+            node.amount = nil
+            node.unit = .none
             node.days = nil
-        } else if let target = node.target, target.amount == 0 {
+        } else if node.amount == nil, !node.unit.isNone {
             if let unitSpan, !keys.contains(.target) {
                 diagnostics.append(.missingKey("target", in: place, at: unitSpan, note: "'unit' names the unit of a 'target'"))
             }
-            node.target = nil
+            node.unit = .none
         }
     }
 
-    private mutating func readOptions() throws(Stop) -> [QuestionOption] {
+    /// Reads a list of options straight into the routine's option records and returns how many
+    /// it read. An option without an answer is reported and its arrows taken back.
+    private mutating func readOptions() throws(Stop) -> UInt32 {
         guard event.kind == .sequenceStart else {
             diagnostics.append(.wrongType("options", expected: "a list of answers", found: describe(), at: event.span))
             try skipValue()
-            return []
+            return 0
         }
-        var options: [QuestionOption] = []
+        var count: UInt32 = 0
         try advance()
         while event.kind != .sequenceEnd {
             guard event.kind == .mappingStart else {
@@ -166,12 +182,13 @@ extension YAMLLoader {
                 continue
             }
             let mappingSpan = event.span
-            var option = QuestionOption(text: "")
+            let edgeMark = builder.routine.edges.count
+            var option = OptionRecord(text: .none, textSpan: Span(at: 0))
             var sawAnswer = false
             try forEachKey(among: YAMLKey.option, place: "an option") { loader, key, keySpan throws(Stop) in
                 if key == .answer {
                     sawAnswer = true
-                    if let (text, span) = try loader.readString("answer") {
+                    if let (text, span) = try loader.readText("answer") {
                         option.text = text
                         option.textSpan = span
                     }
@@ -181,12 +198,14 @@ extension YAMLLoader {
                 }
             }
             if sawAnswer {
-                options.append(option)
+                builder.routine.optionRecords.append(option)
+                count += 1
             } else {
+                builder.routine.edges.removeSubrange(edgeMark...)
                 diagnostics.append(.missingKey("answer", in: "an option", at: mappingSpan))
             }
         }
         try advance()
-        return options
+        return count
     }
 }

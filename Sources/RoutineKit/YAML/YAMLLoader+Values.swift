@@ -36,31 +36,44 @@ extension YAMLLoader {
         try advance()
     }
 
-    /// Targets: `end` or node IDs, one or a list.
-    mutating func readTargets(_ key: String) throws(Stop) -> [Edge] {
-        // Collected in a reused buffer, so each list is allocated once at its final size.
-        edgeScratch.removeAll(keepingCapacity: true)
+    /// A string value, stored in the routine's own bytes without building a `String`.
+    mutating func readText(_ key: String) throws(Stop) -> (TextRef, Span)? {
+        guard event.kind == .scalar, !event.isNull else {
+            diagnostics.append(.wrongType(key, expected: "a string", found: describe(), at: event.span))
+            try skipValue()
+            return nil
+        }
+        let value = (builder.routine.text.add(event.bytes), event.span)
+        try advance()
+        return value
+    }
+
+    /// Targets, `end` or node IDs, one or a list, appended to the routine's edges.
+    mutating func readTargets(_ key: String) throws(Stop) -> EdgeRange {
+        let start = builder.routine.edges.count
         try readWords(key) { loader in
             let span = loader.event.span
             if loader.event.equals("end") {
-                loader.edgeScratch.append(Edge(.end, span: span))
+                loader.builder.routine.edges.append(Edge(.end, span: span))
             } else if isIdentifier(loader.event.bytes) {
-                loader.edgeScratch.append(Edge(loader.builder.reference(loader.event.bytes), span: span))
+                let target = loader.builder.reference(loader.event.bytes)
+                loader.builder.routine.edges.append(Edge(target, span: span))
             } else {
                 loader.diagnostics.append(.invalidIdentifier(loader.event.text, at: span))
             }
         }
-        return Array(edgeScratch)
+        return EdgeRange(start: UInt32(start), count: UInt32(builder.routine.edges.count - start))
     }
 
-    /// A node ID for `habit:` or `question:`.
-    mutating func readID(_ key: String) throws(Stop) -> (String, Span)? {
-        guard let (id, span) = try readString(key) else { return nil }
-        guard isIdentifier(id) else {
-            diagnostics.append(.invalidIdentifier(id, at: span))
+    /// A node ID for `habit:` or `question:`, stored in the routine's own bytes.
+    mutating func readID(_ key: String) throws(Stop) -> (TextRef, Span)? {
+        guard event.kind == .scalar, !event.isNull else { return try readText(key) }
+        guard isIdentifier(event.bytes) else {
+            diagnostics.append(.invalidIdentifier(event.text, at: event.span))
+            try advance()
             return nil
         }
-        return (id, span)
+        return try readText(key)
     }
 
     mutating func readTarget() throws(Stop) -> (Double, Span)? {

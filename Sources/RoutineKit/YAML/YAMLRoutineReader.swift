@@ -26,23 +26,39 @@ enum YAMLKey: String, CaseIterable {
     case habit, question, title, prompt, `for`, target, unit, on, note, next, options
     case answer
 
-    static let top: [YAMLKey] = [.routine, .start, .nodes]
-    static let node: [YAMLKey] = [.habit, .question, .title, .prompt, .for, .target, .unit, .on, .note, .next, .options]
-    static let option: [YAMLKey] = [.answer, .next]
+    static let top: YAMLKeySet = [.routine, .start, .nodes]
+    static let node: YAMLKeySet = [.habit, .question, .title, .prompt, .for, .target, .unit, .on, .note, .next, .options]
+    static let option: YAMLKeySet = [.answer, .next]
     /// Keys that only one kind of node may have.
     static let kindSpecific: [YAMLKey] = [.title, .prompt, .for, .target, .unit, .on, .options]
 
-    /// Each key's spelling packed into one integer (all keys are at most eight bytes).
-    private static let bits: [UInt64] = allCases.map { key in
-        var name = key.rawValue
-        return name.withUTF8 { Lexer.packed($0) }
+    /// The key spelt by `bytes`, if it is one of `keys`.
+    static func match(_ bytes: UnsafeBufferPointer<UInt8>, among keys: YAMLKeySet) -> YAMLKey? {
+        guard bytes.count >= 2, bytes.count <= 8, let key = YAMLKey(packed: Lexer.packed(bytes)) else { return nil }
+        return keys.contains(key) ? key : nil
     }
 
-    static func match(_ bytes: UnsafeBufferPointer<UInt8>, among keys: [YAMLKey]) -> YAMLKey? {
-        guard bytes.count <= 8 else { return nil }
-        let packed = Lexer.packed(bytes)
-        for key in keys where bits[key.ordinalFast] == packed { return key }
-        return nil
+    /// The key whose spelling ``Lexer/packed(_:)`` gives as `packed`: literals rather than a
+    /// table built at first use, which costs a lazy-initialisation check per key read.
+    private init?(packed: UInt64) {
+        switch packed {
+        case 0x65_6E69_7475_6F72: self = .routine
+        case 0x74_7261_7473: self = .start
+        case 0x73_6564_6F6E: self = .nodes
+        case 0x74_6962_6168: self = .habit
+        case 0x6E6F_6974_7365_7571: self = .question
+        case 0x65_6C74_6974: self = .title
+        case 0x7470_6D6F_7270: self = .prompt
+        case 0x72_6F66: self = .for
+        case 0x7465_6772_6174: self = .target
+        case 0x7469_6E75: self = .unit
+        case 0x6E6F: self = .on
+        case 0x6574_6F6E: self = .note
+        case 0x7478_656E: self = .next
+        case 0x73_6E6F_6974_706F: self = .options
+        case 0x7265_7773_6E61: self = .answer
+        default: return nil
+        }
     }
 
     /// The case's position, without searching `allCases`.
@@ -67,6 +83,25 @@ enum YAMLKey: String, CaseIterable {
     }
 }
 
+/// A set of schema keys, one bit per key.
+struct YAMLKeySet: OptionSet {
+    var rawValue: UInt32
+
+    init(rawValue: UInt32) { self.rawValue = rawValue }
+
+    init(_ key: YAMLKey) { rawValue = 1 << UInt32(key.ordinalFast) }
+
+    init(arrayLiteral keys: YAMLKey...) {
+        rawValue = 0
+        for key in keys { rawValue |= 1 << UInt32(key.ordinalFast) }
+    }
+
+    func contains(_ key: YAMLKey) -> Bool { rawValue & (1 << UInt32(key.ordinalFast)) != 0 }
+
+    /// The keys' names, in schema order, for messages.
+    var names: [String] { YAMLKey.allCases.filter(contains).map(\.rawValue) }
+}
+
 /// The keys one mapping held, each first occurrence's span kept in the loader.
 struct KeysRead {
     var mask: UInt32
@@ -86,11 +121,13 @@ struct YAMLLoader: ~Copyable {
     private var depth = 0
     /// The span of each key of the mappings being read, by depth, for duplicate-key labels.
     private var keySpans: [Span] = []
-    var edgeScratch: [Edge] = []
 
     init(_ bytes: UnsafeBufferPointer<UInt8>) {
         reader = YAMLEventReader(bytes)
         builder = RoutineBuilder(sourceSize: bytes.count, bytesPerNode: 64)
+        // Room for every text at once, so the bytes are never copied as they grow; room
+        // never written costs address space, not memory.
+        builder.routine.text.own.reserveCapacity(bytes.count)
     }
 
     consuming func finish(complete: Bool) -> ParsedRoutine {
@@ -101,16 +138,15 @@ struct YAMLLoader: ~Copyable {
 
     /// Moves to the next event. Aliases, anchors and excessive depth stop the load.
     mutating func advance() throws(Stop) {
-        guard let next = reader.next() else {
+        guard reader.read(into: &event) else {
             diagnostics.append(reader.syntaxError())
             throw Stop()
         }
-        event = next
         if event.kind == .alias || event.hasAnchor {
             diagnostics.append(.yamlAlias(at: event.span))
             throw Stop()
         }
-        if let tag = event.unsupportedTag { diagnostics.append(.yamlTag(tag, at: event.span)) }
+        if event.tag != nil, let tag = event.unsupportedTag { diagnostics.append(.yamlTag(tag, at: event.span)) }
         switch event.kind {
         case .mappingStart, .sequenceStart:
             depth += 1
@@ -176,7 +212,7 @@ struct YAMLLoader: ~Copyable {
     /// keys and duplicates are reported and their values skipped.
     @discardableResult
     mutating func forEachKey(
-        among keys: [YAMLKey], place: String, _ body: (inout YAMLLoader, YAMLKey, Span) throws(Stop) -> Void
+        among keys: YAMLKeySet, place: String, _ body: (inout YAMLLoader, YAMLKey, Span) throws(Stop) -> Void
     ) throws(Stop) -> KeysRead {
         // Keys seen so far as bits; their spans live in the loader, one row per depth.
         var seen: UInt32 = 0
@@ -192,7 +228,7 @@ struct YAMLLoader: ~Copyable {
             }
             let span = event.span
             guard let key = YAMLKey.match(event.bytes, among: keys) else {
-                diagnostics.append(.unknownKey(event.text, in: place, at: span, known: keys.map(\.rawValue)))
+                diagnostics.append(.unknownKey(event.text, in: place, at: span, known: keys.names))
                 try advance()
                 try skipValue()
                 continue
