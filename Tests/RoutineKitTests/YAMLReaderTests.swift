@@ -60,6 +60,42 @@ struct YAMLReaderTests {
         #expect(d.fixIt == nil)
     }
 
+    /// Options and arrows go into the routine's arrays as they are read, so a node or an
+    /// option that is then dropped must take its own back, and leave the others' intact.
+    @Test func droppedNodesAndOptionsLeaveNoEdgesBehind() {
+        let yaml = Self.ok + """
+              - question: q
+                next: [a]
+                options:
+                  - next: [x1, x2]
+                  - answer: Yes
+                    next: b
+                prompt: Q
+              - title: No kind
+                next: [x3, x4, x5]
+                options:
+                  - answer: Lost
+                    next: x6
+              - habit: a
+                title: A
+                next: b
+              - habit: b
+                title: B
+
+            """
+        let loaded = load(yaml, format: .yaml)
+        #expect(loaded.diagnostics.map(\.code.rawValue) == ["W003", "E305", "E305"])
+        let routine = loaded.routine
+        #expect(routine.edges.count == 3)
+        #expect(routine.optionRecords.count == 1)
+        #expect(dump(routine) == """
+            routine R
+            question q [Q] {Yes -> b} -> a
+            habit a [A] -> b
+            habit b [B]
+            """)
+    }
+
     @Test func unknownKeySuggestsTheClosest() {
         let d = load(Self.ok + "  - habit: a\n    titel: A\n", format: .yaml).diagnostics.first { $0.code == .unknownKey }
         #expect(d?.fixIt?.replacement == "title")
