@@ -67,8 +67,16 @@ struct GraphCommand: ParsableCommand {
             StandardError.write(renderer.render(loaded.diagnostics, in: loaded.file))
         }
         let view = GraphView(loaded.routine, showProblems: allowInvalid)
-        let bytes = resolvedFormat == .dot
-            ? DOTWriter.writeBytes(view, direction: rankdir).bytes : Array(MermaidWriter.write(view, direction: rankdir).utf8)
+        // DOT is written from the writer's own buffer: a graph's text is the largest thing
+        // the command holds, and a copy would cost another pass and a page fault per 4 KiB.
+        if resolvedFormat == .dot {
+            try DOTWriter.writeBytes(view, direction: rankdir).withBytes { try emit($0) }
+        } else {
+            try Array(MermaidWriter.write(view, direction: rankdir).utf8).withUnsafeBufferPointer { try emit($0) }
+        }
+    }
+
+    private func emit(_ bytes: UnsafeBufferPointer<UInt8>) throws {
         guard let output else {
             writeAll(1, bytes)
             return
@@ -91,7 +99,7 @@ func report(_ diagnostic: Diagnostic, colors: Bool) {
 
 /// Runs Graphviz's `dot` to render DOT into an image file.
 enum Graphviz {
-    static func render(_ dot: [UInt8], as kind: String, to output: String, colors: Bool) throws {
+    static func render(_ dot: UnsafeBufferPointer<UInt8>, as kind: String, to output: String, colors: Bool) throws {
         var template = Array("/tmp/routine-graph-XXXXXX".utf8CString)
         let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         guard fd >= 0 else {

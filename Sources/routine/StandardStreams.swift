@@ -37,6 +37,10 @@ struct BufferedOutput {
 
 /// Writes all of `bytes`; exits quietly when the reader has gone (a closed pipe).
 func writeAll(_ fd: Int32, _ bytes: [UInt8]) {
+    bytes.withUnsafeBufferPointer { writeAll(fd, $0) }
+}
+
+func writeAll(_ fd: Int32, _ bytes: UnsafeBufferPointer<UInt8>) {
     if writeFully(fd, bytes) != 0 { exit(fd == 1 ? 0 : 1) }
 }
 

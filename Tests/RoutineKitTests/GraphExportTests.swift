@@ -106,16 +106,56 @@ struct GraphExportTests {
         #expect(!tokens.contains("end"))
     }
 
-    /// A copied writer has its own bytes: writing to one never shows in the other.
-    @Test func byteWriterCopiesAreIndependent() {
-        var a = ByteWriter(capacity: 4)
-        a.write("shared ")
-        var b = a
-        a.write("first, then a longer text that grows the buffer")
-        b.write("second")
-        b.byte(UInt8(ascii: "!"))
-        #expect(a.text == "shared first, then a longer text that grows the buffer")
-        #expect(b.text == "shared second!")
-        #expect(b.bytes == Array("shared second!".utf8))
+    /// A writer that starts small keeps everything across its growths.
+    @Test func byteWriterGrowsAndKeepsItsBytes() {
+        var out = ByteWriter(capacity: 4)
+        out.write("literal, ")
+        out.write(string: "a string of more than sixteen bytes, ")
+        out.write(-1234)
+        out.byte(UInt8(ascii: " "))
+        Array("bytes".utf8).withUnsafeBufferPointer { out.write(bytes: $0) }
+        for _ in 0..<100 { out.write("!") }
+        #expect(out.text == "literal, a string of more than sixteen bytes, -1234 bytes" + String(repeating: "!", count: 100))
+        #expect(out.bytes == Array(out.text.utf8))
+    }
+
+    /// Labels are copied eight bytes at a time up to the first byte that needs an escape;
+    /// wherever that byte sits, the result is the scalar-by-scalar escape of the whole text.
+    @Test(arguments: ["\"", "\\", "\n", "\r\n", "\t", "\u{0}", "\u{1F}", "\u{7F}", "\u{85}", "\u{2028}", "é", "😀", "\u{FFFF}"])
+    func escapeFindsTheFirstSpecialByteAnywhere(_ special: String) {
+        let plain = "abcdefghijklmnopqrstuvwx"
+        for position in [0, 1, 6, 7, 8, 9, 15, 16, 17, 23, 24] {
+            var text = plain
+            text.insert(contentsOf: special, at: text.index(text.startIndex, offsetBy: position))
+            var out = ByteWriter()
+            Array(text.utf8).withUnsafeBufferPointer { DOTWriter.escape($0, into: &out) }
+            #expect("\"" + out.text + "\"" == DOTWriter.quote(text), "at \(position)")
+        }
+        for length in 0...17 {
+            var out = ByteWriter()
+            Array(plain.utf8.prefix(length)).withUnsafeBufferPointer { DOTWriter.escape($0, into: &out) }
+            #expect(out.text == String(plain.prefix(length)))
+        }
+    }
+
+    /// The DOT writer words a habit's attributes from its record; the words must be the ones
+    /// ``GraphView/details(_:)`` gives, which Mermaid uses.
+    @Test func detailsAreWordedAsInEveryDrawing() {
+        let nodes: [RoutineNode] = [
+            RoutineNode(kind: .habit, id: "a", title: "Sit", duration: 0),
+            RoutineNode(kind: .habit, id: "b", title: "Sit", duration: 59),
+            RoutineNode(kind: .habit, id: "c", title: "Sit", duration: 3600, days: .weekdays),
+            RoutineNode(kind: .habit, id: "d", title: "Sit", duration: 5461, target: TargetValue(amount: 8, unit: "glasses")),
+            RoutineNode(kind: .habit, id: "e", title: "Run", target: TargetValue(amount: 2.5, unit: "k\"m\\")),
+            RoutineNode(kind: .habit, id: "f", title: "Run", target: TargetValue(amount: 1e12), days: [.monday, .saturday, .sunday]),
+            RoutineNode(kind: .habit, id: "g", title: "Rest", days: .everyDay),
+            RoutineNode(kind: .habit, id: "h", title: "Rest", days: .weekends),
+            RoutineNode(kind: .habit, id: "i", title: "Plain"),
+        ]
+        let dot = DOTWriter.write(GraphView(Routine(name: "R", nodes: nodes), showProblems: false))
+        for node in nodes {
+            let label = node.title + (GraphView.details(node).map { "\n" + $0 } ?? "")
+            #expect(dot.contains("\"\(node.id)\" [shape=box, style=\"rounded\", label=\(DOTWriter.quote(label))];"), "\(node.id)")
+        }
     }
 }

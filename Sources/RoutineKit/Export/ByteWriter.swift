@@ -1,38 +1,36 @@
 /// An output buffer of UTF-8 bytes: the writers append to it directly, because building the
 /// text of a million-node graph out of small Strings costs several times the work itself.
 ///
-/// The buffer is raw memory rather than an `[UInt8]`: a graph is written in millions of
-/// appends of a few bytes, and an array's generic append costs several times the copy.
-public struct ByteWriter: @unchecked Sendable {
-    /// Owns the memory; the writer's own fields say how much of it is used.
-    private final class Allocation {
-        let base: UnsafeMutablePointer<UInt8>
-        init(capacity: Int) { base = .allocate(capacity: capacity) }
-        deinit { base.deallocate() }
-    }
-
-    private var allocation: Allocation
+/// The buffer is raw memory rather than an `[UInt8]`, and the writer cannot be copied: a
+/// graph is written in millions of appends of a few bytes, and an array's generic append, or
+/// the uniqueness check a copyable buffer needs before each write, costs several times the copy.
+public struct ByteWriter: ~Copyable, @unchecked Sendable {
+    private var base: UnsafeMutablePointer<UInt8>
     private var count = 0
     private var capacity: Int
 
     public init(capacity: Int = 0) {
         self.capacity = max(capacity, 64)
-        allocation = Allocation(capacity: self.capacity)
+        base = .allocate(capacity: self.capacity)
     }
+
+    deinit { base.deallocate() }
 
     /// The bytes written so far, as an array (a copy).
     public var bytes: [UInt8] { withBytes { Array($0) } }
 
     /// Calls `body` with the bytes written so far, without copying them.
     public func withBytes<R>(_ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
-        try body(UnsafeBufferPointer(start: allocation.base, count: count))
+        try body(UnsafeBufferPointer(start: base, count: count))
     }
+
+    public var text: String { withBytes { String(decoding: $0, as: UTF8.self) } }
 
     @inline(__always) public mutating func write(bytes more: UnsafeBufferPointer<UInt8>) {
         guard let source = more.baseAddress else { return }
         let n = more.count
         reserve(n)
-        let destination = allocation.base + count
+        let destination = base + count
         if n <= 16 {
             for k in 0..<n { destination[k] = source[k] }
         } else {
@@ -41,11 +39,16 @@ public struct ByteWriter: @unchecked Sendable {
         count += n
     }
 
-    public mutating func write(_ text: StaticString) {
-        text.withUTF8Buffer { write(bytes: $0) }
+    /// Appends a literal; the writers' literals are their fixed syntax, written millions of times.
+    @inline(__always) public mutating func write(_ text: StaticString) {
+        if text.hasPointerRepresentation {
+            write(bytes: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+        } else {
+            text.withUTF8Buffer { write(bytes: $0) }
+        }
     }
 
-    public mutating func write(_ text: String) {
+    public mutating func write(string text: String) {
         var text = text
         text.withUTF8 { write(bytes: $0) }
     }
@@ -62,7 +65,7 @@ public struct ByteWriter: @unchecked Sendable {
 
     @inline(__always) public mutating func byte(_ b: UInt8) {
         reserve(1)
-        allocation.base[count] = b
+        base[count] = b
         count += 1
     }
 
@@ -80,18 +83,43 @@ public struct ByteWriter: @unchecked Sendable {
         }
     }
 
-    public var text: String { withBytes { String(decoding: $0, as: UTF8.self) } }
+    /// Appends the longest prefix of `bytes` that `isPlain` accepts, eight bytes at a time while
+    /// `isPlainWord` accepts a whole word, and returns how many bytes it took. Checking and
+    /// copying in one pass reads each label once.
+    @inline(__always) mutating func writePrefix(
+        of bytes: UnsafeBufferPointer<UInt8>, isPlainWord: (UInt64) -> Bool, isPlain: (UInt8) -> Bool
+    ) -> Int {
+        guard let source = bytes.baseAddress else { return 0 }
+        let n = bytes.count
+        reserve(n)
+        let destination = UnsafeMutableRawPointer(base + count)
+        let raw = UnsafeRawPointer(source)
+        var i = 0
+        while i + 8 <= n {
+            let word = raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+            guard isPlainWord(UInt64(littleEndian: word)) else { break }
+            destination.storeBytes(of: word, toByteOffset: i, as: UInt64.self)
+            i += 8
+        }
+        while i < n, isPlain(source[i]) {
+            destination.storeBytes(of: source[i], toByteOffset: i, as: UInt8.self)
+            i += 1
+        }
+        count += i
+        return i
+    }
 
-    /// Room for `n` more bytes, in memory this writer alone uses (a copy of a writer gets its own).
+    /// Room for `n` more bytes.
     @inline(__always) private mutating func reserve(_ n: Int) {
-        if _slowPath(capacity - count < n || !isKnownUniquelyReferenced(&allocation)) { grow(n) }
+        if _slowPath(capacity - count < n) { grow(n) }
     }
 
     private mutating func grow(_ n: Int) {
-        let newCapacity = capacity - count < n ? max(capacity * 2, count + n) : capacity
-        let fresh = Allocation(capacity: newCapacity)
-        fresh.base.initialize(from: allocation.base, count: count)
-        allocation = fresh
+        let newCapacity = max(capacity * 2, count + n)
+        let fresh = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity)
+        fresh.initialize(from: base, count: count)
+        base.deallocate()
+        base = fresh
         capacity = newCapacity
     }
 }

@@ -1,38 +1,38 @@
 extension DOTWriter {
     /// Writes every arrow in the order of ``GraphView/forEachArrow(_:)``, straight from the
     /// routine's records: a label is written from the answer's bytes, not built as a string.
-    static func writeArrows(_ view: GraphView, into out: inout ByteWriter) {
-        let routine = view.routine
-        writeArrows(routine.start[...], from: nil, label: nil, isGather: false, view, into: &out)
-        for i in routine.records.indices {
-            let record = routine.records[i]
+    static func writeArrows(_ view: GraphView, _ buffers: RoutineBuffers, into out: inout ByteWriter) {
+        view.routine.start.withUnsafeBufferPointer { start in
+            writeArrows(start, from: nil, label: nil, isGather: false, view, buffers, into: &out)
+        }
+        for i in buffers.records.indices {
+            let record = buffers.records[i]
             for k in record.options {
-                let option = routine.optionRecords[k]
-                writeArrows(routine.edges[option.next.range], from: i, label: option.text, isGather: false, view, into: &out)
+                let option = buffers.options[k]
+                writeArrows(buffers.edges(option.next), from: i, label: option.text, isGather: false, view, buffers, into: &out)
             }
             let isQuestion = record.kind == .question
-            writeArrows(routine.edges[record.next.range], from: i, label: nil, isGather: isQuestion, view, into: &out)
+            writeArrows(buffers.edges(record.next), from: i, label: nil, isGather: isQuestion, view, buffers, into: &out)
         }
     }
 
     /// The arrows of one list. A gather is labelled "then"; when a list has several targets,
     /// each label ends with the target's place in it.
     private static func writeArrows(
-        _ edges: ArraySlice<Edge>, from: Int?, label: TextRef?, isGather: Bool, _ view: GraphView,
-        into out: inout ByteWriter
+        _ edges: UnsafeBufferPointer<Edge>, from: Int?, label: TextRef?, isGather: Bool, _ view: GraphView,
+        _ buffers: RoutineBuffers, into out: inout ByteWriter
     ) {
-        let routine = view.routine
         for (k, edge) in edges.enumerated() {
             var isMissing = false
             if case .missing = edge.target { isMissing = true }
             if isMissing, !view.showProblems { continue }
             out.write("  ")
-            if let from { quote(routine.records[from].id, of: routine, into: &out) } else { out.write("\" start\"") }
+            if let from { quote(buffers.bytes(buffers.records[from].id), into: &out) } else { out.write("\" start\"") }
             out.write(" -> ")
             switch edge.target {
-            case .node(let t): quote(routine.records[t].id, of: routine, into: &out)
+            case .node(let t): quote(buffers.bytes(buffers.records[t].id), into: &out)
             case .end: out.write("\" end\"")
-            case .missing(let m): quote(missingID(routine.missingNames[m]), into: &out)
+            case .missing(let m): quote(missingID(view.routine.missingNames[m]), into: &out)
             }
             var onCycle = false
             if view.showProblems, let from, case .node(let to) = edge.target { onCycle = view.isCyclicEdge(from: from, to: to) }
@@ -41,7 +41,7 @@ extension DOTWriter {
             var opened = false
             if label != nil || isGather || order != nil {
                 out.write(" [label=\"")
-                if let label { routine.text.withBytes(label) { escape($0, into: &out) } }
+                if let label { escape(buffers.bytes(label), into: &out) }
                 if isGather { out.write("then") }
                 if let order {
                     if label != nil || isGather { out.byte(UInt8(ascii: " ")) }

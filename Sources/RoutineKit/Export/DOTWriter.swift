@@ -10,37 +10,20 @@ public enum DOTWriter {
 
     public static func writeBytes(_ view: GraphView, direction: Direction = .TB) -> ByteWriter {
         let routine = view.routine
-        var out = ByteWriter(capacity: routine.nodeCount * 120)
+        // About 180 bytes a node in practice; room never written costs address space only,
+        // and a buffer that grows copies everything written so far.
+        var out = ByteWriter(capacity: routine.nodeCount * 256 + 4096)
         out.write("digraph ")
         quote(routine.name, into: &out)
         out.write(" {\n  graph [rankdir=")
-        out.write(direction.rawValue)
+        out.write(string: direction.rawValue)
         out.write(", label=")
         quote(routine.name, into: &out)
         out.write(", labelloc=t, fontname=\"Helvetica\", fontsize=16];\n")
         out.write("  node [fontname=\"Helvetica\", fontsize=11];\n")
         out.write("  edge [fontname=\"Helvetica\", fontsize=10];\n")
         out.write("  \" start\" [shape=circle, style=filled, fillcolor=black, label=\"\", width=0.2];\n")
-        for i in routine.records.indices where !view.isRedeclaration(i) {
-            let record = routine.records[i]
-            out.write("  ")
-            quote(record.id, of: routine, into: &out)
-            let unreachable = view.showProblems && !view.reachable[i]
-            if record.kind == .habit {
-                out.write(unreachable ? " [shape=box, style=\"rounded,dashed\", label=" : " [shape=box, style=\"rounded\", label=")
-            } else {
-                out.write(unreachable ? " [shape=hexagon, style=dashed, label=" : " [shape=hexagon, label=")
-            }
-            out.byte(UInt8(ascii: "\""))
-            routine.text.withBytes(record.title) { escape($0, into: &out) }
-            if let details = view.details(of: i) {
-                out.write("\\n")
-                escape(details, into: &out)
-            }
-            out.byte(UInt8(ascii: "\""))
-            if unreachable { out.write(", color=gray60, fontcolor=gray60, tooltip=\"unreachable\"") }
-            out.write("];\n")
-        }
+        routine.withBuffers { buffers in writeNodes(view, buffers, into: &out) }
         if view.usesEnd {
             out.write("  \" end\" [shape=doublecircle, label=\"end\", width=0.3, fontsize=10];\n")
         }
@@ -53,9 +36,61 @@ public enum DOTWriter {
                 out.write("];\n")
             }
         }
-        writeArrows(view, into: &out)
+        routine.withBuffers { buffers in writeArrows(view, buffers, into: &out) }
         out.write("}\n")
         return out
+    }
+
+    /// One statement per node, its label written from the record's bytes.
+    private static func writeNodes(_ view: GraphView, _ buffers: RoutineBuffers, into out: inout ByteWriter) {
+        for i in buffers.records.indices where !view.isRedeclaration(i) {
+            let record = buffers.records[i]
+            out.write("  ")
+            quote(buffers.bytes(record.id), into: &out)
+            let unreachable = view.showProblems && !view.reachable[i]
+            if record.kind == .habit {
+                out.write(unreachable ? " [shape=box, style=\"rounded,dashed\", label=\"" : " [shape=box, style=\"rounded\", label=\"")
+            } else {
+                out.write(unreachable ? " [shape=hexagon, style=dashed, label=\"" : " [shape=hexagon, label=\"")
+            }
+            escape(buffers.bytes(record.title), into: &out)
+            writeDetails(record, buffers, into: &out)
+            out.byte(UInt8(ascii: "\""))
+            if unreachable { out.write(", color=gray60, fontcolor=gray60, tooltip=\"unreachable\"") }
+            out.write("];\n")
+        }
+    }
+
+    /// The line under a habit's title, as ``GraphView/details(_:)`` words it, after the `\n`
+    /// that starts it; nothing when the node has no attributes. Written from the record, so
+    /// that no string is built per habit.
+    static func writeDetails(_ record: NodeRecord, _ buffers: RoutineBuffers, into out: inout ByteWriter) {
+        var separator: StaticString = "\\n"
+        if let seconds = record.duration {
+            out.write(separator)
+            separator = " \u{B7} "
+            let (h, m, s) = (seconds / 3600, seconds % 3600 / 60, seconds % 60)
+            if h > 0 { out.write(h); out.byte(UInt8(ascii: "h")) }
+            if m > 0 { out.write(m); out.byte(UInt8(ascii: "m")) }
+            if s > 0 || (h == 0 && m == 0) { out.write(s); out.byte(UInt8(ascii: "s")) }
+        }
+        if let amount = record.amount {
+            out.write(separator)
+            separator = " \u{B7} "
+            out.write("target ")
+            escape(NumberText.format(amount), into: &out)
+            if !record.unit.isNone {
+                out.byte(UInt8(ascii: " "))
+                escape(buffers.bytes(record.unit), into: &out)
+            }
+        }
+        if let days = record.days {
+            out.write(separator)
+            for (k, word) in days.words.enumerated() {
+                if k > 0 { out.byte(UInt8(ascii: " ")) }
+                out.write(string: word)
+            }
+        }
     }
 
     /// A name no routine ID can take (IDs have no spaces).
@@ -76,27 +111,40 @@ public enum DOTWriter {
         out.byte(UInt8(ascii: "\""))
     }
 
-    static func quote(_ text: TextRef, of routine: Routine, into out: inout ByteWriter) {
+    @inline(__always) static func quote(_ bytes: UnsafeBufferPointer<UInt8>, into out: inout ByteWriter) {
         out.byte(UInt8(ascii: "\""))
-        routine.text.withBytes(text) { escape($0, into: &out) }
+        escape(bytes, into: &out)
         out.byte(UInt8(ascii: "\""))
     }
 
     /// Most labels need no escaping at all: printable ASCII without quote or backslash.
-    private static func needsNoEscape(_ b: UInt8) -> Bool { b >= 0x20 && b < 0x7F && b != 0x22 && b != 0x5C }
+    @inline(__always) private static func needsNoEscape(_ b: UInt8) -> Bool {
+        b >= 0x20 && b < 0x7F && b != 0x22 && b != 0x5C
+    }
 
+    /// ``needsNoEscape(_:)`` for all eight bytes of `word` at once.
+    @inline(__always) private static func needsNoEscape(word: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let high = ones &* 0x80
+        // No byte at or above 0x80, none below 0x20 (whose high bit a subtraction of 0x20 sets).
+        guard word & high == 0, (word &- ones &* 0x20) & ~word & high == 0 else { return false }
+        return !Lexer.hasByte(word, 0x7F) && !Lexer.hasByte(word, 0x22) && !Lexer.hasByte(word, 0x5C)
+    }
+
+    /// Writes `bytes` escaped: copied as they are up to the first byte that needs an escape,
+    /// and the rest scalar by scalar.
     static func escape(_ bytes: UnsafeBufferPointer<UInt8>, into out: inout ByteWriter) {
-        if bytes.allSatisfy(needsNoEscape) {
-            out.write(bytes: bytes)
-        } else {
-            escape(String(decoding: bytes, as: UTF8.self), into: &out)
+        let plain = out.writePrefix(of: bytes, isPlainWord: needsNoEscape(word:), isPlain: needsNoEscape)
+        if plain < bytes.count {
+            // Every byte before `plain` is ASCII, so the rest starts a scalar.
+            escape(String(decoding: UnsafeBufferPointer(rebasing: bytes[plain...]), as: UTF8.self), into: &out)
         }
     }
 
     /// The inside of a quoted string: `text` escaped.
-    private static func escape(_ text: String, into out: inout ByteWriter) {
+    static func escape(_ text: String, into out: inout ByteWriter) {
         if text.utf8.allSatisfy(needsNoEscape) {
-            out.write(text)
+            out.write(string: text)
         } else {
             out.write(text) { scalar in
                 switch scalar {

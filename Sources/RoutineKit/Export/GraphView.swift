@@ -88,15 +88,6 @@ public struct GraphView: Sendable {
         return parts.isEmpty ? nil : parts.joined(separator: " · ")
     }
 
-    /// The attribute line under habit `index`'s title, read from its record.
-    func details(of index: Int) -> String? {
-        let record = routine.records[index]
-        guard record.duration != nil || record.amount != nil || record.days != nil else { return nil }
-        var node = RoutineNode(kind: record.kind, id: "", title: "", duration: record.duration, days: record.days)
-        if let amount = record.amount { node.target = TargetValue(amount: amount, unit: routine.text.optionalString(record.unit)) }
-        return Self.details(node)
-    }
-
     /// Whether the arrow from `from` to `to` lies on a cycle; false unless problems are shown.
     func isCyclicEdge(from: Int, to: Int) -> Bool { components?.isCyclicEdge(from: from, to: to) ?? false }
 

@@ -9,6 +9,10 @@ import Darwin
 /// the original file is untouched.
 public enum AtomicFile {
     public static func write(_ bytes: [UInt8], to path: String) -> Result<Void, Diagnostic> {
+        bytes.withUnsafeBufferPointer { write($0, to: path) }
+    }
+
+    public static func write(_ bytes: UnsafeBufferPointer<UInt8>, to path: String) -> Result<Void, Diagnostic> {
         // A rename would replace a read-only file without complaint (and root ignores the
         // bits anyway), but read-only means "do not change this": respect it.
         var existing = stat()

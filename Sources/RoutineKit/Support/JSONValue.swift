@@ -23,7 +23,7 @@ public enum JSONValue: Sendable, Equatable {
         switch self {
         case .string(let s): Self.quote(s, into: &out)
         case .int(let n): out.write(n)
-        case .number(let x): out.write(x.isFinite ? NumberText.format(x) : "null")
+        case .number(let x): out.write(string: x.isFinite ? NumberText.format(x) : "null")
         case .bool(let b): out.write(b ? "true" : "false")
         case .null: out.write("null")
         case .array(let items):
@@ -56,7 +56,7 @@ public enum JSONValue: Sendable, Equatable {
     static func quote(_ s: String, into out: inout ByteWriter) {
         out.byte(UInt8(ascii: "\""))
         if s.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x80 && $0 != 0x22 && $0 != 0x5C }) {
-            out.write(s)
+            out.write(string: s)
         } else {
             for scalar in s.unicodeScalars {
                 switch scalar {
@@ -69,9 +69,9 @@ public enum JSONValue: Sendable, Equatable {
                     if scalar.value < 0x20 || scalar.value == 0x2028 || scalar.value == 0x2029 {
                         let hex = String(scalar.value, radix: 16)
                         out.write("\\u")
-                        out.write(String(repeating: "0", count: 4 - hex.count) + hex)
+                        out.write(string: String(repeating: "0", count: 4 - hex.count) + hex)
                     } else {
-                        out.write(String(scalar))
+                        out.write(string: String(scalar))
                     }
                 }
             }
