@@ -13,7 +13,10 @@ struct RoutineBuilder {
     init(sourceSize: Int = 0, bytesPerNode: Int = 48) {
         let nodes = min(sourceSize / bytesPerNode, 1 << 20)
         routine.records.reserveCapacity(nodes)
+        routine.optionRecords.reserveCapacity(nodes)
         routine.edges.reserveCapacity(nodes * 3)
+        symbols = SymbolTable(capacity: nodes)
+        nodeOfSymbol.reserveCapacity(nodes)
     }
 
     /// A builder whose texts may be ranges of `source`.

@@ -1,12 +1,23 @@
 /// Interns names by their UTF-8 bytes, so readers resolve node IDs without building a
 /// `String` for every reference. Open addressing with linear probing; ids are dense from 0.
 struct SymbolTable {
-    private var slots: [Int32] = Array(repeating: -1, count: 64)
+    private var slots: [Int32]
     private var hashes: [UInt64] = []
     private var storage: [UInt8] = []
     private var offsets: [Int] = [0]
 
     var count: Int { hashes.count }
+
+    /// A table with room for `capacity` names of about eight bytes, so that reading a large
+    /// routine does not copy the table as it grows.
+    init(capacity: Int = 0) {
+        var slotCount = 64
+        while slotCount < capacity * 2 { slotCount *= 2 }
+        slots = Array(repeating: -1, count: slotCount)
+        hashes.reserveCapacity(capacity)
+        offsets.reserveCapacity(capacity + 1)
+        storage.reserveCapacity(capacity * 8)
+    }
 
     mutating func intern(_ bytes: UnsafeBufferPointer<UInt8>) -> Int32 {
         let hash = Self.hash(bytes)
