@@ -28,9 +28,7 @@ extension Parser {
 
     /// Reads the body of node `index`, filling in its record in place.
     private mutating func parseBody(of index: Int) -> Bool {
-        // Where each attribute was first given: for, target, on, note.
-        var seen: [Span?] = [nil, nil, nil, nil]
-        func slot(_ kind: TokenKind) -> Int { Int(kind.rawValue - TokenKind.kwFor.rawValue) }
+        var seen = AttributeSpans()
         let isQuestion = builder.routine.records[index].kind == .question
         var id: String { builder.routine.id(of: index) }
         while true {
@@ -39,15 +37,16 @@ extension Parser {
             case .eof, .kwRoutine, .kwStart, .kwHabit, .kwQuestion:
                 return true
             case .kwFor, .kwTarget, .kwOn, .kwNote:
-                let name = String(text(token.span))
-                if let first = seen[slot(kind)] {
-                    diagnostics.append(.duplicateAttribute(name, node: id, at: token.span, first: first))
+                let keyword = token.span
+                var name: String { String(text(keyword)) }
+                if let first = seen[kind] {
+                    diagnostics.append(.duplicateAttribute(name, node: id, at: keyword, first: first))
                 } else {
-                    seen[slot(kind)] = token.span
+                    seen[kind] = keyword
                 }
                 // A question's duration, target or days are reported, read, and dropped.
                 let dropped = isQuestion && kind != .kwNote
-                if dropped { diagnostics.append(.attributeOnQuestion(name, node: id, at: token.span)) }
+                if dropped { diagnostics.append(.attributeOnQuestion(name, node: id, at: keyword)) }
                 var record = builder.routine.records[index]
                 guard parseAttribute(kind, into: &record) else { return false }
                 if !dropped { builder.routine.records[index] = record }
@@ -158,5 +157,30 @@ extension Parser {
             node.noteSpan = span
         }
         return true
+    }
+}
+
+/// Where each attribute of a node was first given: fields, not an array, so that reading a
+/// node allocates nothing.
+private struct AttributeSpans {
+    private var forSpan, targetSpan, onSpan, noteSpan: Span?
+
+    subscript(keyword: TokenKind) -> Span? {
+        get {
+            switch keyword {
+            case .kwFor: forSpan
+            case .kwTarget: targetSpan
+            case .kwOn: onSpan
+            default: noteSpan
+            }
+        }
+        set {
+            switch keyword {
+            case .kwFor: forSpan = newValue
+            case .kwTarget: targetSpan = newValue
+            case .kwOn: onSpan = newValue
+            default: noteSpan = newValue
+            }
+        }
     }
 }
