@@ -1,40 +1,49 @@
 /// Interns names by their UTF-8 bytes, so readers resolve node IDs without building a
 /// `String` for every reference. Open addressing with linear probing; ids are dense from 0.
+///
+/// A slot holds a name's id and the high half of its hash, so a probe compares hashes
+/// without touching another array, and growing needs no hash recomputed: the slot index is
+/// taken from the hash's top bits, which the slot keeps.
 struct SymbolTable {
-    private var slots: [Int32]
-    private var hashes: [UInt64] = []
+    /// `hash & 0xFFFF_FFFF_0000_0000 | id + 1`; 0 is an empty slot.
+    private var slots: [UInt64]
+    private var shift: UInt64
     private var storage: [UInt8] = []
+    /// Where name `id` starts in `storage`; it ends where `id + 1` starts.
     private var offsets: [Int] = [0]
 
-    var count: Int { hashes.count }
+    var count: Int { offsets.count - 1 }
 
     /// A table with room for `capacity` names of about eight bytes, so that reading a large
     /// routine does not copy the table as it grows.
     init(capacity: Int = 0) {
-        var slotCount = 64
-        while slotCount < capacity * 2 { slotCount *= 2 }
-        slots = Array(repeating: -1, count: slotCount)
-        hashes.reserveCapacity(capacity)
+        var bits: UInt64 = 6
+        while 1 << bits < capacity * 2 { bits += 1 }
+        slots = Array(repeating: 0, count: 1 << Int(bits))
+        shift = 64 - bits
         offsets.reserveCapacity(capacity + 1)
         storage.reserveCapacity(capacity * 8)
     }
 
     mutating func intern(_ bytes: UnsafeBufferPointer<UInt8>) -> Int32 {
         let hash = Self.hash(bytes)
+        let tag = hash & 0xFFFF_FFFF_0000_0000
         let mask = slots.count - 1
-        var i = Int(truncatingIfNeeded: hash) & mask
+        var i = Int(truncatingIfNeeded: hash >> shift)
         while true {
-            let id = slots[i]
-            if id < 0 { break }
-            if hashes[Int(id)] == hash, equals(Int(id), bytes) { return id }
+            let slot = slots[i]
+            if slot == 0 { break }
+            if slot & 0xFFFF_FFFF_0000_0000 == tag {
+                let id = Int(truncatingIfNeeded: slot & 0xFFFF_FFFF) - 1
+                if equals(id, bytes) { return Int32(id) }
+            }
             i = (i + 1) & mask
         }
-        let id = Int32(hashes.count)
-        hashes.append(hash)
+        let id = Int32(count)
+        slots[i] = tag | UInt64(id + 1)
         storage.append(contentsOf: bytes)
         offsets.append(storage.count)
-        slots[i] = id
-        if hashes.count * 2 > slots.count { grow() }
+        if count * 2 > slots.count { grow() }
         return id
     }
 
@@ -49,38 +58,66 @@ struct SymbolTable {
 
     private func equals(_ id: Int, _ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         let start = offsets[id]
-        let end = offsets[id + 1]
-        guard end - start == bytes.count else { return false }
+        guard offsets[id + 1] - start == bytes.count else { return false }
+        guard let b = bytes.baseAddress else { return true }
         return storage.withUnsafeBufferPointer { all in
+            let a = all.baseAddress! + start
             var k = 0
-            while k < bytes.count {
-                if all[start + k] != bytes[k] { return false }
-                k += 1
+            while k + 8 <= bytes.count {
+                if Self.load64(a + k) != Self.load64(b + k) { return false }
+                k += 8
             }
-            return true
+            return k == bytes.count || Self.tail(a + k, bytes.count - k) == Self.tail(b + k, bytes.count - k)
         }
+    }
+
+    @inline(__always) private static func load64(_ p: UnsafePointer<UInt8>) -> UInt64 {
+        UnsafeRawPointer(p).loadUnaligned(as: UInt64.self)
+    }
+
+    /// The 1 to 7 bytes at `p` as one integer, in a few loads rather than a loop: two
+    /// overlapping 4-byte loads, or the first, middle and last byte. Together with `n`,
+    /// which callers compare first, the value determines every byte.
+    @inline(__always) private static func tail(_ p: UnsafePointer<UInt8>, _ n: Int) -> UInt64 {
+        let raw = UnsafeRawPointer(p)
+        if n >= 4 {
+            let low = UInt64(raw.loadUnaligned(as: UInt32.self))
+            let high = UInt64(raw.loadUnaligned(fromByteOffset: n - 4, as: UInt32.self))
+            return low | high &<< 32
+        }
+        return UInt64(p[0]) | UInt64(p[n >> 1]) &<< 8 | UInt64(p[n - 1]) &<< 16
     }
 
     private mutating func grow() {
-        let capacity = slots.count * 2
-        slots = Array(repeating: -1, count: capacity)
-        let mask = capacity - 1
-        for (id, hash) in hashes.enumerated() {
-            var i = Int(truncatingIfNeeded: hash) & mask
-            while slots[i] >= 0 { i = (i + 1) & mask }
-            slots[i] = Int32(id)
+        let old = slots
+        slots = Array(repeating: 0, count: old.count * 2)
+        shift -= 1
+        slots.withUnsafeMutableBufferPointer { slots in
+            let mask = slots.count - 1
+            for slot in old where slot != 0 {
+                var i = Int(truncatingIfNeeded: slot >> shift)
+                while slots[i] != 0 { i = (i + 1) & mask }
+                slots[i] = slot
+            }
         }
     }
 
-    /// FNV-1a, then a final mix so that low bits, which pick the slot, depend on every byte.
+    /// Eight bytes at a time, multiplied and folded, then a final mix so that the top bits,
+    /// which pick the slot, depend on every byte.
     private static func hash(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
-        var h: UInt64 = 0xcbf2_9ce4_8422_2325
-        for b in bytes {
-            h ^= UInt64(b)
-            h = h &* 0x100_0000_01b3
+        let k: UInt64 = 0x9E37_79B9_7F4A_7C15
+        var h = UInt64(bytes.count) &* k
+        var i = 0
+        if let base = bytes.baseAddress {
+            while i + 8 <= bytes.count {
+                h = (h ^ load64(base + i)) &* k
+                h ^= h >> 29
+                i += 8
+            }
+            if i < bytes.count { h = (h ^ tail(base + i, bytes.count - i)) &* k }
         }
-        h ^= h >> 29
-        h = h &* 0xbf58_476d_1ce4_e5b9
-        return h ^ (h >> 32)
+        h ^= h >> 32
+        h = h &* 0xBF58_476D_1CE4_E5B9
+        return h ^ (h >> 29)
     }
 }
