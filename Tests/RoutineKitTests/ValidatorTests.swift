@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @testable import RoutineKit
@@ -81,6 +82,28 @@ struct ValidatorTests {
         let d = load(Self.header + "habit coffee \"C\" -> check\nhabit check \"M\" -> coffee").diagnostics.first { $0.code == .cycle }
         #expect(d?.message == "routine has a cycle: 'coffee' -> 'check' -> 'coffee'")
         #expect(d?.notes.compactMap(\.span).count == 2)
+    }
+
+    /// A graph whose arrows all point down the file skips the search for cycles; any arrow
+    /// back up, even one that closes no cycle, must send it through the search.
+    @Test(arguments: [
+        ("a -> b, c; b -> c", true, 0),
+        ("a -> c; b; c -> b", false, 0),
+        ("a -> a", false, 1),
+        ("a -> b; b -> c; c -> a", false, 1),
+        ("a -> b; b -> a; c -> c", false, 2),
+    ])
+    func cyclesWhicheverWayArrowsPoint(_ shape: String, _ forward: Bool, _ cycles: Int) {
+        var source = Self.header
+        for node in shape.split(separator: ";") {
+            let parts = node.split(separator: "->").map { $0.trimmingCharacters(in: .whitespaces) }
+            source += "habit \(parts[0]) \"\(parts[0])\"" + (parts.count > 1 ? " -> " + parts[1] : "") + "\n"
+        }
+        let loaded = load(source)
+        let graph = RoutineGraph(loaded.routine)
+        #expect(graph.pointsForward == forward)
+        #expect(StronglyConnectedComponents(graph).isCyclic.filter { $0 }.count == cycles)
+        #expect(loaded.diagnostics.filter { $0.code == .cycle }.count == cycles)
     }
 
     @Test func duplicateNodePointsAtBoth() {

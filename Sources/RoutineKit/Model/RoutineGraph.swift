@@ -5,25 +5,40 @@ public struct RoutineGraph: Sendable {
     /// the options' targets, then the node's own arrow. `end` and missing targets are left out.
     public let offsets: [Int32]
     public let targets: [Int32]
+    /// Whether every edge leads to a node declared later: then no path comes back, and the
+    /// graph has no cycle without a search for one. Generated routines are written this way,
+    /// and most written by hand nearly so.
+    public let pointsForward: Bool
 
     public init(_ routine: Routine) {
-        var offsets = [Int32]()
-        offsets.reserveCapacity(routine.records.count + 1)
-        var targets = [Int32]()
-        targets.reserveCapacity(routine.edges.count)
-        offsets.append(0)
-        routine.edges.withUnsafeBufferPointer { edges in
-            func add(_ range: EdgeRange) {
-                for edge in edges[range.range] { if case .node(let t) = edge.target { targets.append(Int32(t)) } }
-            }
-            for record in routine.records {
-                for k in record.options { add(routine.optionRecords[k].next) }
-                add(record.next)
-                offsets.append(Int32(targets.count))
+        var forward = true
+        var targets: [Int32] = []
+        offsets = routine.withBuffers { buffers in
+            [Int32](unsafeUninitializedCapacity: buffers.records.count + 1) { offsets, offsetCount in
+                // Each edge gives at most one target, so the edges' count bounds the array.
+                targets = [Int32](unsafeUninitializedCapacity: buffers.edges.count) { targets, count in
+                    func add(_ range: EdgeRange, from node: Int) {
+                        for edge in buffers.edges(range) {
+                            guard case .node(let t) = edge.target else { continue }
+                            precondition(count < targets.count, "edge ranges overlap")
+                            if t <= node { forward = false }
+                            targets[count] = Int32(t)
+                            count += 1
+                        }
+                    }
+                    offsets[0] = 0
+                    for i in 0..<buffers.records.count {
+                        let record = buffers.records[i]
+                        for k in record.options { add(buffers.options[k].next, from: i) }
+                        add(record.next, from: i)
+                        offsets[i + 1] = Int32(count)
+                    }
+                }
+                offsetCount = buffers.records.count + 1
             }
         }
-        self.offsets = offsets
         self.targets = targets
+        pointsForward = forward
     }
 
     public var nodeCount: Int { offsets.count - 1 }

@@ -8,6 +8,12 @@ public struct StronglyConnectedComponents: Sendable {
 
     public init(_ graph: RoutineGraph) {
         let n = graph.nodeCount
+        if graph.pointsForward {
+            // No path comes back, so every node is a component of its own and none is cyclic.
+            component = Array(0..<Int32(n))
+            isCyclic = Array(repeating: false, count: n)
+            return
+        }
         var index = [Int32](repeating: -1, count: n)
         var lowlink = [Int32](repeating: 0, count: n)
         var onStack = [Bool](repeating: false, count: n)
