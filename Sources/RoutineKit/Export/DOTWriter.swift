@@ -124,11 +124,8 @@ public enum DOTWriter {
 
     /// ``needsNoEscape(_:)`` for all eight bytes of `word` at once.
     @inline(__always) private static func needsNoEscape(word: UInt64) -> Bool {
-        let ones: UInt64 = 0x0101_0101_0101_0101
-        let high = ones &* 0x80
-        // No byte at or above 0x80, none below 0x20 (whose high bit a subtraction of 0x20 sets).
-        guard word & high == 0, (word &- ones &* 0x20) & ~word & high == 0 else { return false }
-        return !Lexer.hasByte(word, 0x7F) && !Lexer.hasByte(word, 0x22) && !Lexer.hasByte(word, 0x5C)
+        Lexer.isPrintableOrDelete(word: word) && !Lexer.hasByte(word, 0x7F) && !Lexer.hasByte(word, 0x22)
+            && !Lexer.hasByte(word, 0x5C)
     }
 
     /// Writes `bytes` escaped: copied as they are up to the first byte that needs an escape,

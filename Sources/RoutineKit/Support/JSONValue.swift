@@ -55,27 +55,42 @@ public enum JSONValue: Sendable, Equatable {
     /// too, so the output is also safe inside JavaScript.
     static func quote(_ s: String, into out: inout ByteWriter) {
         out.byte(UInt8(ascii: "\""))
-        if s.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x80 && $0 != 0x22 && $0 != 0x5C }) {
-            out.write(string: s)
-        } else {
-            for scalar in s.unicodeScalars {
-                switch scalar {
-                case "\"": out.write("\\\"")
-                case "\\": out.write("\\\\")
-                case "\n": out.write("\\n")
-                case "\r": out.write("\\r")
-                case "\t": out.write("\\t")
-                default:
-                    if scalar.value < 0x20 || scalar.value == 0x2028 || scalar.value == 0x2029 {
-                        let hex = String(scalar.value, radix: 16)
-                        out.write("\\u")
-                        out.write(string: String(repeating: "0", count: 4 - hex.count) + hex)
-                    } else {
-                        out.write(string: String(scalar))
-                    }
+        var s = s
+        s.withUTF8 { bytes in
+            let plain = out.writePrefix(of: bytes, isPlainWord: isPlain(word:), isPlain: isPlain)
+            // Every byte before `plain` is ASCII, so the rest starts a scalar.
+            if plain < bytes.count { escape(String(decoding: UnsafeBufferPointer(rebasing: bytes[plain...]), as: UTF8.self), into: &out) }
+        }
+        out.byte(UInt8(ascii: "\""))
+    }
+
+    /// Printable ASCII other than a quote or a backslash, which JSON writes as it is.
+    @inline(__always) private static func isPlain(_ b: UInt8) -> Bool {
+        b >= 0x20 && b < 0x80 && b != 0x22 && b != 0x5C
+    }
+
+    /// ``isPlain(_:)`` for all eight bytes of `word` at once.
+    @inline(__always) private static func isPlain(word: UInt64) -> Bool {
+        Lexer.isPrintableOrDelete(word: word) && !Lexer.hasByte(word, 0x22) && !Lexer.hasByte(word, 0x5C)
+    }
+
+    private static func escape(_ s: String, into out: inout ByteWriter) {
+        for scalar in s.unicodeScalars {
+            switch scalar {
+            case "\"": out.write("\\\"")
+            case "\\": out.write("\\\\")
+            case "\n": out.write("\\n")
+            case "\r": out.write("\\r")
+            case "\t": out.write("\\t")
+            default:
+                if scalar.value < 0x20 || scalar.value == 0x2028 || scalar.value == 0x2029 {
+                    let hex = String(scalar.value, radix: 16)
+                    out.write("\\u")
+                    out.write(string: String(repeating: "0", count: 4 - hex.count) + hex)
+                } else {
+                    out.write(string: String(scalar))
                 }
             }
         }
-        out.byte(UInt8(ascii: "\""))
     }
 }

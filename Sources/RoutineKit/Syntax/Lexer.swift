@@ -130,6 +130,14 @@ struct Lexer {
         }
     }
 
+    /// Whether every byte of `word` is printable ASCII or DEL (0x20 to 0x7F): none has its high
+    /// bit set, and none is below 0x20, which a subtraction of 0x20 would leave with it set.
+    @inline(__always) static func isPrintableOrDelete(word: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let high = ones &* 0x80
+        return word & high == 0 && (word &- ones &* 0x20) & ~word & high == 0
+    }
+
     /// Whether any byte of `word` is `byte` (the zero-byte test on `word ^ byte * 0x0101...`).
     @inline(__always) static func hasByte(_ word: UInt64, _ byte: UInt8) -> Bool {
         let ones: UInt64 = 0x0101_0101_0101_0101
