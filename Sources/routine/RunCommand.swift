@@ -56,11 +56,13 @@ struct RunCommand: ParsableCommand {
         let result = RunDriver.drive(
             &run, endOfInputResult: interactive ? .quit : .incomplete,
             read: {
-                out.flush()
+                // Whoever answers on standard input may be waiting to see the question; a
+                // file of answers is not, and a write per step would cost a system call each.
+                if !source.isFile { out.flush() }
                 return source.next()
             },
             emit: { event, run in
-                let elapsed = (clock.now - started) / .seconds(1)
+                var elapsed: Double { (clock.now - started) / .seconds(1) }
                 if json {
                     if let object = event.json(run, elapsed: { if case .end = event { elapsed } else { nil } }()) {
                         out.write(object)
@@ -89,6 +91,17 @@ struct RunCommand: ParsableCommand {
 struct AnswerSource {
     private let file: UnsafeMutablePointer<FILE>?
     let isTerminal: Bool
+    /// Whether the answers come from a file named on the command line.
+    let isFile: Bool
+    /// `getline`'s buffer, kept from line to line.
+    private let line = LineBuffer()
+
+    /// Owns the buffer `getline` grows.
+    private final class LineBuffer {
+        var bytes: UnsafeMutablePointer<CChar>?
+        var capacity = 0
+        deinit { free(bytes) }
+    }
 
     init(path: String?) throws {
         if let path {
@@ -101,24 +114,25 @@ struct AnswerSource {
             }
             file = handle
             isTerminal = false
+            isFile = true
         } else {
             file = fdopen(0, "r")
             isTerminal = Terminal.isTerminal(0)
+            isFile = false
         }
     }
 
     mutating func next() -> RunLine {
         if Interrupts.happened { return .interrupted }
-        var buffer: UnsafeMutablePointer<CChar>?
-        var capacity = 0
-        defer { free(buffer) }
         guard let file else { return .endOfInput }
-        let n = getline(&buffer, &capacity, file)
+        var n = getline(&line.bytes, &line.capacity, file)
         if Interrupts.happened { return .interrupted }
-        guard n >= 0, let buffer else { return .endOfInput }
-        var line = String(cString: buffer)
-        while line.hasSuffix("\n") || line.hasSuffix("\r") { line.removeLast() }
-        return .line(line)
+        guard n >= 0, let bytes = line.bytes else { return .endOfInput }
+        // The line break, whichever it is, is not part of the answer.
+        while n > 0, bytes[n - 1] == 0x0A || bytes[n - 1] == 0x0D { n -= 1 }
+        return .line(bytes.withMemoryRebound(to: UInt8.self, capacity: n) {
+            String(decoding: UnsafeBufferPointer(start: $0, count: n), as: UTF8.self)
+        })
     }
 }
 

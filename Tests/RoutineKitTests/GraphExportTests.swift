@@ -119,6 +119,13 @@ struct GraphExportTests {
         #expect(out.bytes == Array(out.text.utf8))
     }
 
+    @Test(arguments: [0, 7, 10, -1, 1_000_000, Int.max, Int.min])
+    func byteWriterWritesNumbersAsSwiftDoes(_ number: Int) {
+        var out = ByteWriter(capacity: 1)
+        out.write(number)
+        #expect(out.text == String(number))
+    }
+
     /// Labels are copied eight bytes at a time up to the first byte that needs an escape;
     /// wherever that byte sits, the result is the scalar-by-scalar escape of the whole text.
     @Test(arguments: ["\"", "\\", "\n", "\r\n", "\t", "\u{0}", "\u{1F}", "\u{7F}", "\u{85}", "\u{2028}", "é", "😀", "\u{FFFF}"])

@@ -54,13 +54,18 @@ public struct ByteWriter: ~Copyable, @unchecked Sendable {
     }
 
     public mutating func write(_ number: Int) {
-        if number < 0 {
-            byte(UInt8(ascii: "-"))
-            write(-number)
-            return
+        if number < 0 { byte(UInt8(ascii: "-")) }
+        var rest = number.magnitude
+        // Digits come lowest first, so they fill a small buffer from its end.
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
+            var start = digits.count
+            repeat {
+                start -= 1
+                digits[start] = UInt8(ascii: "0") + UInt8(rest % 10)
+                rest /= 10
+            } while rest > 0
+            write(bytes: UnsafeBufferPointer(rebasing: digits[start...]))
         }
-        if number >= 10 { write(number / 10) }
-        byte(UInt8(ascii: "0") + UInt8(number % 10))
     }
 
     @inline(__always) public mutating func byte(_ b: UInt8) {

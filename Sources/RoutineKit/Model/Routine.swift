@@ -102,6 +102,33 @@ public struct Routine: Sendable {
     public func duration(of index: Int) -> Int? { records[index].duration }
 
     public func isQuestion(_ index: Int) -> Bool { records[index].kind == .question }
+
+    // Single fields of one node, read from its record: a run asks for a few per step, and
+    // ``nodes`` would build the whole node, options and all, each time.
+
+    /// The title (or prompt) of node `index`.
+    public func title(of index: Int) -> String { text.string(records[index].title) }
+
+    /// The goal of habit `index`.
+    public func target(of index: Int) -> TargetValue? {
+        records[index].amount.map { TargetValue(amount: $0, unit: text.optionalString(records[index].unit)) }
+    }
+
+    /// The days habit `index` is scheduled on; nil for every day.
+    public func days(of index: Int) -> Weekdays? { records[index].days }
+
+    /// The targets of node `index`'s own arrow, in order.
+    public func targets(of index: Int) -> [Target] { edges[records[index].next.range].map(\.target) }
+
+    /// The answer text of option `option` of question `index`.
+    public func answer(_ option: Int, of index: Int) -> String {
+        text.string(optionRecords[records[index].options.lowerBound + option].text)
+    }
+
+    /// The targets of option `option` of question `index`, in order.
+    public func targets(ofAnswer option: Int, of index: Int) -> [Target] {
+        edges[optionRecords[records[index].options.lowerBound + option].next.range].map(\.target)
+    }
 }
 
 /// The nodes of a routine as ``RoutineNode`` values, built on access from the flat records.

@@ -84,12 +84,11 @@ public struct RoutineRun: Sendable {
     }
 
     private mutating func apply(_ decision: RunDecision, to index: Int) {
-        let node = routine.nodes[index]
-        var targets = node.next.map(\.target)
+        var targets = routine.targets(of: index)
         let outcome: RunRecord.Outcome
         switch decision {
         case .option(let k):
-            targets = node.options[k].next.map(\.target) + targets
+            targets = routine.targets(ofAnswer: k, of: index) + targets
             outcome = .answer(option: k)
         case .done(let value):
             outcome = .habit(.done, value: value)
@@ -107,10 +106,9 @@ public struct RoutineRun: Sendable {
                 reachedEnd = true
                 return
             }
-            let node = routine.nodes[index]
-            if node.isHabit, !isScheduled(node) {
+            if !routine.isQuestion(index), let days = routine.days(of: index), !days.contains(date.weekday) {
                 records.append(RunRecord(step: step, node: index, outcome: .habit(.notScheduled, value: nil)))
-                agenda.complete(index, targets: node.next.map(\.target))
+                agenda.complete(index, targets: routine.targets(of: index))
                 continue
             }
             current = index

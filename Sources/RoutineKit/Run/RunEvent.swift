@@ -41,7 +41,7 @@ public struct RunSummary: Sendable {
             case .answer: answered += 1
             case .habit(.done, let value):
                 done += 1
-                plannedSeconds += run.routine.nodes[record.node].duration ?? 0
+                plannedSeconds += run.routine.duration(of: record.node) ?? 0
                 if let value { values.append((record.node, value)) }
             case .habit(.skipped, _): skipped += 1
             case .habit(.notScheduled, _): notScheduled += 1
@@ -53,7 +53,6 @@ public struct RunSummary: Sendable {
 extension RunEvent {
     /// The event as one JSON Lines object, or nil for events only a terminal shows.
     public func json(_ run: RoutineRun, elapsed: Double? = nil) -> JSONValue? {
-        let nodes = run.routine.nodes
         switch self {
         case .start:
             return .object([
@@ -63,26 +62,33 @@ extension RunEvent {
         case .prompt, .help:
             return nil
         case .record(let record):
-            let node = nodes[record.node]
-            var members: [(String, JSONValue)] = [("step", .int(record.step)), ("node", .string(node.id))]
+            let routine = run.routine
+            let node = record.node
             switch record.outcome {
             case .habit(let result, let value):
-                members.insert(("event", .string("habit")), at: 0)
-                members += [("title", .string(node.title)), ("result", .string(result.rawValue))]
+                var members: [(String, JSONValue)] = [
+                    ("event", .string("habit")), ("step", .int(record.step)), ("node", .string(routine.id(of: node))),
+                    ("title", .string(routine.title(of: node))), ("result", .string(result.rawValue)),
+                ]
                 if let value { members.append(("value", .number(value))) }
-                if let target = node.target { members.append(("target", .number(target.amount))) }
-                if let unit = node.target?.unit { members.append(("unit", .string(unit))) }
-                if let seconds = node.duration { members.append(("seconds", .int(seconds))) }
+                if let target = routine.target(of: node) {
+                    members.append(("target", .number(target.amount)))
+                    if let unit = target.unit { members.append(("unit", .string(unit))) }
+                }
+                if let seconds = routine.duration(of: node) { members.append(("seconds", .int(seconds))) }
+                return .object(members)
             case .answer(let k):
-                members.insert(("event", .string("answer")), at: 0)
-                members += [("prompt", .string(node.title)), ("option", .string(node.options[k].text)), ("index", .int(k + 1))]
+                return .object([
+                    ("event", .string("answer")), ("step", .int(record.step)), ("node", .string(routine.id(of: node))),
+                    ("prompt", .string(routine.title(of: node))), ("option", .string(routine.answer(k, of: node))),
+                    ("index", .int(k + 1)),
+                ])
             }
-            return .object(members)
         case .back(let node):
-            return .object([("event", .string("back")), ("node", .string(nodes[node].id)), ("step", .int(run.step))])
+            return .object([("event", .string("back")), ("node", .string(run.routine.id(of: node))), ("step", .int(run.step))])
         case .invalid(let node, let input, let message):
             return .object([
-                ("event", .string("invalid")), ("node", .string(nodes[node].id)), ("input", .string(input)),
+                ("event", .string("invalid")), ("node", .string(run.routine.id(of: node))), ("input", .string(input)),
                 ("message", .string(message)),
             ])
         case .end(let result):
