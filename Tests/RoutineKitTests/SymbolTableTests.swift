@@ -38,3 +38,26 @@ struct SymbolTableTests {
         for k in 0..<1_000 { #expect(table.intern("n\(k)") == Int32(k)) }
     }
 }
+
+/// The records are a large routine's largest memory: an optional field added carelessly
+/// rounds a record up by a word, a hundred thousand times.
+struct RecordLayoutTests {
+    @Test func recordsStayCompact() {
+        #expect(MemoryLayout<NodeRecord>.stride <= 112)
+        #expect(MemoryLayout<OptionRecord>.stride <= 32)
+        #expect(MemoryLayout<Edge>.stride <= 24)
+    }
+
+    @Test func absentSpansReadAsNone() {
+        var record = NodeRecord(id: .none, title: .none, firstOption: 0, idSpan: Span(at: 0), titleSpan: Span(at: 0), kind: .habit)
+        #expect(record.arrowSpan == nil && record.daysSpan == nil && record.noteSpan == nil)
+        #expect(record.amount == nil && record.duration == nil)
+        record.arrowSpan = Span(start: 3, end: 5)
+        record.amount = 0.5
+        record.duration = 0
+        #expect(record.arrowSpan == Span(start: 3, end: 5) && record.daysSpan == nil)
+        #expect(record.amount == 0.5 && record.duration == 0)
+        record.arrowSpan = nil
+        #expect(record.arrowSpan == nil)
+    }
+}

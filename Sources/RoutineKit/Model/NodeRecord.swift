@@ -25,25 +25,63 @@ struct EdgeRange: Equatable, Sendable {
 
 /// A node as stored: plain values and ranges, no references, so that reading or copying one
 /// touches no reference counts and a routine of a million nodes is one allocation of them.
+///
+/// Optional values are kept as sentinels (NaN, `Int.min`, an impossible span) behind
+/// optional properties: `Double?`, `Int?` and `Span?` each round up to twice their size, and
+/// the records of a large routine are its largest memory.
 struct NodeRecord: Sendable {
     var id: TextRef
     var title: TextRef
     var note = TextRef.none
     var unit = TextRef.none
-    var amount: Double?
-    var duration: Int?
+    private var storedAmount = Double.nan
+    private var storedDuration = Int.min
     var firstOption: UInt32
     var optionCount: UInt32 = 0
     var next = EdgeRange.empty
     var idSpan: Span
     var titleSpan: Span
-    var arrowSpan: Span?
-    var daysSpan: Span?
-    var noteSpan: Span?
+    private var storedArrowSpan = Span.absent
+    private var storedDaysSpan = Span.absent
+    private var storedNoteSpan = Span.absent
     var days: Weekdays?
     var kind: RoutineNode.Kind
 
+    init(id: TextRef, title: TextRef, firstOption: UInt32, idSpan: Span, titleSpan: Span, kind: RoutineNode.Kind) {
+        self.id = id
+        self.title = title
+        self.firstOption = firstOption
+        self.idSpan = idSpan
+        self.titleSpan = titleSpan
+        self.kind = kind
+    }
+
+    /// A habit's target amount; never NaN, which no reader accepts.
+    var amount: Double? {
+        get { storedAmount.isNaN ? nil : storedAmount }
+        set { storedAmount = newValue ?? .nan }
+    }
+
+    var duration: Int? {
+        get { storedDuration == .min ? nil : storedDuration }
+        set { storedDuration = newValue ?? .min }
+    }
+
+    var arrowSpan: Span? { get { storedArrowSpan.unlessAbsent } set { storedArrowSpan = newValue ?? .absent } }
+
+    var daysSpan: Span? { get { storedDaysSpan.unlessAbsent } set { storedDaysSpan = newValue ?? .absent } }
+
+    var noteSpan: Span? { get { storedNoteSpan.unlessAbsent } set { storedNoteSpan = newValue ?? .absent } }
+
     var options: Range<Int> { Int(firstOption)..<Int(firstOption + optionCount) }
+}
+
+extension Span {
+    /// A span no source has (its start is past the largest input), standing for none.
+    static let absent = Span(start: Int(UInt32.max), end: Int(UInt32.max))
+
+    /// The span, or nil when it is ``absent``.
+    var unlessAbsent: Span? { self == .absent ? nil : self }
 }
 
 /// One answer of a question, as stored.
@@ -51,7 +89,16 @@ struct OptionRecord: Sendable {
     var text: TextRef
     var next = EdgeRange.empty
     var textSpan: Span
-    var arrowSpan: Span?
+    private var storedArrowSpan = Span.absent
+
+    init(text: TextRef, next: EdgeRange = .empty, textSpan: Span, arrowSpan: Span? = nil) {
+        self.text = text
+        self.next = next
+        self.textSpan = textSpan
+        self.arrowSpan = arrowSpan
+    }
+
+    var arrowSpan: Span? { get { storedArrowSpan.unlessAbsent } set { storedArrowSpan = newValue ?? .absent } }
 }
 
 /// The bytes a routine's texts refer to: its source, and its own bytes for the rest.
@@ -88,6 +135,6 @@ struct TextStorage: Sendable {
 
     func equal(_ a: TextRef, _ b: TextRef) -> Bool {
         guard a.count == b.count else { return false }
-        return withBytes(a) { x in withBytes(b) { y in x.elementsEqual(y) } }
+        return withBytes(a) { x in withBytes(b) { y in x.hasSameBytes(as: y) } }
     }
 }

@@ -18,7 +18,7 @@ struct SymbolTable {
     /// routine does not copy the table as it grows.
     init(capacity: Int = 0) {
         var bits: UInt64 = 6
-        while 1 << bits < capacity * 2 { bits += 1 }
+        while 3 << bits < capacity * 4 { bits += 1 }
         slots = Array(repeating: 0, count: 1 << Int(bits))
         shift = 64 - bits
         offsets.reserveCapacity(capacity + 1)
@@ -43,7 +43,9 @@ struct SymbolTable {
         slots[i] = tag | UInt64(id + 1)
         storage.append(contentsOf: bytes)
         offsets.append(storage.count)
-        if count * 2 > slots.count { grow() }
+        // At most three quarters full: probes stay short, and the table, which is touched
+        // all over, stays small.
+        if count * 4 > slots.count * 3 { grow() }
         return id
     }
 
@@ -59,33 +61,9 @@ struct SymbolTable {
     private func equals(_ id: Int, _ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         let start = offsets[id]
         guard offsets[id + 1] - start == bytes.count else { return false }
-        guard let b = bytes.baseAddress else { return true }
         return storage.withUnsafeBufferPointer { all in
-            let a = all.baseAddress! + start
-            var k = 0
-            while k + 8 <= bytes.count {
-                if Self.load64(a + k) != Self.load64(b + k) { return false }
-                k += 8
-            }
-            return k == bytes.count || Self.tail(a + k, bytes.count - k) == Self.tail(b + k, bytes.count - k)
+            UnsafeBufferPointer(rebasing: all[start..<(start + bytes.count)]).hasSameBytes(as: bytes)
         }
-    }
-
-    @inline(__always) private static func load64(_ p: UnsafePointer<UInt8>) -> UInt64 {
-        UnsafeRawPointer(p).loadUnaligned(as: UInt64.self)
-    }
-
-    /// The 1 to 7 bytes at `p` as one integer, in a few loads rather than a loop: two
-    /// overlapping 4-byte loads, or the first, middle and last byte. Together with `n`,
-    /// which callers compare first, the value determines every byte.
-    @inline(__always) private static func tail(_ p: UnsafePointer<UInt8>, _ n: Int) -> UInt64 {
-        let raw = UnsafeRawPointer(p)
-        if n >= 4 {
-            let low = UInt64(raw.loadUnaligned(as: UInt32.self))
-            let high = UInt64(raw.loadUnaligned(fromByteOffset: n - 4, as: UInt32.self))
-            return low | high &<< 32
-        }
-        return UInt64(p[0]) | UInt64(p[n >> 1]) &<< 8 | UInt64(p[n - 1]) &<< 16
     }
 
     private mutating func grow() {
@@ -110,11 +88,11 @@ struct SymbolTable {
         var i = 0
         if let base = bytes.baseAddress {
             while i + 8 <= bytes.count {
-                h = (h ^ load64(base + i)) &* k
+                h = (h ^ UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self)) &* k
                 h ^= h >> 29
                 i += 8
             }
-            if i < bytes.count { h = (h ^ tail(base + i, bytes.count - i)) &* k }
+            if i < bytes.count { h = (h ^ UnsafeBufferPointer.tail(base + i, bytes.count - i)) &* k }
         }
         h ^= h >> 32
         h = h &* 0xBF58_476D_1CE4_E5B9
