@@ -45,7 +45,17 @@ struct RecordLayoutTests {
     @Test func recordsStayCompact() {
         #expect(MemoryLayout<NodeRecord>.stride <= 112)
         #expect(MemoryLayout<OptionRecord>.stride <= 32)
-        #expect(MemoryLayout<Edge>.stride <= 24)
+        #expect(MemoryLayout<Edge>.stride <= 12)
+    }
+
+    @Test(arguments: [Target.node(0), .node(1), .node(Int(Int32.max)), .end, .missing(0), .missing(7)])
+    func edgesKeepTheirTargets(_ target: Target) {
+        var edge = Edge(target, span: Span(start: 1, end: 2))
+        #expect(edge.target == target && edge.span == Span(start: 1, end: 2))
+        edge.target = .end
+        #expect(edge.target == .end)
+        edge.target = target
+        #expect(edge == Edge(target, span: Span(start: 1, end: 2)))
     }
 
     @Test func absentSpansReadAsNone() {
