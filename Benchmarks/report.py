@@ -9,15 +9,22 @@ work, sizes = sys.argv[1], [int(s) for s in sys.argv[2:]]
 
 
 def stats(name, size):
-    path = os.path.join(work, f"{name}-{size}.json")
-    if not os.path.exists(path):
+    """The runs of every round of `name` at `size` (run.sh writes one file per round)."""
+    prefix = f"{name}-{size}-"
+    paths = sorted(p for p in os.listdir(work) if p.startswith(prefix) and p.endswith(".json"))
+    if not paths:
         return None
-    result = json.load(open(path))["results"][0]
-    times = result["times"]
-    failed = any(code != 0 for code in result.get("exit_codes", []))
+    times, failed = [], False
+    for path in paths:
+        result = json.load(open(os.path.join(work, path)))["results"][0]
+        times += result["times"]
+        failed = failed or any(code != 0 for code in result.get("exit_codes", []))
+    times.sort()
+    middle = len(times) // 2
+    median = times[middle] if len(times) % 2 else (times[middle - 1] + times[middle]) / 2
     rss_path = os.path.join(work, f"{name}-{size}.rss")
     rss = int(open(rss_path).read().split()[-1]) * 1024 if os.path.exists(rss_path) else None
-    return {"median": result["median"], "min": min(times), "max": max(times), "rss": rss, "failed": failed}
+    return {"median": median, "min": times[0], "max": times[-1], "rss": rss, "failed": failed, "runs": len(times)}
 
 
 def size_of(ext, n):

@@ -10,7 +10,7 @@ cd "$(dirname "$0")/.."
 export PATH="/opt/swift/usr/bin:$PATH"
 
 sizes=(10000 100000 1000000)
-runs=10
+runs=2
 smoke=0
 if [ "${1:-}" = "--smoke" ]; then
     smoke=1; sizes=(2000); runs=2
@@ -30,13 +30,17 @@ bin=$(swift build -c release --show-bin-path)
 gcc -O2 Benchmarks/yaml-parse.c -lyaml -o "$work/yaml-parse"
 
 date=2026-11-23
-measure() {  # name, size, command...
-    local name=$1 size=$2; shift 2
-    local n=$runs
-    # The largest inputs take seconds per run; fewer runs keep the whole benchmark near 20 minutes.
-    [ "$size" -ge 1000000 ] && n=3
-    hyperfine --style none --warmup 1 --runs "$n" -i --export-json "$work/$name-$size.json" "$*" >/dev/null 2>&1 \
+# Runs are taken in rounds that cycle through the commands, so that a slow minute of a shared
+# machine falls on a command and its peer alike rather than on one of them.
+measure_round() {  # name, size, round, runs, command...
+    local name=$1 size=$2 round=$3 n=$4; shift 4
+    local warmup=0
+    [ "$round" = 1 ] && warmup=1
+    hyperfine --style none --warmup "$warmup" --runs "$n" -i --export-json "$work/$name-$size-$round.json" "$*" >/dev/null 2>&1 \
         || echo "run.sh: hyperfine failed for $name at $size" >&2
+}
+peak_rss() {  # name, size, command...
+    local name=$1 size=$2; shift 2
     /usr/bin/time -f "%M" -o "$work/$name-$size.rss" sh -c "$* >/dev/null 2>&1" || true
 }
 
@@ -44,16 +48,29 @@ for n in "${sizes[@]}"; do
     echo "== N = $n" >&2
     g="$work/g$n"
     "$bin/routine-gen" "$n" --out "$g"
-    measure check-rt "$n" "$bin/routine check $g.rt"
-    measure check-yaml "$n" "$bin/routine check $g.yaml"
-    measure graph "$n" "$bin/routine graph $g.rt"
-    measure paths-count "$n" "$bin/routine paths --count $g.rt"
-    measure run "$n" "$bin/routine run $g.rt --json --date $date --answers $g.answers"
-    measure acyclic "$n" "acyclic -n $g.dot"
-    measure libyaml "$n" "$work/yaml-parse $g.yaml"
+    names=(check-rt check-yaml graph paths-count run acyclic libyaml)
+    commands=(
+        "$bin/routine check $g.rt"
+        "$bin/routine check $g.yaml"
+        "$bin/routine graph $g.rt"
+        "$bin/routine paths --count $g.rt"
+        "$bin/routine run $g.rt --json --date $date --answers $g.answers"
+        "acyclic -n $g.dot"
+        "$work/yaml-parse $g.yaml"
+    )
+    # Five rounds of two runs; the largest inputs take seconds per run, so three rounds of
+    # one keep the whole benchmark near 20 minutes.
+    rounds=5 per=2
+    [ "$n" -ge 1000000 ] && rounds=3 per=1
+    [ "$smoke" = 1 ] && rounds=1 per=$runs
+    for round in $(seq "$rounds"); do
+        for k in "${!names[@]}"; do measure_round "${names[$k]}" "$n" "$round" "$per" "${commands[$k]}"; done
+    done
+    for k in "${!names[@]}"; do peak_rss "${names[$k]}" "$n" "${commands[$k]}"; done
     for ext in rt yaml dot; do stat -c %s "$g.$ext" > "$work/size-$ext-$n"; done
 done
-measure cold 0 "$bin/routine check routines/morning.rt"
+for round in 1 2; do measure_round cold 0 "$round" 5 "$bin/routine check routines/morning.rt"; done
+peak_rss cold 0 "$bin/routine check routines/morning.rt"
 
 out=Benchmarks/results.md
 [ "$smoke" = 1 ] && out="$work/results.md"
