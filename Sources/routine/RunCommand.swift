@@ -91,7 +91,8 @@ struct RunCommand: ParsableCommand {
 struct AnswerSource {
     private let file: UnsafeMutablePointer<FILE>?
     let isTerminal: Bool
-    /// Whether the answers come from a file named on the command line.
+    /// Whether the answers come from a regular file, which cannot be waiting for the output
+    /// (a named pipe on the command line may be).
     let isFile: Bool
     /// `getline`'s buffer, kept from line to line.
     private let line = LineBuffer()
@@ -106,7 +107,8 @@ struct AnswerSource {
     init(path: String?) throws {
         if let path {
             var info = stat()
-            let isDirectory = stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
+            let found = stat(path, &info) == 0
+            let isDirectory = found && (info.st_mode & S_IFMT) == S_IFDIR
             guard !isDirectory, let handle = fopen(path, "r") else {
                 let reason = isDirectory ? "it is a directory" : String(cString: strerror(errno)).lowercased()
                 StandardError.write("routine: error[E001]: cannot read '\(path)': \(reason)\n")
@@ -114,7 +116,7 @@ struct AnswerSource {
             }
             file = handle
             isTerminal = false
-            isFile = true
+            isFile = found && (info.st_mode & S_IFMT) == S_IFREG
         } else {
             file = fdopen(0, "r")
             isTerminal = Terminal.isTerminal(0)
