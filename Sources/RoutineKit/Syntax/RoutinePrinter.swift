@@ -21,7 +21,8 @@ public enum RoutinePrinter {
         var topLevel: Bool
         var indent = ""
         var leading: [Span] = []
-        var trailing: [Span] = []
+        /// At most one: a second comment on one printed line would read back as part of the first.
+        var trailing: Span?
     }
 
     public static func print(_ routine: Routine, layout: SourceLayout? = nil) -> String {
@@ -51,7 +52,7 @@ public enum RoutinePrinter {
                 emit(line.indent + text(comment, layout), at: comment.lowerBound, topLevel: line.topLevel && layout != nil)
             }
             if line.text.isEmpty { continue }
-            let comment = line.trailing.isEmpty ? nil : line.trailing.map { Self.text($0, layout) }.joined(separator: "  ")
+            let comment = line.trailing.map { Self.text($0, layout) }
             emit(line.indent + line.text, comment: comment, at: line.anchor, topLevel: line.topLevel && (layout != nil || line.leading.isEmpty))
         }
         return render(entries)
@@ -126,6 +127,9 @@ public enum RoutinePrinter {
 
     /// Own-line comments go before the construct that follows them in the source; a comment
     /// after code goes at the end of the line printing that code (or the nearest before it).
+    /// When one printed line joins several source lines that each end in a comment, the first
+    /// stays at its end and the others go before the next construct, as own-line comments:
+    /// exactly where printing the result again puts them.
     private static func attach(_ layout: SourceLayout, table: LineTable, to lines: inout [Line]) {
         let anchored = lines.indices.filter { lines[$0].anchor != nil }.sorted { lines[$0].anchor! < lines[$1].anchor! }
         let anchors = anchored.map { lines[$0].anchor! }
@@ -141,9 +145,9 @@ public enum RoutinePrinter {
                 let mid = (lo + hi) / 2
                 if anchors[mid] <= comment.lowerBound { lo = mid + 1 } else { hi = mid }
             }
-            if trailing, lo > 0 {
-                lines[anchored[lo - 1]].trailing.append(comment)
-            } else if !trailing, lo < anchors.count {
+            if trailing, lo > 0, lines[anchored[lo - 1]].trailing == nil {
+                lines[anchored[lo - 1]].trailing = comment
+            } else if lo < anchors.count, !trailing || lo > 0 {
                 lines[anchored[lo]].leading.append(comment)
             } else {
                 orphans.append(comment)
