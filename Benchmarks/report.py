@@ -79,7 +79,8 @@ if len(sizes) >= 2:
     for name, label, *_ in commands:
         sa, sb = stats(name, a), stats(name, b)
         if sa and sb:
-            print(f"- {label}: {sb['median'] / sa['median']:.1f}x from {a:,} to {b:,} nodes")
+            print(f"- {label}: {sb['median'] / sa['median']:.1f}x from {a:,} to {b:,} nodes "
+                  f"(fastest runs: {sb['min'] / sa['min']:.1f}x)")
 cold = stats("cold", 0)
 if cold:
     print()

@@ -58,10 +58,9 @@ for n in "${sizes[@]}"; do
         "acyclic -n $g.dot"
         "$work/yaml-parse $g.yaml"
     )
-    # Five rounds of two runs; the largest inputs take seconds per run, so three rounds of
-    # one keep the whole benchmark near 20 minutes.
+    # Five rounds of two runs; the largest inputs take seconds per run, so five rounds of one.
     rounds=5 per=2
-    [ "$n" -ge 1000000 ] && rounds=3 per=1
+    [ "$n" -ge 1000000 ] && rounds=5 per=1
     [ "$smoke" = 1 ] && rounds=1 per=$runs
     for round in $(seq "$rounds"); do
         for k in "${!names[@]}"; do measure_round "${names[$k]}" "$n" "$round" "$per" "${commands[$k]}"; done
