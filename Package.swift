@@ -11,19 +11,23 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
     ],
     targets: [
         .systemLibrary(name: "CYAML", pkgConfig: "yaml-0.1", providers: [.apt(["libyaml-dev"])]),
         .target(name: "RoutineKit", dependencies: ["CYAML"]),
+        .target(name: "RoutineHistory", dependencies: ["RoutineKit", .product(name: "GRDB", package: "GRDB.swift")]),
         .executableTarget(
             name: "routine",
             dependencies: [
                 "RoutineKit",
+                "RoutineHistory",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         .executableTarget(name: "routine-gen", dependencies: ["RoutineKit"]),
         .testTarget(name: "RoutineKitTests", dependencies: ["RoutineKit"], exclude: ["Fixtures"]),
+        .testTarget(name: "RoutineHistoryTests", dependencies: ["RoutineHistory", "RoutineKit"]),
         .testTarget(name: "EndToEndTests", dependencies: ["RoutineKit"]),
     ],
     swiftLanguageModes: [.v6]

@@ -8,11 +8,15 @@ struct RoutineCommand: ParsableCommand {
         abstract: "Check, run and draw daily routines written as files.",
         discussion: """
             Exit codes: 0 fine (warnings allowed), 1 the routine has errors, 3 scripted answers ran out, \
-            64 usage error, 66 an input cannot be read, 69 Graphviz's dot is needed but missing, 130 interrupted. \
+            64 usage error, 66 an input cannot be read, 69 Graphviz's dot is needed but missing, \
+            74 the history file is not a routine history (or is of a newer version), 130 interrupted. \
             Shell completions: routine --generate-completion-script bash|zsh|fish.
             """,
         version: "0.1.0",
-        subcommands: [CheckCommand.self, RunCommand.self, GraphCommand.self, PathsCommand.self, ConvertCommand.self, FormatCommand.self]
+        subcommands: [
+            CheckCommand.self, RunCommand.self, GraphCommand.self, PathsCommand.self, ConvertCommand.self, FormatCommand.self,
+            LogCommand.self, HistoryCommand.self,
+        ]
     )
 }
 
@@ -21,5 +25,8 @@ enum Exit {
     static let errors = ExitCode(1)
     static let answersRanOut = ExitCode(3)
     static let unreadable = ExitCode(66)
+    /// EX_IOERR: the history file is not a routine history or is of a newer version, or an
+    /// import cannot write it.
+    static let historyRefused = ExitCode(74)
     static let interrupted = ExitCode(130)
 }

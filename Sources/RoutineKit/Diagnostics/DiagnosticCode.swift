@@ -11,6 +11,8 @@ public enum DiagnosticCode: String, Sendable, Codable, CaseIterable {
     case invalidEscape = "E006"
     case unwritableOutput = "E007"
     case missingProgram = "E008"
+    case historyRefused = "E009"
+    case invalidImport = "E010"
     // Syntax
     case expectedToken = "E101"
     case missingRoutine = "E102"
@@ -52,6 +54,7 @@ public enum DiagnosticCode: String, Sendable, Codable, CaseIterable {
     case everyDay = "W006"
     case emptyRoutine = "W007"
     case duplicateDay = "W008"
+    case runNotRecorded = "W009"
 
     public var severity: Severity { rawValue.hasPrefix("W") ? .warning : .error }
 
@@ -66,6 +69,8 @@ public enum DiagnosticCode: String, Sendable, Codable, CaseIterable {
         case .invalidEscape: "an escape sequence the language does not define"
         case .unwritableOutput: "an output file cannot be written"
         case .missingProgram: "a program needed for the output (Graphviz's dot) is not installed"
+        case .historyRefused: "a history file that is not a routine history, or is of a newer version"
+        case .invalidImport: "a line of a history import that is not a run as 'history export' writes it"
         case .expectedToken: "the parser expected something else here"
         case .missingRoutine: "the file does not start with its 'routine \"NAME\"' declaration"
         case .duplicateRoutine: "a second routine declaration"
@@ -103,6 +108,7 @@ public enum DiagnosticCode: String, Sendable, Codable, CaseIterable {
         case .everyDay: "a schedule that names every day, which is the same as none"
         case .emptyRoutine: "a routine with no nodes"
         case .duplicateDay: "a day named twice in one schedule"
+        case .runNotRecorded: "a run that cannot be recorded, because the history cannot be written"
         }
     }
 }

@@ -1,0 +1,35 @@
+import Foundation
+import RoutineKit
+
+/// Runs as CSV for a spreadsheet: one row per step, the run's fields repeated on each; a run
+/// without steps is one row with the step's fields empty.
+public enum HistoryCSV {
+    public static let header = [
+        "date", "routine", "run_result", "reached_end", "started", "ended", "utc_offset", "path", "source_hash", "step", "node",
+        "kind", "title", "result", "value", "target", "unit", "option", "index", "at", "seconds",
+    ]
+
+    public static func rows(_ run: StoredRun) -> [[String]] {
+        let fields = [
+            run.date, run.routine, run.resultText, run.reachedEnd ? "true" : "false", run.startedAt.description,
+            run.endedAt?.description ?? "", offsetText(run.utcOffset), run.path, run.sourceHash,
+        ]
+        if run.steps.isEmpty { return [fields + Array(repeating: "", count: header.count - fields.count)] }
+        return run.steps.map { step in
+            let d = step.decision
+            return fields + [
+                String(d.step), d.node, d.kind.rawValue, step.title, d.result.rawValue, d.value.map(NumberText.format) ?? "",
+                step.target.map(NumberText.format) ?? "", step.unit ?? "", d.optionText ?? "", d.option.map { String($0 + 1) } ?? "",
+                step.decidedAt.description, NumberText.format((step.seconds * 1000).rounded() / 1000),
+            ]
+        }
+    }
+
+    /// One CSV line (RFC 4180): a field with a comma, quote or line break is quoted.
+    public static func line(_ fields: [String]) -> String {
+        fields.map { field in
+            guard field.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return field }
+            return "\"" + field.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+        }.joined(separator: ",") + "\r\n"
+    }
+}

@@ -1,0 +1,48 @@
+import GRDB
+
+/// The history's tables, one named migration per change. A migration that has landed is never
+/// edited: a change of schema is a new migration appended here.
+enum HistorySchema {
+    /// `PRAGMA application_id`: "rout". Tells a routine history from any other SQLite file.
+    static let applicationID: Int32 = 0x726F_7574
+
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1: runs and steps") { db in
+            try db.execute(sql: "PRAGMA application_id = \(applicationID)")
+            try db.execute(sql: """
+                CREATE TABLE run (
+                    id INTEGER PRIMARY KEY,
+                    routine TEXT NOT NULL,
+                    path TEXT NOT NULL,
+                    sourceHash TEXT NOT NULL,
+                    date TEXT NOT NULL,
+                    startedAt TEXT NOT NULL,
+                    utcOffset INTEGER NOT NULL,
+                    endedAt TEXT,
+                    result TEXT CHECK (result IN ('completed', 'quit', 'incomplete', 'interrupted')),
+                    reachedEnd INTEGER NOT NULL DEFAULT 0,
+                    UNIQUE (routine, date, startedAt)
+                );
+                CREATE INDEX run_by_date ON run (date, startedAt);
+                CREATE TABLE step (
+                    runId INTEGER NOT NULL REFERENCES run (id) ON DELETE CASCADE,
+                    step INTEGER NOT NULL,
+                    node TEXT NOT NULL,
+                    kind TEXT NOT NULL CHECK (kind IN ('habit', 'question')),
+                    title TEXT NOT NULL,
+                    result TEXT NOT NULL CHECK (result IN ('done', 'skipped', 'not-scheduled', 'answered')),
+                    value REAL,
+                    target REAL,
+                    unit TEXT,
+                    optionIndex INTEGER,
+                    optionText TEXT,
+                    decidedAt TEXT NOT NULL,
+                    seconds REAL NOT NULL,
+                    PRIMARY KEY (runId, step)
+                ) WITHOUT ROWID;
+                """)
+        }
+        return migrator
+    }
+}

@@ -1,0 +1,94 @@
+import GRDB
+import RoutineKit
+
+extension HistoryStore {
+    /// Adds `run` (without its steps) and returns its id.
+    public func insertRun(_ run: StoredRun) throws(HistoryError) -> Int64 {
+        try write { db in try Self.insertRun(run, db) }
+    }
+
+    /// Adds one step to run `id`, in its own transaction: a killed process keeps it.
+    public func insertStep(_ step: StoredStep, run id: Int64) throws(HistoryError) {
+        try write { db in try Self.insertStep(step, run: id, db) }
+    }
+
+    /// Removes the steps of run `id` after step `count`: what `back` undid, or what no longer
+    /// applies after a resume.
+    public func deleteSteps(of id: Int64, after count: Int) throws(HistoryError) {
+        try write { db in
+            try db.cachedStatement(sql: "DELETE FROM step WHERE runId = ? AND step > ?").execute(arguments: [id, count])
+        }
+    }
+
+    /// Marks run `id` as going on again: no end, no result.
+    public func reopen(_ id: Int64) throws(HistoryError) {
+        try write { db in
+            try db.execute(sql: "UPDATE run SET endedAt = NULL, result = NULL, reachedEnd = 0 WHERE id = ?", arguments: [id])
+        }
+    }
+
+    /// Records how run `id` ended.
+    public func finish(_ id: Int64, result: RunResult, reachedEnd: Bool, at time: Timestamp) throws(HistoryError) {
+        try write { db in
+            try db.execute(
+                sql: "UPDATE run SET endedAt = ?, result = ?, reachedEnd = ? WHERE id = ?",
+                arguments: [time.description, result.rawValue, reachedEnd, id])
+        }
+    }
+
+    /// Adds each run whose routine, date and start time are not in the history yet, steps and
+    /// all, in one transaction. Returns how many were added.
+    public func insertRuns(_ runs: [StoredRun]) throws(HistoryError) -> Int {
+        try write { db in
+            var added = 0
+            let exists = try db.cachedStatement(sql: "SELECT 1 FROM run WHERE routine = ? AND date = ? AND startedAt = ?")
+            for run in runs {
+                if try Bool.fetchOne(exists, arguments: [run.routine, run.date, run.startedAt.description]) == true { continue }
+                let id = try Self.insertRun(run, db)
+                for step in run.steps { try Self.insertStep(step, run: id, db) }
+                added += 1
+            }
+            return added
+        }
+    }
+
+    private static func insertRun(_ run: StoredRun, _ db: Database) throws -> Int64 {
+        try db.execute(
+            sql: """
+                INSERT INTO run (routine, path, sourceHash, date, startedAt, utcOffset, endedAt, result, reachedEnd)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """,
+            arguments: [
+                run.routine, run.path, run.sourceHash, run.date, run.startedAt.description, run.utcOffset,
+                run.endedAt?.description, run.result?.rawValue, run.reachedEnd,
+            ])
+        return db.lastInsertedRowID
+    }
+
+    private static func insertStep(_ step: StoredStep, run id: Int64, _ db: Database) throws {
+        let d = step.decision
+        try db.cachedStatement(sql: """
+            INSERT INTO step (runId, step, node, kind, title, result, value, target, unit, optionIndex, optionText, decidedAt, seconds)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """).execute(arguments: [
+                id, d.step, d.node, d.kind.rawValue, step.title, d.result.rawValue, d.value, step.target, step.unit, d.option,
+                d.optionText, step.decidedAt.description, step.seconds,
+            ])
+    }
+
+    func write<T>(_ body: (Database) throws -> T) throws(HistoryError) -> T {
+        do {
+            return try queue.write(body)
+        } catch {
+            throw Self.classify(error, path: path)
+        }
+    }
+
+    func read<T>(_ body: (Database) throws -> T) throws(HistoryError) -> T {
+        do {
+            return try queue.read(body)
+        } catch {
+            throw Self.classify(error, path: path)
+        }
+    }
+}

@@ -1,0 +1,134 @@
+import GRDB
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A routine history: an SQLite file of runs and their steps, in WAL mode.
+///
+/// Opening checks the file before anything is written to it: a file that is not SQLite,
+/// another application's database, or a history of a newer schema is refused and left
+/// untouched. A missing file is created (with its folder, mode 0700) only when asked to.
+public final class HistoryStore: @unchecked Sendable {
+    public let path: String
+    let queue: DatabaseQueue
+
+    private init(path: String, queue: DatabaseQueue) {
+        self.path = path
+        self.queue = queue
+    }
+
+    /// Opens the history at `path`. When the file does not exist, it is created if `create`
+    /// is true, and otherwise the result is nil (a command that only reads has nothing to read).
+    public static func open(_ path: String, create: Bool) throws(HistoryError) -> HistoryStore? {
+        var info = stat()
+        if stat(path, &info) == 0 {
+            guard (info.st_mode & S_IFMT) == S_IFREG else {
+                throw .notAHistory(path: path, reason: (info.st_mode & S_IFMT) == S_IFDIR ? "it is a directory" : "it is not a regular file")
+            }
+            try checkMagic(path, size: Int(info.st_size))
+        } else if errno == ENOENT {
+            guard create else { return nil }
+            try makeFolder(of: path)
+        } else {
+            throw .unavailable(path: path, reason: systemError())
+        }
+        var configuration = Configuration()
+        // Two runs writing at once wait for each other rather than fail.
+        configuration.busyMode = .timeout(10)
+        configuration.label = "routine history"
+        let queue: DatabaseQueue
+        do {
+            queue = try DatabaseQueue(path: path, configuration: configuration)
+        } catch {
+            throw classify(error, path: path)
+        }
+        let store = HistoryStore(path: path, queue: queue)
+        try store.checkOwnership()
+        try store.prepare()
+        return store
+    }
+
+    /// The SQLite header, read before SQLite is allowed to touch the file. An empty file is a
+    /// new database (for example one made by `mktemp`).
+    private static func checkMagic(_ path: String, size: Int) throws(HistoryError) {
+        guard size > 0 else { return }
+        let fd = Glibc.open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw .unavailable(path: path, reason: systemError()) }
+        defer { close(fd) }
+        var header = [UInt8](repeating: 0, count: 16)
+        let n = header.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, 16) }
+        guard n == 16, header == Array("SQLite format 3\0".utf8) else {
+            throw .notAHistory(path: path, reason: "it is not an SQLite database")
+        }
+    }
+
+    /// Refuses another application's database and a schema newer than this binary knows.
+    private func checkOwnership() throws(HistoryError) {
+        let migrator = HistorySchema.migrator
+        do {
+            let (id, tables, superseded) = try queue.read { db in
+                let id = try Int32.fetchOne(db, sql: "PRAGMA application_id") ?? 0
+                let tables = try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'") ?? 0
+                return (id, tables, try migrator.hasBeenSuperseded(db))
+            }
+            if id != HistorySchema.applicationID, id != 0 || tables > 0 {
+                throw HistoryError.notAHistory(path: path, reason: "it is another application's database")
+            }
+            if superseded { throw HistoryError.newerSchema(path: path) }
+        } catch {
+            throw Self.classify(error, path: path)
+        }
+    }
+
+    /// WAL, then the migrations this file lacks.
+    private func prepare() throws(HistoryError) {
+        let migrator = HistorySchema.migrator
+        do {
+            try queue.writeWithoutTransaction { db in
+                try db.execute(sql: "PRAGMA journal_mode = WAL")
+                // WAL commits survive a killed process without a sync per step.
+                try db.execute(sql: "PRAGMA synchronous = NORMAL")
+            }
+            do {
+                try migrator.migrate(queue)
+            } catch {
+                // Another process may have created the same new history at the same moment.
+                let done = (try? queue.read { try migrator.hasCompletedMigrations($0) }) ?? false
+                if !done { throw error }
+            }
+        } catch {
+            throw Self.classify(error, path: path)
+        }
+    }
+
+    static func classify(_ error: any Error, path: String) -> HistoryError {
+        if let error = error as? HistoryError { return error }
+        if let error = error as? DatabaseError {
+            if error.resultCode == .SQLITE_NOTADB {
+                return .notAHistory(path: path, reason: "it is not an SQLite database")
+            }
+            return .unavailable(path: path, reason: (error.message ?? "\(error.resultCode)").lowercased())
+        }
+        return .unavailable(path: path, reason: "\(error)")
+    }
+
+    /// Creates the folders on the way to `path` that are missing, each with mode 0700.
+    private static func makeFolder(of path: String) throws(HistoryError) {
+        guard let slash = path.lastIndex(of: "/"), slash != path.startIndex else { return }
+        let folder = String(path[..<slash])
+        var missing: [String] = []
+        var current = folder
+        var info = stat()
+        while !current.isEmpty, stat(current, &info) != 0 {
+            missing.append(current)
+            guard let up = current.lastIndex(of: "/") else { break }
+            current = String(current[..<up])
+        }
+        for folder in missing.reversed() where mkdir(folder, 0o700) != 0 && errno != EEXIST {
+            throw .unavailable(path: path, reason: "cannot create the folder '\(folder)': \(systemError())")
+        }
+    }
+}
+
+func systemError() -> String { String(cString: strerror(errno)).lowercased() }

@@ -1,0 +1,113 @@
+import RoutineKit
+
+/// Keeps a run's record in the history in step with the run: each step committed the moment
+/// it is decided, `back` taken out again, the end written when the run ends.
+///
+/// A write that fails (a full disk, a folder made read-only meanwhile) does not stop the run:
+/// `onFailure` hears of it once, and nothing more is written for this run.
+public final class RunRecorder {
+    public let store: HistoryStore
+    public let runID: Int64
+    /// How many of the run's records the history holds.
+    private var recorded: Int
+    /// When the previous step was decided (or the run started or resumed).
+    private var last: Timestamp
+    private var failed = false
+    private let onFailure: (HistoryError) -> Void
+
+    private init(store: HistoryStore, runID: Int64, recorded: Int, onFailure: @escaping (HistoryError) -> Void) {
+        self.store = store
+        self.runID = runID
+        self.recorded = recorded
+        self.onFailure = onFailure
+        last = .now()
+    }
+
+    /// Records the start of a new run of `routine`.
+    public static func start(
+        _ store: HistoryStore, routine: Routine, path: String, source: [UInt8], date: CalendarDate,
+        onFailure: @escaping (HistoryError) -> Void
+    ) throws(HistoryError) -> RunRecorder {
+        let now = Timestamp.now()
+        let run = StoredRun(
+            routine: routine.name, path: path, sourceHash: sourceHash(source), date: date.description, startedAt: now,
+            utcOffset: now.localOffset)
+        return RunRecorder(store: store, runID: try store.insertRun(run), recorded: 0, onFailure: onFailure)
+    }
+
+    /// Takes up the stored run of `plan` again: drops the steps that no longer apply, marks
+    /// the run as going on, and records what the replay added (habits passed over after the
+    /// last recorded step).
+    public static func resume(
+        _ store: HistoryStore, _ plan: ResumePlan, onFailure: @escaping (HistoryError) -> Void
+    ) throws(HistoryError) -> RunRecorder {
+        guard let id = plan.stored.id else { throw .unavailable(path: store.path, reason: "the run to resume has no id") }
+        try store.deleteSteps(of: id, after: plan.keptSteps)
+        try store.reopen(id)
+        let recorder = RunRecorder(store: store, runID: id, recorded: plan.keptSteps, onFailure: onFailure)
+        recorder.catchUp(plan.run)
+        return recorder
+    }
+
+    /// Brings the record up to date with what `event` changed in `run`.
+    public func observe(_ event: RunEvent, _ run: RoutineRun) {
+        switch event {
+        case .record: catchUp(run)
+        case .back:
+            attempt { () throws(HistoryError) in try store.deleteSteps(of: runID, after: run.records.count) }
+            recorded = min(recorded, run.records.count)
+            last = .now()
+        case .end(let result):
+            catchUp(run)
+            attempt { () throws(HistoryError) in try store.finish(runID, result: result, reachedEnd: run.reachedEnd, at: .now()) }
+        case .start, .prompt, .invalid, .help:
+            break
+        }
+    }
+
+    /// Writes the run's records that the history does not hold yet, each in its own commit.
+    private func catchUp(_ run: RoutineRun) {
+        while recorded < run.records.count, !failed {
+            let record = run.records[recorded]
+            let now = Timestamp.now()
+            let index = record.node
+            let target = run.routine.target(of: index)
+            let step = StoredStep(
+                decision: RecordedStep(record, of: run.routine), title: run.routine.title(of: index), target: target?.amount,
+                unit: target?.unit, decidedAt: now, seconds: max(0, last.seconds(to: now)))
+            attempt { () throws(HistoryError) in try store.insertStep(step, run: runID) }
+            last = now
+            recorded += 1
+        }
+    }
+
+    private func attempt(_ body: () throws(HistoryError) -> Void) {
+        guard !failed else { return }
+        do {
+            try body()
+        } catch {
+            failed = true
+            onFailure(error)
+        }
+    }
+}
+
+/// How a stored run would be taken up again: the run replayed from its steps, and where the
+/// replay stopped if the routine changed since.
+public struct ResumePlan: Sendable {
+    public let stored: StoredRun
+    /// The run after the replay, waiting for its next decision.
+    public let run: RoutineRun
+    public let divergence: ReplayDivergence?
+    /// How many of the stored steps still apply; the rest are dropped when the run resumes.
+    public let keptSteps: Int
+
+    public init(_ stored: StoredRun, routine: Routine, date: CalendarDate) {
+        self.stored = stored
+        var run = RoutineRun(routine: routine, date: date)
+        let divergence = run.replay(stored.steps.map(\.decision))
+        self.run = run
+        self.divergence = divergence
+        keptSteps = divergence.map { stop in stored.steps.count { $0.decision.step < stop.step } } ?? stored.steps.count
+    }
+}

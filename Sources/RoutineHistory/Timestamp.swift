@@ -1,0 +1,117 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A moment, as the history stores it: UTC text with milliseconds (`2026-11-23T06:12:03.120Z`),
+/// which sorts as it reads and survives export and import exactly.
+public struct Timestamp: Hashable, Sendable, Comparable, CustomStringConvertible {
+    /// Milliseconds since 1970-01-01 UTC.
+    public var milliseconds: Int64
+
+    public init(milliseconds: Int64) { self.milliseconds = milliseconds }
+
+    public static func now() -> Timestamp {
+        var time = timespec()
+        clock_gettime(CLOCK_REALTIME, &time)
+        return Timestamp(milliseconds: Int64(time.tv_sec) * 1000 + Int64(time.tv_nsec) / 1_000_000)
+    }
+
+    /// The local offset from UTC at this moment, in seconds (east positive).
+    public var localOffset: Int {
+        var seconds = time_t(milliseconds / 1000)
+        var parts = tm()
+        localtime_r(&seconds, &parts)
+        return Int(parts.tm_gmtoff)
+    }
+
+    public var description: String {
+        let (parts, millis) = fields(offset: 0)
+        return "\(pad(Int(parts.tm_year) + 1900, 4))-\(pad(Int(parts.tm_mon) + 1, 2))-\(pad(Int(parts.tm_mday), 2))T"
+            + "\(pad(Int(parts.tm_hour), 2)):\(pad(Int(parts.tm_min), 2)):\(pad(Int(parts.tm_sec), 2)).\(pad(millis, 3))Z"
+    }
+
+    /// `HH:MM` in the time zone `offset` seconds east of UTC.
+    public func clockTime(offset: Int) -> String {
+        let (parts, _) = fields(offset: offset)
+        return "\(pad(Int(parts.tm_hour), 2)):\(pad(Int(parts.tm_min), 2))"
+    }
+
+    /// Parses the form ``description`` writes (the milliseconds may be left out).
+    public init?(_ text: String) {
+        let bytes = Array(text.utf8)
+        guard bytes.count == 20 || bytes.count == 24, bytes.last == UInt8(ascii: "Z") else { return nil }
+        func number(_ at: Int, _ count: Int) -> Int? {
+            var n = 0
+            for b in bytes[at..<at + count] {
+                guard b >= 0x30, b <= 0x39 else { return nil }
+                n = n * 10 + Int(b - 0x30)
+            }
+            return n
+        }
+        let separators: [(Int, Character)] = [(4, "-"), (7, "-"), (10, "T"), (13, ":"), (16, ":")]
+        guard separators.allSatisfy({ bytes[$0.0] == UInt8(ascii: $0.1.unicodeScalars.first!) }),
+            let year = number(0, 4), let month = number(5, 2), let day = number(8, 2), let hour = number(11, 2),
+            let minute = number(14, 2), let second = number(17, 2), (1...12).contains(month), (1...31).contains(day),
+            hour < 24, minute < 60, second < 61
+        else { return nil }
+        var millis = 0
+        if bytes.count == 24 {
+            guard bytes[19] == UInt8(ascii: "."), let m = number(20, 3) else { return nil }
+            millis = m
+        }
+        var parts = tm()
+        parts.tm_year = Int32(year - 1900)
+        parts.tm_mon = Int32(month - 1)
+        parts.tm_mday = Int32(day)
+        parts.tm_hour = Int32(hour)
+        parts.tm_min = Int32(minute)
+        parts.tm_sec = Int32(second)
+        milliseconds = Int64(timegm(&parts)) * 1000 + Int64(millis)
+    }
+
+    public static func < (a: Timestamp, b: Timestamp) -> Bool { a.milliseconds < b.milliseconds }
+
+    /// Seconds from `self` to `later`.
+    public func seconds(to later: Timestamp) -> Double { Double(later.milliseconds - milliseconds) / 1000 }
+
+    private func fields(offset: Int) -> (tm, Int) {
+        let floorSeconds = milliseconds >= 0 ? milliseconds / 1000 : (milliseconds - 999) / 1000
+        var seconds = time_t(floorSeconds + Int64(offset))
+        var parts = tm()
+        gmtime_r(&seconds, &parts)
+        return (parts, Int(milliseconds - floorSeconds * 1000))
+    }
+}
+
+/// `+01:00`, `-05:30`, `+00:00`.
+public func offsetText(_ seconds: Int) -> String {
+    let sign = seconds < 0 ? "-" : "+"
+    let minutes = abs(seconds) / 60
+    return sign + pad(minutes / 60, 2) + ":" + pad(minutes % 60, 2)
+}
+
+/// Parses what ``offsetText(_:)`` writes.
+public func parseOffset(_ text: String) -> Int? {
+    let bytes = Array(text.utf8)
+    guard bytes.count == 6, bytes[0] == UInt8(ascii: "+") || bytes[0] == UInt8(ascii: "-"), bytes[3] == UInt8(ascii: ":"),
+        let hours = Int(String(decoding: bytes[1...2], as: UTF8.self)), let minutes = Int(String(decoding: bytes[4...5], as: UTF8.self)),
+        hours < 24, minutes < 60
+    else { return nil }
+    return (bytes[0] == UInt8(ascii: "-") ? -1 : 1) * (hours * 3600 + minutes * 60)
+}
+
+func pad(_ n: Int, _ width: Int) -> String {
+    let s = String(n)
+    return String(repeating: "0", count: max(0, width - s.count)) + s
+}
+
+/// FNV-1a, 64 bits, as 16 hex digits: tells whether a routine's source changed between runs.
+public func sourceHash(_ bytes: some Sequence<UInt8>) -> String {
+    var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+    for byte in bytes {
+        hash ^= UInt64(byte)
+        hash &*= 0x0000_0100_0000_01B3
+    }
+    let hex = String(hash, radix: 16)
+    return "fnv1a64:" + String(repeating: "0", count: 16 - hex.count) + hex
+}

@@ -1,0 +1,129 @@
+import RoutineHistory
+import RoutineKit
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The history side of `routine run`: opening the store, offering to resume the day's
+/// unfinished run, and the recorder that keeps the record in step with the run.
+struct RunHistorySession {
+    let loaded: LoadedRoutine
+    /// The routine's file as given on the command line.
+    let path: String
+    let date: CalendarDate
+    let colors: Bool
+    private(set) var store: HistoryStore?
+    private(set) var recorder: RunRecorder?
+    /// The line shown under the run's heading when it resumes.
+    private(set) var resumedText: String?
+    private(set) var resumedJSON: JSONValue?
+
+    init(loaded: LoadedRoutine, path: String, date: CalendarDate, colors: Bool) {
+        self.loaded = loaded
+        self.path = path
+        self.date = date
+        self.colors = colors
+    }
+
+    /// What the run starts from.
+    enum Choice {
+        case fresh
+        case resume(ResumePlan)
+        /// Nothing runs: the person closed the input (0) or pressed Ctrl-C at the question.
+        case stop(Int32)
+    }
+
+    mutating func open(_ options: HistoryOptions, disabled: Bool) throws {
+        store = try options.openForWriting(disabled: disabled, unavailable: { Self.warn($0?.diagnostic ?? .noHistoryPlace()) })
+    }
+
+    /// Whether to resume: `--resume` does, `--fresh` and scripts do not unless told, and a
+    /// person at a terminal is asked when the day's last run of this routine is unfinished.
+    func resumeChoice(
+        resume: Bool, fresh: Bool, interactive: Bool, source: inout AnswerSource, out: inout BufferedOutput
+    ) -> Choice {
+        guard let store, !fresh, resume || interactive else { return .fresh }
+        let name = loaded.routine.name
+        let latest: StoredRun?
+        do {
+            latest = try store.latestRun(of: name, on: date.description)
+        } catch {
+            Self.warn(error.diagnostic)
+            return .fresh
+        }
+        guard let latest, latest.isResumable else {
+            if resume { StandardError.write("routine: note: no unfinished run of '\(name)' on \(date) to resume; starting a new one\n") }
+            return .fresh
+        }
+        let plan = ResumePlan(latest, routine: loaded.routine, date: date)
+        if let divergence = plan.divergence { StandardError.write(describe(divergence)) }
+        if resume { return .resume(plan) }
+        let day = date == .today() ? "today's run" : "the run of \(date.weekdayName) \(date)"
+        let position = plan.run.current.map { "at step \(plan.run.step) (\(loaded.routine.title(of: $0)))" } ?? "at its end"
+        var question = "Resume \(day) of '\(name)' \(position)? [Y/n] "
+        while true {
+            out.write(question)
+            out.flush()
+            switch source.next() {
+            case .line(let line):
+                switch line.lowercased().filter({ !$0.isWhitespace }) {
+                case "", "y", "yes": return .resume(plan)
+                case "n", "no": return .fresh
+                default: question = "  y: resume where it stopped · n: start a new run (the old one is kept) [Y/n] "
+                }
+            case .endOfInput: return .stop(0)
+            case .interrupted: return .stop(Interrupts.exitCode)
+            }
+        }
+    }
+
+    /// The run to drive, with its recorder.
+    mutating func begin(_ choice: Choice) -> RoutineRun {
+        guard let store else { return RoutineRun(routine: loaded.routine, date: date) }
+        do {
+            switch choice {
+            case .resume(let plan):
+                recorder = try RunRecorder.resume(store, plan, onFailure: { Self.warn($0.diagnostic) })
+                let when = plan.stored.startedAt.clockTime(offset: plan.stored.utcOffset)
+                let dropped = plan.stored.steps.count - plan.keptSteps
+                resumedText = paint("resumed at step \(plan.run.step): \(plan.keptSteps) steps were recorded from \(when)"
+                    + (dropped > 0 ? ", \(dropped) dropped" : "")) + "\n"
+                resumedJSON = .object([
+                    ("event", .string("resume")), ("step", .int(plan.run.step)), ("started", .string(plan.stored.startedAt.description)),
+                    ("kept", .int(plan.keptSteps)), ("dropped", .int(dropped)),
+                ])
+                return plan.run
+            case .fresh, .stop:
+                recorder = try RunRecorder.start(
+                    store, routine: loaded.routine, path: absolutePath(path), source: loaded.file.bytes, date: date,
+                    onFailure: { Self.warn($0.diagnostic) })
+            }
+        } catch {
+            Self.warn(error.diagnostic)
+        }
+        return RoutineRun(routine: loaded.routine, date: date)
+    }
+
+    private func describe(_ divergence: ReplayDivergence) -> String {
+        "routine: note: '\(loaded.file.name)' changed since that run: its step \(divergence.step) ('\(divergence.node)') "
+            + "no longer applies, because \(divergence.reason); that step and the ones after it are dropped when it resumes\n"
+    }
+
+    private func paint(_ text: String) -> String { colors ? "\u{1B}[2m\(text)\u{1B}[0m" : text }
+
+    /// Reports a history problem that does not stop the run; the recorder reports at most one.
+    static func warn(_ diagnostic: Diagnostic) {
+        report(diagnostic, colors: Terminal.wantsColor(.auto, fd: 2))
+    }
+}
+
+/// `path` made absolute against the working folder (symbolic links kept as given).
+func absolutePath(_ path: String) -> String {
+    if path == "-" || path.hasPrefix("/") { return path }
+    guard let cwd = getcwd(nil, 0) else { return path }
+    defer { free(cwd) }
+    var base = String(cString: cwd)
+    if !base.hasSuffix("/") { base += "/" }
+    return base + (path.hasPrefix("./") ? String(path.dropFirst(2)) : path)
+}
