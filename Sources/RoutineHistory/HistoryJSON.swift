@@ -96,8 +96,11 @@ public enum HistoryJSON {
 
     private static func describe(_ error: DecodingError) -> String {
         func path(_ context: DecodingError.Context, _ key: (any CodingKey)? = nil) -> String {
-            let keys = (context.codingPath + (key.map { [$0] } ?? [])).map { $0.intValue.map { "step \($0 + 1)" } ?? $0.stringValue }
-            return keys.isEmpty ? "the line" : "'" + keys.joined(separator: "' of '") + "'"
+            let keys = context.codingPath + (key.map { [$0] } ?? [])
+            let step = keys.last { $0.intValue != nil }.flatMap(\.intValue).map { "step \($0 + 1): " } ?? ""
+            guard let name = keys.last(where: { $0.intValue == nil }) else { return "the line" }
+            if !step.isEmpty, name.stringValue == "steps" { return step + "the step" }
+            return step + "'" + name.stringValue + "'"
         }
         switch error {
         case .keyNotFound(let key, let context): return "\(path(context, key)) is missing"

@@ -2,9 +2,18 @@ import GRDB
 import RoutineKit
 
 extension HistoryStore {
-    /// Adds `run` (without its steps) and returns its id.
-    public func insertRun(_ run: StoredRun) throws(HistoryError) -> Int64 {
-        try write { db in try Self.insertRun(run, db) }
+    /// Adds `run` (without its steps) and returns its id and its start time. A run is known
+    /// by its routine, date and start time; a run of the same routine that started in the
+    /// same millisecond (two at once) is moved on by a millisecond until it is unique.
+    public func insertRun(_ run: StoredRun) throws(HistoryError) -> (id: Int64, startedAt: Timestamp) {
+        try write { db in
+            var run = run
+            let exists = try db.cachedStatement(sql: "SELECT 1 FROM run WHERE routine = ? AND date = ? AND startedAt = ?")
+            while try Bool.fetchOne(exists, arguments: [run.routine, run.date, run.startedAt.description]) == true {
+                run.startedAt.milliseconds += 1
+            }
+            return (try Self.insertRun(run, db), run.startedAt)
+        }
     }
 
     /// Adds one step to run `id`, in its own transaction: a killed process keeps it.
@@ -78,7 +87,18 @@ extension HistoryStore {
 
     func write<T>(_ body: (Database) throws -> T) throws(HistoryError) -> T {
         do {
-            return try queue.write(body)
+            // IMMEDIATE takes the write lock at the start, where the busy timeout waits for it;
+            // a deferred transaction that reads first could fail later without waiting.
+            return try Self.retryingWhenBusy {
+                try queue.writeWithoutTransaction { db in
+                    var result: T?
+                    try db.inTransaction(.immediate) {
+                        result = try body(db)
+                        return .commit
+                    }
+                    return result!
+                }
+            }
         } catch {
             throw Self.classify(error, path: path)
         }

@@ -81,14 +81,24 @@ public final class HistoryStore: @unchecked Sendable {
         }
     }
 
-    /// WAL, then the migrations this file lacks.
+    /// The application id, WAL, then the migrations this file lacks. The id comes first, so
+    /// that another process opening the same new file meanwhile knows it for a history.
     private func prepare() throws(HistoryError) {
         let migrator = HistorySchema.migrator
         do {
-            try queue.writeWithoutTransaction { db in
-                try db.execute(sql: "PRAGMA journal_mode = WAL")
-                // WAL commits survive a killed process without a sync per step.
-                try db.execute(sql: "PRAGMA synchronous = NORMAL")
+            try Self.retryingWhenBusy {
+                try queue.writeWithoutTransaction { db in
+                    if try Int32.fetchOne(db, sql: "PRAGMA application_id") != HistorySchema.applicationID {
+                        try db.execute(sql: "PRAGMA application_id = \(HistorySchema.applicationID)")
+                    }
+                    // Changing the journal mode takes a lock that the busy timeout does not
+                    // wait for; a file already in WAL mode needs no change.
+                    if try String.fetchOne(db, sql: "PRAGMA journal_mode")?.lowercased() != "wal" {
+                        try db.execute(sql: "PRAGMA journal_mode = WAL")
+                    }
+                    // WAL commits survive a killed process without a sync per step.
+                    try db.execute(sql: "PRAGMA synchronous = NORMAL")
+                }
             }
             do {
                 try migrator.migrate(queue)
@@ -99,6 +109,20 @@ public final class HistoryStore: @unchecked Sendable {
             }
         } catch {
             throw Self.classify(error, path: path)
+        }
+    }
+
+    /// Runs `body` again while SQLite answers that the file is busy in a way its busy
+    /// timeout does not cover, for up to about five seconds.
+    static func retryingWhenBusy<T>(_ body: () throws -> T) throws -> T {
+        var attempt = 0
+        while true {
+            do {
+                return try body()
+            } catch let error as DatabaseError where error.resultCode == .SQLITE_BUSY && attempt < 250 {
+                attempt += 1
+                usleep(20_000)
+            }
         }
     }
 

@@ -32,7 +32,7 @@ public final class RunRecorder {
         let run = StoredRun(
             routine: routine.name, path: path, sourceHash: sourceHash(source), date: date.description, startedAt: now,
             utcOffset: now.localOffset)
-        return RunRecorder(store: store, runID: try store.insertRun(run), recorded: 0, onFailure: onFailure)
+        return RunRecorder(store: store, runID: try store.insertRun(run).id, recorded: 0, onFailure: onFailure)
     }
 
     /// Takes up the stored run of `plan` again: drops the steps that no longer apply, marks

@@ -99,7 +99,7 @@ enum RunLog {
         var text = "\(run.routine) · \(day) \(run.date) · \(span) · \(run.resultText)\(run.reachedEnd ? " (reached end)" : "")\n"
         for step in run.steps {
             let d = step.decision
-            var line = "  \(d.step). \(step.title): "
+            var line = "  \(d.step). \(step.title)" + (d.result == .answered ? " " : ": ")
             switch d.result {
             case .answered: line += d.optionText ?? ""
             case .done:

@@ -59,7 +59,7 @@ struct RunHistorySession {
         let plan = ResumePlan(latest, routine: loaded.routine, date: date)
         if let divergence = plan.divergence { StandardError.write(describe(divergence)) }
         if resume { return .resume(plan) }
-        let day = date == .today() ? "today's run" : "the run of \(date.weekdayName) \(date)"
+        let day = date == .today() ? "today's run" : "the \(date.weekdayName) \(date) run"
         let position = plan.run.current.map { "at step \(plan.run.step) (\(loaded.routine.title(of: $0)))" } ?? "at its end"
         var question = "Resume \(day) of '\(name)' \(position)? [Y/n] "
         while true {

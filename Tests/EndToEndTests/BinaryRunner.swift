@@ -30,7 +30,7 @@ func execute(
     process.executableURL = routineBinary
     process.arguments = arguments
     process.currentDirectoryURL = directory
-    var env = ProcessInfo.processInfo.environment
+    var env = testEnvironment()
     env["NO_COLOR"] = nil
     env["TERM"] = "xterm"
     for (k, v) in environment { env[k] = v }
@@ -52,6 +52,29 @@ func execute(
     return collect(process, out, err)
 }
 
+/// A home folder for the processes the tests start, so that nothing reaches the real one.
+let testHome: URL = {
+    let url = FileManager.default.temporaryDirectory.appendingPathComponent("routine-test-home-\(getpid())")
+    try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    return url
+}()
+
+/// A history file of its own for one command, in the test home.
+func freshHistoryPath() -> String {
+    testHome.appendingPathComponent("history-\(UUID().uuidString).sqlite").path
+}
+
+/// The environment of a process under test: the real one, but with HOME in the test home,
+/// no XDG_DATA_HOME, and a history file of its own (ROUTINE_HISTORY), so that every run is
+/// recorded somewhere temporary.
+func testEnvironment() -> [String: String] {
+    var env = ProcessInfo.processInfo.environment
+    env["HOME"] = testHome.path
+    env["XDG_DATA_HOME"] = nil
+    env["ROUTINE_HISTORY"] = freshHistoryPath()
+    return env
+}
+
 /// Drains a started process's stdout and stderr pipes and waits for it. Both pipes are read
 /// at once, so a full stderr pipe cannot block the child.
 func collect(_ process: Process, _ out: Pipe, _ err: Pipe) -> Execution {
@@ -68,6 +91,31 @@ func collect(_ process: Process, _ out: Pipe, _ err: Pipe) -> Execution {
     return Execution(
         stdout: String(decoding: outData, as: UTF8.self), stderr: String(decoding: errData, as: UTF8.self),
         status: process.terminationStatus)
+}
+
+/// Runs `script` with `sh -c`, the binary's path in `$ROUTINE`, standard input empty.
+func shell(_ script: String, environment: [String: String] = [:], in directory: URL = packageRoot) throws -> Execution {
+    let (process, out, err) = try startShell(script, environment: environment, in: directory)
+    return collect(process, out, err)
+}
+
+/// Starts `script` as ``shell(_:environment:in:)`` does, without waiting for it.
+func startShell(_ script: String, environment: [String: String] = [:], in directory: URL = packageRoot) throws -> (Process, Pipe, Pipe) {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/bin/sh")
+    process.arguments = ["-c", script]
+    process.currentDirectoryURL = directory
+    var env = testEnvironment()
+    env["ROUTINE"] = routineBinary.path
+    for (k, v) in environment { env[k] = v }
+    process.environment = env
+    let out = Pipe()
+    let err = Pipe()
+    process.standardOutput = out
+    process.standardError = err
+    process.standardInput = FileHandle.nullDevice
+    try process.run()
+    return (process, out, err)
 }
 
 /// A fresh temporary folder for one test.

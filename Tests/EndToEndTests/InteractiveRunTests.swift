@@ -7,7 +7,9 @@ final class TmuxSession {
     let name = "t"
 
     init(command: String, environment: [String: String] = [:]) throws {
-        let exports = environment.map { "export \($0.key)='\($0.value)'; " }.joined()
+        // Recorded runs go to a history of the test's own, never to the real home folder.
+        let isolation = ["HOME": testHome.path, "ROUTINE_HISTORY": freshHistoryPath()]
+        let exports = isolation.merging(environment) { $1 }.map { "export \($0.key)='\($0.value)'; " }.joined()
         // Keep the pane open after the command so the summary and exit code can be read; the
         // trap keeps Ctrl-C from ending the shell too (a trapped signal is reset in children).
         let shell = "trap : INT; unset NO_COLOR; \(exports)\(command); echo \"[exit=$?]\"; sleep 60"
@@ -117,5 +119,43 @@ struct InteractiveRunTests {
         #expect(styled.contains("\u{1B}[") == colourExpected)
         try session.send("q", "Enter")
         try session.waitFor("[exit=0]")
+    }
+}
+
+@Suite(.serialized)
+struct InteractiveResumeTests {
+    @Test func anUnfinishedRunIsOfferedAndResumed() throws {
+        let history = freshHistoryPath()
+        let first = try execute(["run", "routines/morning.rt", "--history", history, "--date", "2026-11-23"], stdin: "\n\n")
+        #expect(first.status == 3)
+        let command = "cd '\(packageRoot.path)' && '\(routineBinary.path)' run routines/morning.rt --date 2026-11-23"
+        let session = try TmuxSession(command: command, environment: ["TERM": "xterm", "ROUTINE_HISTORY": history])
+        try session.waitFor("Resume the Monday 2026-11-23 run of 'Morning' at step 3 (How are you feeling today?)? [Y/n]")
+        try session.send("maybe", "Enter")
+        try session.waitFor("y: resume where it stopped · n: start a new run (the old one is kept) [Y/n]")
+        try session.send("Enter")
+        let screen = try session.waitFor("answer (1-5) >")
+        #expect(screen.contains("resumed at step 3: 2 steps were recorded from "))
+        #expect(screen.contains("Step 3 · Morning"))
+        try session.send("q", "Enter")
+        try session.waitFor("[exit=0]")
+        let log = try execute(["log", "--history", history, "--json"])
+        let lines = log.stdout.split(separator: "\n")
+        #expect(lines.count == 1)
+        #expect(lines.first?.contains(#""result":"quit""#) == true)
+    }
+
+    @Test func declinedResumeStartsANewRun() throws {
+        let history = freshHistoryPath()
+        _ = try execute(["run", "routines/morning.rt", "--history", history, "--date", "2026-11-23"], stdin: "\n")
+        let command = "cd '\(packageRoot.path)' && '\(routineBinary.path)' run routines/morning.rt --date 2026-11-23"
+        let session = try TmuxSession(command: command, environment: ["TERM": "xterm", "ROUTINE_HISTORY": history])
+        try session.waitFor("at step 2 (Stretch)? [Y/n]")
+        try session.send("n", "Enter")
+        try session.waitFor("Step 1 · Morning")
+        try session.send("q", "Enter")
+        try session.waitFor("[exit=0]")
+        let log = try execute(["log", "--history", history, "--json"])
+        #expect(log.stdout.split(separator: "\n").count == 2)
     }
 }

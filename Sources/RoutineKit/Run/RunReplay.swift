@@ -58,6 +58,12 @@ public struct ReplayDivergence: Hashable, Sendable {
     public var step: Int
     public var node: String
     public var reason: String
+
+    public init(step: Int, node: String, reason: String) {
+        self.step = step
+        self.node = node
+        self.reason = reason
+    }
 }
 
 extension RoutineRun {

@@ -1,0 +1,128 @@
+import Foundation
+import GRDB
+import RoutineKit
+import Testing
+
+@testable import RoutineHistory
+
+struct HistoryStoreTests {
+    @Test func createsTheFileWithItsSchemaAndFolder() throws {
+        let path = try temporaryHistoryPath()
+        let nested = URL(fileURLWithPath: path).deletingLastPathComponent().appendingPathComponent("a/b/history.sqlite").path
+        #expect(try HistoryStore.open(nested, create: false) == nil)
+        #expect(!FileManager.default.fileExists(atPath: nested))
+        let store = try #require(try HistoryStore.open(nested, create: true))
+        #expect(try store.integrityCheck() == "ok")
+        #expect(try store.runCount() == 0)
+        let mode = try FileManager.default.attributesOfItem(atPath: URL(fileURLWithPath: nested).deletingLastPathComponent().path)[.posixPermissions] as? Int
+        #expect(mode == 0o700)
+        let (id, journal) = try store.queue.read { db in
+            (try Int32.fetchOne(db, sql: "PRAGMA application_id"), try String.fetchOne(db, sql: "PRAGMA journal_mode"))
+        }
+        #expect(id == HistorySchema.applicationID)
+        #expect(journal == "wal")
+    }
+
+    @Test func anEmptyFileBecomesAHistory() throws {
+        let path = try temporaryHistoryPath()
+        FileManager.default.createFile(atPath: path, contents: Data())
+        let store = try #require(try HistoryStore.open(path, create: false))
+        #expect(try store.runCount() == 0)
+    }
+
+    @Test func reopeningKeepsTheRuns() throws {
+        let path = try temporaryHistoryPath()
+        try recordRun(try #require(try HistoryStore.open(path, create: true)), morning, decisions: [.decision(.done(value: nil))], end: .quit)
+        let again = try #require(try HistoryStore.open(path, create: false))
+        #expect(try again.runCount() == 1)
+    }
+
+    struct Foreign: CustomTestStringConvertible, Sendable {
+        let name: String
+        let make: @Sendable (String) throws -> Void
+        let expected: HistoryError.Type = HistoryError.self
+        let reason: String
+        var testDescription: String { name }
+    }
+
+    static let foreign: [Foreign] = [
+        Foreign(name: "a text file", make: { try "not a database\n".write(toFile: $0, atomically: true, encoding: .utf8) },
+                reason: "it is not an SQLite database"),
+        Foreign(name: "a short binary file", make: { FileManager.default.createFile(atPath: $0, contents: Data([0x53, 0x51])) },
+                reason: "it is not an SQLite database"),
+        Foreign(name: "another application's database", make: { path in
+            let queue = try DatabaseQueue(path: path)
+            try queue.write { try $0.execute(sql: "CREATE TABLE notes (body TEXT); INSERT INTO notes VALUES ('keep me')") }
+        }, reason: "it is another application's database"),
+        Foreign(name: "a database with another application id", make: { path in
+            let queue = try DatabaseQueue(path: path)
+            try queue.writeWithoutTransaction { try $0.execute(sql: "PRAGMA application_id = 42; PRAGMA user_version = 1") }
+        }, reason: "it is another application's database"),
+    ]
+
+    @Test(arguments: foreign)
+    func refusesAFileThatIsNotAHistory(_ c: Foreign) throws {
+        let path = try temporaryHistoryPath()
+        try c.make(path)
+        let before = try Data(contentsOf: URL(fileURLWithPath: path))
+        #expect(throws: HistoryError.notAHistory(path: path, reason: c.reason)) { try HistoryStore.open(path, create: true) }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
+        #expect(!FileManager.default.fileExists(atPath: path + "-wal"))
+    }
+
+    @Test func refusesAFolder() throws {
+        let path = try temporaryHistoryPath()
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        #expect(throws: HistoryError.notAHistory(path: path, reason: "it is a directory")) { try HistoryStore.open(path, create: true) }
+    }
+
+    @Test func refusesANewerSchema() throws {
+        let path = try temporaryHistoryPath()
+        let store = try #require(try HistoryStore.open(path, create: true))
+        try store.queue.write { try $0.execute(sql: "INSERT INTO grdb_migrations VALUES ('v99: from the future')") }
+        let before = try Data(contentsOf: URL(fileURLWithPath: path))
+        #expect(throws: HistoryError.newerSchema(path: path)) { try HistoryStore.open(path, create: true) }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
+    }
+
+    @Test func recordsEveryKindOfStep() throws {
+        let store = try #require(try HistoryStore.open(try temporaryHistoryPath(), create: true))
+        // Monday: run is scheduled; Tuesday: it is passed over.
+        try recordRun(store, morning, date: "2026-11-24", decisions: [
+            .decision(.done(value: nil)), .decision(.option(0)), .decision(.done(value: 6.5)),
+        ], end: .completed)
+        let run = try #require(try store.runs(RunFilter()).first)
+        #expect(run.routine == "Morning" && run.date == "2026-11-24" && run.result == .completed && run.endedAt != nil)
+        #expect(run.steps.map(\.decision) == [
+            RecordedStep(step: 1, node: "water", kind: .habit, result: .done),
+            RecordedStep(step: 2, node: "mood", kind: .question, result: .answered, option: 0, optionText: "Good"),
+            RecordedStep(step: 3, node: "run", kind: .habit, result: .notScheduled),
+            RecordedStep(step: 4, node: "drink", kind: .habit, result: .done, value: 6.5),
+        ])
+        #expect(run.steps.map(\.title) == ["Water", "Mood?", "Run", "Drink"])
+        #expect(run.steps[3].target == 8 && run.steps[3].unit == "glasses")
+        #expect(run.steps.allSatisfy { $0.seconds >= 0 })
+    }
+
+    @Test func skippedAndBackAreRecorded() throws {
+        let store = try #require(try HistoryStore.open(try temporaryHistoryPath(), create: true))
+        try recordRun(store, morning, decisions: [
+            .decision(.skip), .decision(.option(1)), .back, .decision(.option(0)), .decision(.skip), .back, .back,
+        ])
+        let run = try #require(try store.runs(RunFilter()).first)
+        #expect(run.result == nil && run.resultText == "unfinished")
+        #expect(run.steps.map(\.decision) == [RecordedStep(step: 1, node: "water", kind: .habit, result: .skipped)])
+    }
+
+    @Test func filtersAndOrdersRuns() throws {
+        let store = try #require(try HistoryStore.open(try temporaryHistoryPath(), create: true))
+        for date in ["2026-11-20", "2026-11-22", "2026-11-21"] { try recordRun(store, morning, date: date, decisions: [], end: .quit) }
+        let other = routine("routine \"Evening\"\nhabit a \"A\"")
+        try recordRun(store, other, date: "2026-11-21", decisions: [], end: .quit)
+        #expect(try store.runs(RunFilter()).map(\.date) == ["2026-11-22", "2026-11-21", "2026-11-21", "2026-11-20"])
+        #expect(try store.runs(RunFilter(routine: "Morning", since: "2026-11-21")).map(\.date) == ["2026-11-22", "2026-11-21"])
+        #expect(try store.runs(RunFilter(until: "2026-11-20")).map(\.date) == ["2026-11-20"])
+        #expect(try store.runs(RunFilter(limit: 1, oldestFirst: true)).map(\.date) == ["2026-11-20"])
+        #expect(try store.latestRun(of: "Evening", on: "2026-11-21")?.routine == "Evening")
+    }
+}
