@@ -26,19 +26,7 @@ struct Execution {
 func execute(
     _ arguments: [String], stdin: String? = "", environment: [String: String] = [:], in directory: URL = packageRoot
 ) throws -> Execution {
-    let process = Process()
-    process.executableURL = routineBinary
-    process.arguments = arguments
-    process.currentDirectoryURL = directory
-    var env = testEnvironment()
-    env["NO_COLOR"] = nil
-    env["TERM"] = "xterm"
-    for (k, v) in environment { env[k] = v }
-    process.environment = env
-    let out = Pipe()
-    let err = Pipe()
-    process.standardOutput = out
-    process.standardError = err
+    let (process, out, err) = prepare(routineBinary, arguments, environment: ["NO_COLOR": nil, "TERM": "xterm"].merging(environment) { $1 }, in: directory)
     if let stdin {
         let input = Pipe()
         process.standardInput = input
@@ -101,20 +89,26 @@ func shell(_ script: String, environment: [String: String] = [:], in directory: 
 
 /// Starts `script` as ``shell(_:environment:in:)`` does, without waiting for it.
 func startShell(_ script: String, environment: [String: String] = [:], in directory: URL = packageRoot) throws -> (Process, Pipe, Pipe) {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/bin/sh")
-    process.arguments = ["-c", script]
-    process.currentDirectoryURL = directory
-    var env = testEnvironment()
-    env["ROUTINE"] = routineBinary.path
-    for (k, v) in environment { env[k] = v }
-    process.environment = env
-    let out = Pipe()
-    let err = Pipe()
-    process.standardOutput = out
-    process.standardError = err
+    let (process, out, err) = prepare(
+        URL(fileURLWithPath: "/bin/sh"), ["-c", script], environment: ["ROUTINE": routineBinary.path].merging(environment) { $1 }, in: directory)
     process.standardInput = FileHandle.nullDevice
     try process.run()
+    return (process, out, err)
+}
+
+/// A process of `executable` in the test environment with `environment` on top (a nil
+/// value removes a variable), its stdout and stderr piped; not started.
+func prepare(_ executable: URL, _ arguments: [String], environment: [String: String?], in directory: URL) -> (Process, Pipe, Pipe) {
+    let process = Process()
+    process.executableURL = executable
+    process.arguments = arguments
+    process.currentDirectoryURL = directory
+    var env = testEnvironment()
+    for (k, v) in environment { env[k] = v }
+    process.environment = env
+    let (out, err) = (Pipe(), Pipe())
+    process.standardOutput = out
+    process.standardError = err
     return (process, out, err)
 }
 
