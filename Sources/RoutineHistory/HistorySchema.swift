@@ -41,6 +41,10 @@ enum HistorySchema {
                     seconds REAL NOT NULL,
                     PRIMARY KEY (runId, step)
                 ) WITHOUT ROWID;
+                -- What 'log' counts per run, without reading whole steps; and the few steps
+                -- with a value.
+                CREATE INDEX step_results ON step (runId, result);
+                CREATE INDEX step_values ON step (runId, step) WHERE value IS NOT NULL;
                 """)
         }
         return migrator

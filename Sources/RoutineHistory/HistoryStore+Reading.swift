@@ -25,31 +25,23 @@ public struct RunFilter: Hashable, Sendable {
 extension HistoryStore {
     /// The runs `filter` selects, with their steps, newest first (or oldest first).
     public func runs(_ filter: RunFilter) throws(HistoryError) -> [StoredRun] {
+        try runs(filter, withSteps: true)
+    }
+
+    func runs(_ filter: RunFilter, withSteps: Bool) throws(HistoryError) -> [StoredRun] {
         try read { db in
-            var conditions: [String] = []
-            var arguments: StatementArguments = []
-            if let routine = filter.routine {
-                conditions.append("routine = ?")
-                arguments += [routine]
+            let (selection, arguments) = filter.sql
+            var runs = try Row.fetchAll(db, sql: "SELECT \(StoredRun.columns) FROM run \(selection)", arguments: arguments)
+                .map(StoredRun.init(row:))
+            if withSteps {
+                var position: [Int64: Int] = [:]
+                for (k, run) in runs.enumerated() { if let id = run.id { position[id] = k } }
+                let sql = "SELECT \(StoredStep.columns) FROM step WHERE runId IN (SELECT id FROM run \(selection)) ORDER BY runId, step"
+                let cursor = try Row.fetchCursor(db, sql: sql, arguments: arguments)
+                while let row = try cursor.next() {
+                    if let k = position[row[0]] { runs[k].steps.append(StoredStep(row: row)) }
+                }
             }
-            if let since = filter.since {
-                conditions.append("date >= ?")
-                arguments += [since]
-            }
-            if let until = filter.until {
-                conditions.append("date <= ?")
-                arguments += [until]
-            }
-            let order = filter.oldestFirst ? "ASC" : "DESC"
-            var sql = "SELECT * FROM run"
-            if !conditions.isEmpty { sql += " WHERE " + conditions.joined(separator: " AND ") }
-            sql += " ORDER BY date \(order), startedAt \(order), id \(order)"
-            if let limit = filter.limit {
-                sql += " LIMIT ?"
-                arguments += [limit]
-            }
-            var runs = try Row.fetchAll(db, sql: sql, arguments: arguments).map(StoredRun.init(row:))
-            try Self.attachSteps(&runs, db)
             return runs
         }
     }
@@ -69,21 +61,33 @@ extension HistoryStore {
         try read { db in try String.fetchAll(db, sql: "PRAGMA integrity_check").joined(separator: "\n") }
     }
 
-    /// Fills in the steps of `runs` with one query per thousand runs, rather than one per run.
-    private static func attachSteps(_ runs: inout [StoredRun], _ db: Database) throws {
-        var position: [Int64: Int] = [:]
-        for (k, run) in runs.enumerated() { if let id = run.id { position[id] = k } }
-        let ids = Array(position.keys)
-        for start in stride(from: 0, to: ids.count, by: 1000) {
-            let chunk = ids[start..<min(start + 1000, ids.count)]
-            let marks = Array(repeating: "?", count: chunk.count).joined(separator: ",")
-            let cursor = try Row.fetchCursor(
-                db, sql: "SELECT * FROM step WHERE runId IN (\(marks)) ORDER BY runId, step",
-                arguments: StatementArguments(Array(chunk)))
-            while let row = try cursor.next() {
-                let id: Int64 = row["runId"]
-                if let k = position[id] { runs[k].steps.append(StoredStep(row: row)) }
-            }
+}
+
+extension RunFilter {
+    /// `WHERE … ORDER BY … LIMIT …` over `run`, and its arguments: the same selection serves
+    /// the runs and, as a subquery, their steps.
+    var sql: (String, StatementArguments) {
+        var conditions: [String] = []
+        var arguments: StatementArguments = []
+        if let routine {
+            conditions.append("routine = ?")
+            arguments += [routine]
         }
+        if let since {
+            conditions.append("date >= ?")
+            arguments += [since]
+        }
+        if let until {
+            conditions.append("date <= ?")
+            arguments += [until]
+        }
+        let order = oldestFirst ? "ASC" : "DESC"
+        var sql = conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ")
+        sql += " ORDER BY date \(order), startedAt \(order), id \(order)"
+        if let limit {
+            sql += " LIMIT ?"
+            arguments += [limit]
+        }
+        return (sql, arguments)
     }
 }

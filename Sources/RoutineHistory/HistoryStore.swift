@@ -44,8 +44,7 @@ public final class HistoryStore: @unchecked Sendable {
             throw classify(error, path: path)
         }
         let store = HistoryStore(path: path, queue: queue)
-        try store.checkOwnership()
-        try store.prepare()
+        try store.prepare(try store.checkOwnership())
         return store
     }
 
@@ -63,19 +62,30 @@ public final class HistoryStore: @unchecked Sendable {
         }
     }
 
+    /// What a file that is about to be used already has, so that opening an up-to-date
+    /// history writes nothing.
+    private struct State {
+        var isMarked: Bool
+        var isWAL: Bool
+        var isMigrated: Bool
+    }
+
     /// Refuses another application's database and a schema newer than this binary knows.
-    private func checkOwnership() throws(HistoryError) {
+    private func checkOwnership() throws(HistoryError) -> State {
         let migrator = HistorySchema.migrator
         do {
-            let (id, tables, superseded) = try queue.read { db in
+            return try queue.read { db in
                 let id = try Int32.fetchOne(db, sql: "PRAGMA application_id") ?? 0
                 let tables = try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'") ?? 0
-                return (id, tables, try migrator.hasBeenSuperseded(db))
+                if id != HistorySchema.applicationID, id != 0 || tables > 0 {
+                    throw HistoryError.notAHistory(path: path, reason: "it is another application's database")
+                }
+                if try migrator.hasBeenSuperseded(db) { throw HistoryError.newerSchema(path: path) }
+                return State(
+                    isMarked: id == HistorySchema.applicationID,
+                    isWAL: try String.fetchOne(db, sql: "PRAGMA journal_mode")?.lowercased() == "wal",
+                    isMigrated: try migrator.hasCompletedMigrations(db))
             }
-            if id != HistorySchema.applicationID, id != 0 || tables > 0 {
-                throw HistoryError.notAHistory(path: path, reason: "it is another application's database")
-            }
-            if superseded { throw HistoryError.newerSchema(path: path) }
         } catch {
             throw Self.classify(error, path: path)
         }
@@ -83,23 +93,20 @@ public final class HistoryStore: @unchecked Sendable {
 
     /// The application id, WAL, then the migrations this file lacks. The id comes first, so
     /// that another process opening the same new file meanwhile knows it for a history.
-    private func prepare() throws(HistoryError) {
+    private func prepare(_ state: State) throws(HistoryError) {
         let migrator = HistorySchema.migrator
         do {
             try Self.retryingWhenBusy {
                 try queue.writeWithoutTransaction { db in
-                    if try Int32.fetchOne(db, sql: "PRAGMA application_id") != HistorySchema.applicationID {
-                        try db.execute(sql: "PRAGMA application_id = \(HistorySchema.applicationID)")
-                    }
+                    if !state.isMarked { try db.execute(sql: "PRAGMA application_id = \(HistorySchema.applicationID)") }
                     // Changing the journal mode takes a lock that the busy timeout does not
                     // wait for; a file already in WAL mode needs no change.
-                    if try String.fetchOne(db, sql: "PRAGMA journal_mode")?.lowercased() != "wal" {
-                        try db.execute(sql: "PRAGMA journal_mode = WAL")
-                    }
+                    if !state.isWAL { try db.execute(sql: "PRAGMA journal_mode = WAL") }
                     // WAL commits survive a killed process without a sync per step.
                     try db.execute(sql: "PRAGMA synchronous = NORMAL")
                 }
             }
+            if state.isMigrated { return }
             do {
                 try migrator.migrate(queue)
             } catch {

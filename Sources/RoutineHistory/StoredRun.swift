@@ -45,12 +45,16 @@ public struct StoredRun: Hashable, Sendable {
     /// Whether a later run of the same day may take it up again.
     public var isResumable: Bool { result != .completed }
 
+    /// The columns ``init(row:)`` reads, in its order: rows are read by position, since a
+    /// lookup by name per column and row costs more than the rest of reading ten years.
+    static let columns = "id, routine, path, sourceHash, date, startedAt, utcOffset, endedAt, result, reachedEnd"
+
     init(row: Row) {
         self.init(
-            id: row["id"], routine: row["routine"], path: row["path"], sourceHash: row["sourceHash"], date: row["date"],
-            startedAt: Timestamp(row["startedAt"] as String) ?? Timestamp(milliseconds: 0), utcOffset: row["utcOffset"],
-            endedAt: (row["endedAt"] as String?).flatMap(Timestamp.init), result: (row["result"] as String?).flatMap(RunResult.init),
-            reachedEnd: row["reachedEnd"])
+            id: row[0], routine: row[1], path: row[2], sourceHash: row[3], date: row[4],
+            startedAt: Timestamp(row[5] as String) ?? Timestamp(milliseconds: 0), utcOffset: row[6],
+            endedAt: (row[7] as String?).flatMap(Timestamp.init), result: (row[8] as String?).flatMap(RunResult.init),
+            reachedEnd: row[9])
     }
 }
 
@@ -75,17 +79,19 @@ public struct StoredStep: Hashable, Sendable {
         self.seconds = seconds
     }
 
+    /// The columns ``init(row:)`` reads, in its order, after the run's id.
+    static let columns = "runId, step, node, kind, title, result, value, target, unit, optionIndex, optionText, decidedAt, seconds"
+
     init(row: Row) {
-        let kind: String = row["kind"]
-        let result: String = row["result"]
+        let kind: String = row[3]
+        let result: String = row[5]
         decision = RecordedStep(
-            step: row["step"], node: row["node"], kind: kind == "question" ? .question : .habit,
-            result: RecordedStep.Result(rawValue: result) ?? .done, value: row["value"], option: row["optionIndex"],
-            optionText: row["optionText"])
-        title = row["title"]
-        target = row["target"]
-        unit = row["unit"]
-        decidedAt = Timestamp(row["decidedAt"] as String) ?? Timestamp(milliseconds: 0)
-        seconds = row["seconds"]
+            step: row[1], node: row[2], kind: kind == "question" ? .question : .habit,
+            result: RecordedStep.Result(rawValue: result) ?? .done, value: row[6], option: row[9], optionText: row[10])
+        title = row[4]
+        target = row[7]
+        unit = row[8]
+        decidedAt = Timestamp(row[11] as String) ?? Timestamp(milliseconds: 0)
+        seconds = row[12]
     }
 }

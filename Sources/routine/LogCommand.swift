@@ -49,16 +49,22 @@ struct LogCommand: ParsableCommand {
         ignoreBrokenPipes()
         var filter = RunFilter(since: date ?? since, until: date ?? until, limit: limit)
         if let file { filter.routine = try routineName(file) }
-        let runs = try history.openForReading()?.runs(filter) ?? []
+        let store = try history.openForReading()
         var out = BufferedOutput(fd: 1)
-        if json {
-            for run in runs { out.write(HistoryJSON.encode(run)) }
-        } else if runs.isEmpty {
-            out.write("no runs recorded" + (filter.routine.map { " of '\($0)'" } ?? "") + "\n")
-        } else if date != nil {
-            // A day's runs read best in the order they happened.
-            for (k, run) in runs.reversed().enumerated() { out.write((k > 0 ? "\n" : "") + RunLog.steps(of: run)) }
+        let none = "no runs recorded" + (filter.routine.map { " of '\($0)'" } ?? "") + "\n"
+        if json || date != nil {
+            let runs = try store?.runs(filter) ?? []
+            if json {
+                for run in runs { out.write(HistoryJSON.encode(run)) }
+            } else if runs.isEmpty {
+                out.write(none)
+            } else {
+                // A day's runs read best in the order they happened.
+                for (k, run) in runs.reversed().enumerated() { out.write((k > 0 ? "\n" : "") + RunLog.steps(of: run)) }
+            }
         } else {
+            let runs = try store?.runTotals(filter) ?? []
+            if runs.isEmpty { out.write(none) }
             for line in RunLog.table(runs, showRoutine: file == nil) { out.write(line + "\n") }
         }
         out.flush()
@@ -75,19 +81,27 @@ struct LogCommand: ParsableCommand {
 /// The text `routine log` prints.
 enum RunLog {
     /// One line per run: date, weekday, start time, result, counts, values, time taken.
-    static func table(_ runs: [StoredRun], showRoutine: Bool) -> [String] {
-        let rows = runs.map { run -> [String] in
+    static func table(_ runs: [(run: StoredRun, totals: RunTotals)], showRoutine: Bool) -> [String] {
+        let rows = runs.map { run, totals -> [String] in
             let day = CalendarDate(run.date)
             var row = [run.date, String(day?.weekdayName.prefix(3) ?? ""), run.startedAt.clockTime(offset: run.utcOffset)]
             if showRoutine { row.append(run.routine) }
-            row += [run.resultText, counts(run), took(run)]
+            row += [run.resultText, counts(totals), took(run)]
             return row
         }
-        var widths = [Int](repeating: 0, count: rows.first?.count ?? 0)
-        for row in rows { for (k, cell) in row.enumerated() { widths[k] = max(widths[k], cell.count) } }
-        return rows.map { row in
-            row.enumerated().map { k, cell in k == row.count - 1 ? cell : cell + String(repeating: " ", count: widths[k] - cell.count) }
-                .joined(separator: "  ").trimmingTrailingSpaces()
+        // Widths in Unicode scalars: near enough to columns for names, and cheap to count
+        // over ten years of runs.
+        let widths = rows.map { row in row.map { $0.unicodeScalars.count } }
+        var column = [Int](repeating: 0, count: rows.first?.count ?? 0)
+        for row in widths { for (k, width) in row.enumerated() { column[k] = max(column[k], width) } }
+        let spaces = String(repeating: " ", count: (column.max() ?? 0) + 2)
+        return rows.indices.map { r in
+            var line = ""
+            for (k, cell) in rows[r].enumerated() {
+                line += cell
+                if k < rows[r].count - 1 { line += spaces.prefix(column[k] - widths[r][k] + 2) }
+            }
+            return line.trimmingTrailingSpaces()
         }
     }
 
@@ -114,25 +128,15 @@ enum RunLog {
             if d.result != .notScheduled { line += " · " + DurationText.human(Int(step.seconds.rounded())) }
             text += line + "\n"
         }
-        return text + "  " + counts(run) + (run.endedAt == nil ? "" : " · took \(took(run))") + "\n"
+        return text + "  " + counts(RunTotals(run.steps)) + (run.endedAt == nil ? "" : " · took \(took(run))") + "\n"
     }
 
-    static func counts(_ run: StoredRun) -> String {
-        var done = 0, skipped = 0, notScheduled = 0
-        var values: [String] = []
-        for step in run.steps {
-            switch step.decision.result {
-            case .done:
-                done += 1
-                if let value = step.decision.value {
-                    values.append("\(step.decision.node) \(NumberText.format(value))" + (step.target.map { "/" + NumberText.format($0) } ?? ""))
-                }
-            case .skipped: skipped += 1
-            case .notScheduled: notScheduled += 1
-            case .answered: break
-            }
-        }
-        return (["\(done) done, \(skipped) skipped, \(notScheduled) not scheduled"] + values).joined(separator: " · ")
+    static func counts(_ totals: RunTotals) -> String {
+        let values = totals.values.map { "\($0.node) \(NumberText.format($0.value))" + ($0.target.map { "/" + NumberText.format($0) } ?? "") }
+        // A routine of many numeric habits would make a line per run unreadable: three values,
+        // then how many more (`log --date` shows them all).
+        let shown = values.count > 3 ? values.prefix(3) + ["\(values.count - 3) more values"] : values[...]
+        return (["\(totals.done) done, \(totals.skipped) skipped, \(totals.notScheduled) not scheduled"] + shown).joined(separator: " · ")
     }
 
     static func took(_ run: StoredRun) -> String {

@@ -12,15 +12,26 @@ public struct CalendarDate: Hashable, Sendable, CustomStringConvertible {
 
     /// Parses `YYYY-MM-DD`, refusing days that do not exist (`2026-02-30`).
     public init?(_ text: String) {
-        let parts = text.split(separator: "-", omittingEmptySubsequences: false)
-        guard parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
-            parts.allSatisfy({ $0.allSatisfy(\.isASCII) && $0.allSatisfy(\.isNumber) }),
-            let y = Int(parts[0]), let m = Int(parts[1]), let d = Int(parts[2]),
-            (1...12).contains(m), d >= 1, d <= Self.daysIn(month: m, year: y)
+        var text = text
+        guard let parsed = text.withUTF8({ $0.count == 10 ? Self.parse($0) : nil }) else { return nil }
+        (year, month, day) = parsed
+    }
+
+    /// Digits and dashes read in place: a history lists thousands of dates.
+    private static func parse(_ bytes: UnsafeBufferPointer<UInt8>) -> (Int, Int, Int)? {
+        func number(_ range: Range<Int>) -> Int? {
+            var n = 0
+            for k in range {
+                let digit = Int(bytes[k]) - 0x30
+                guard digit >= 0, digit <= 9 else { return nil }
+                n = n * 10 + digit
+            }
+            return n
+        }
+        guard bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-"), let y = number(0..<4), let m = number(5..<7),
+            let d = number(8..<10), (1...12).contains(m), d >= 1, d <= daysIn(month: m, year: y)
         else { return nil }
-        year = y
-        month = m
-        day = d
+        return (y, m, d)
     }
 
     public init(year: Int, month: Int, day: Int) {

@@ -1,0 +1,24 @@
+import Testing
+
+@testable import RoutineKit
+
+struct CalendarDateTests {
+    @Test(arguments: [
+        ("2026-11-23", 2026, 11, 23, "Monday"), ("2024-02-29", 2024, 2, 29, "Thursday"), ("2000-02-29", 2000, 2, 29, "Tuesday"),
+        ("1970-01-01", 1970, 1, 1, "Thursday"), ("9999-12-31", 9999, 12, 31, "Friday"),
+    ])
+    func readsRealDays(_ text: String, _ year: Int, _ month: Int, _ day: Int, _ weekday: String) throws {
+        let date = try #require(CalendarDate(text))
+        #expect(date == CalendarDate(year: year, month: month, day: day))
+        #expect(date.weekdayName == weekday)
+        #expect(date.description == text)
+    }
+
+    @Test(arguments: [
+        "", "2026-11-2", "2026-11-233", "2026/11/23", "2026-13-01", "2026-00-10", "2026-11-00", "2026-02-29", "1900-02-29",
+        "2026-04-31", "20x6-11-23", "2026-1a-23", "+026-11-23", "2026-11-2\u{1F600}", "２０２６-11-23",
+    ])
+    func refusesWhatIsNotADay(_ text: String) {
+        #expect(CalendarDate(text) == nil)
+    }
+}
