@@ -54,7 +54,7 @@ for n in "${sizes[@]}"; do
         "$bin/routine check $g.yaml"
         "$bin/routine graph $g.rt"
         "$bin/routine paths --count $g.rt"
-        "$bin/routine run $g.rt --json --date $date --answers $g.answers"
+        "$bin/routine run $g.rt --json --date $date --answers $g.answers --no-history"
         "acyclic -n $g.dot"
         "$work/yaml-parse $g.yaml"
     )
