@@ -71,6 +71,14 @@ enum Interrupts {
         action.__sigaction_handler.sa_handler = { signal in Interrupts.flag = signal }
         sigemptyset(&action.sa_mask)
         action.sa_flags = 0
-        for signal in [SIGINT, SIGTERM, SIGHUP] { sigaction(signal, &action, nil) }
+        var handled = sigset_t()
+        sigemptyset(&handled)
+        for signal in [SIGINT, SIGTERM, SIGHUP] {
+            sigaction(signal, &action, nil)
+            sigaddset(&handled, signal)
+        }
+        // A parent may start us with these signals blocked (some process launchers do); then
+        // Ctrl-C or a SIGTERM would wait forever instead of ending the run.
+        sigprocmask(SIG_UNBLOCK, &handled, nil)
     }
 }

@@ -88,6 +88,26 @@ struct HistoryTests {
         #expect(try integrity(history) == "ok")
     }
 
+    @Test(arguments: [(SIGTERM, Int32(143)), (SIGHUP, Int32(129)), (SIGINT, Int32(130))])
+    func aSignalEndsTheRunAsInterrupted(_ signal: Int32, _ status: Int32) throws {
+        let history = freshHistoryPath()
+        let (process, out, err) = prepare(
+            routineBinary, ["run", "routines/morning.rt", "--history", history, "--date", "2026-11-23"], environment: [:], in: packageRoot)
+        let input = Pipe()
+        process.standardInput = input
+        try process.run()
+        input.fileHandleForWriting.write(Data("\n".utf8))
+        let deadline = Date().addingTimeInterval(20)
+        while Date() < deadline, try runs(history).first.map({ steps($0).count }) != 1 { Thread.sleep(forTimeInterval: 0.05) }
+        kill(process.processIdentifier, signal)
+        let result = collect(process, out, err)
+        #expect(result.status == status)
+        #expect(result.stdout.contains("Morning: interrupted"))
+        let run = try #require(try runs(history).first)
+        #expect(run["result"] as? String == "interrupted")
+        #expect(steps(run).count == 1)
+    }
+
     @Test func scriptsStartFreshUnlessToldAndFreshKeepsTheOldRun() throws {
         let history = freshHistoryPath()
         let base = ["run", "routines/morning.rt", "--history", history, "--date", "2026-11-23"]
