@@ -103,3 +103,56 @@ struct ParserTests {
         #expect(kind(String(word.dropLast()) + "x") == .identifier)
     }
 }
+
+struct GatherTests {
+    static let r = "routine \"R\"\n"
+    static let habits = "habit a \"A\"\nhabit b \"B\"\n"
+
+    @Test(arguments: [
+        ("then", "question q \"Q\"\n  \"x\" -> a\n  \"y\"\n  then -> b\n", [String]()),
+        ("bare arrow keeps its meaning", "question q \"Q\"\n  \"x\" -> a\n  \"y\"\n  -> b\n", ["W010"]),
+        ("bare arrow under an option", "question q \"Q\"\n  \"x\" -> a\n  \"y\"\n    -> b\n", ["W010"]),
+        ("header-line arrow", "question q \"Q\" -> b\n  \"x\" -> a\n  \"y\"\n", []),
+    ])
+    func theGatherRunsAfterEveryOption(_ name: String, _ question: String, _ codes: [String]) throws {
+        let loaded = load(Self.r + question + Self.habits)
+        #expect(loaded.diagnostics.map(\.code.rawValue) == codes, "\(name)")
+        let q = try #require(loaded.routine.nodes.first { $0.id == "q" })
+        #expect(q.next.map { loaded.routine.name(of: $0.target) } == ["b"])
+        #expect(q.options.map { $0.next.map { loaded.routine.name(of: $0.target) } } == [["a"], []])
+    }
+
+    @Test func aNodeMayStillBeCalledThen() {
+        let loaded = load("routine \"R\"\nhabit then \"T\"\nquestion q \"Q\"\n  \"x\" -> then\n  \"y\"\nstart -> q\n")
+        #expect(loaded.diagnostics.isEmpty, "\(loaded.diagnostics.map(\.message))")
+        #expect(loaded.routine.nodes.map(\.id) == ["then", "q"])
+    }
+
+    @Test func optionsAfterTheGatherAreErrors() {
+        let loaded = load(Self.r + "question q \"Q\"\n  \"x\" -> a\n  then -> b\n  \"y\" -> a\n  \"z\"\n" + Self.habits)
+        #expect(loaded.diagnostics.map(\.code.rawValue) == ["E112", "E112"])
+        let fix = loaded.diagnostics[0].fixIt
+        #expect(fix?.replacement == "\"y\" -> a\n  \"z\"\n  then -> b")
+        #expect(loaded.diagnostics[1].fixIt == nil)
+    }
+
+    @Test func theBareGatherOffersBothFixes() throws {
+        let source = Self.r + "question q \"Q\"\n  \"x\" -> a\n  \"y\"\n    -> b\n" + Self.habits
+        let d = try #require(load(source).diagnostics.first)
+        #expect(d.message == "this arrow is the question's gather, not the arrow of option 'y'")
+        #expect(d.fixIt?.replacement == "then ")
+        let move = try #require(d.alternatives.first)
+        #expect(move.replacement == " -> b")
+        // Applying the move gives the option its own arrow and the question no gather.
+        var bytes = Array(source.utf8)
+        bytes.replaceSubrange(move.span.lowerBound..<move.span.upperBound, with: Array(move.replacement.utf8))
+        let moved = load(String(decoding: bytes, as: UTF8.self))
+        let q = try #require(moved.routine.nodes.first { $0.id == "q" })
+        #expect(q.next.isEmpty && q.options[1].next.count == 1)
+    }
+
+    @Test func formattingWritesTheGatherAsThen() {
+        let loaded = load(Self.r + "question q \"Q\"\n  \"x\" -> a\n  \"y\"\n  -> b\n" + Self.habits)
+        #expect(RoutinePrinter.print(loaded.routine).contains("  \"y\"\n  then -> b\n"))
+    }
+}

@@ -21,7 +21,7 @@ struct RunSemanticsTests {
              answers: ["", "", "", ""], expected: ["a", "b", "c", "d"]),
         Case(name: "two starts converge", source: r + "start -> x, y\nhabit x \"X\" -> w\nhabit y \"Y\" -> w\nhabit w \"W\"",
              answers: ["d", "d", "d"], expected: ["x", "y", "w"]),
-        Case(name: "gather after the chosen branch", source: r + "question q \"Q\"\n \"left\" -> l1\n \"right\" -> r1\n -> g\nhabit l1 \"L1\" -> l2\nhabit l2 \"L2\"\nhabit r1 \"R1\"\nhabit g \"G\"",
+        Case(name: "gather after the chosen branch", source: r + "question q \"Q\"\n \"left\" -> l1\n \"right\" -> r1\n then -> g\nhabit l1 \"L1\" -> l2\nhabit l2 \"L2\"\nhabit r1 \"R1\"\nhabit g \"G\"",
              answers: ["left", "", "", ""], expected: ["q=left", "l1", "l2", "g"]),
         Case(name: "gather waits for a branch that leads to it", source: r + "question q \"Q\"\n \"a\" -> x\n \"b\"\n -> g\nhabit x \"X\" -> y\nhabit y \"Y\" -> g\nhabit g \"G\"",
              answers: ["1", "", "", ""], expected: ["q=a", "x", "y", "g"]),

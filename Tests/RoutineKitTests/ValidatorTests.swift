@@ -58,7 +58,7 @@ struct ValidatorTests {
         CodesCase(name: "targets after end", source: header + "habit a \"A\" -> end, b\nhabit b \"B\"", codes: ["W005"]),
         CodesCase(name: "every day", source: header + "habit a \"A\" on weekdays weekends", codes: ["W006"]),
         CodesCase(name: "day twice", source: header + "habit a \"A\" on weekdays mon", codes: ["W008"]),
-        CodesCase(name: "question gather only reaches", source: header + "question q \"Q\"\n \"x\"\n \"y\" -> b\n -> c\nhabit b \"B\"\nhabit c \"C\"", codes: []),
+        CodesCase(name: "question gather only reaches", source: header + "question q \"Q\"\n \"x\"\n \"y\" -> b\n then -> c\nhabit b \"B\"\nhabit c \"C\"", codes: []),
     ]
 
     @Test(arguments: cases)

@@ -61,10 +61,12 @@ public struct Diagnostic: Hashable, Sendable, Error {
     public var secondary: [Label]
     public var notes: [Note]
     public var fixIt: FixIt?
+    /// Other fixes, when the mistake can be read two ways; the likelier one is ``fixIt``.
+    public var alternatives: [FixIt]
 
     public init(
         _ code: DiagnosticCode, _ message: String, at span: Span?, label: String? = nil,
-        secondary: [Label] = [], notes: [Note] = [], fixIt: FixIt? = nil
+        secondary: [Label] = [], notes: [Note] = [], fixIt: FixIt? = nil, alternatives: [FixIt] = []
     ) {
         self.severity = code.severity
         self.code = code
@@ -74,6 +76,7 @@ public struct Diagnostic: Hashable, Sendable, Error {
         self.secondary = secondary
         self.notes = notes
         self.fixIt = fixIt
+        self.alternatives = alternatives
     }
 }
 

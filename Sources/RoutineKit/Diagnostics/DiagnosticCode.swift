@@ -25,6 +25,7 @@ public enum DiagnosticCode: String, Sendable, Codable, CaseIterable {
     case invalidNumber = "E109"
     case unknownDay = "E110"
     case missingTargets = "E111"
+    case optionAfterGather = "E112"
     // Meaning
     case duplicateNode = "E201"
     case unknownTarget = "E202"
@@ -55,6 +56,7 @@ public enum DiagnosticCode: String, Sendable, Codable, CaseIterable {
     case emptyRoutine = "W007"
     case duplicateDay = "W008"
     case runNotRecorded = "W009"
+    case bareGather = "W010"
 
     public var severity: Severity { rawValue.hasPrefix("W") ? .warning : .error }
 
@@ -82,6 +84,7 @@ public enum DiagnosticCode: String, Sendable, Codable, CaseIterable {
         case .invalidNumber: "a target that is malformed, zero or too large"
         case .unknownDay: "a day name that is not mon..sun, weekdays or weekends"
         case .missingTargets: "an arrow with no target after it"
+        case .optionAfterGather: "an option after the question's 'then'"
         case .duplicateNode: "two nodes with the same ID"
         case .unknownTarget: "an arrow to a node that does not exist"
         case .unknownStart: "a start target that names no node"
@@ -109,6 +112,7 @@ public enum DiagnosticCode: String, Sendable, Codable, CaseIterable {
         case .emptyRoutine: "a routine with no nodes"
         case .duplicateDay: "a day named twice in one schedule"
         case .runNotRecorded: "a run that cannot be recorded, because the history cannot be written"
+        case .bareGather: "a bare arrow on its own line in a question, which is the question's gather"
         }
     }
 }

@@ -15,9 +15,11 @@ extension Diagnostic {
         members.append(("notes", .array(notes.map { note in
             .object([("message", .string(note.message))] + (note.span.map { position($0) } ?? []))
         })))
-        if let fixIt {
-            members.append(("fixIt", .object([("message", .string(fixIt.message)), ("replacement", .string(fixIt.replacement))] + position(fixIt.span))))
+        func object(_ fix: FixIt) -> JSONValue {
+            .object([("message", .string(fix.message)), ("replacement", .string(fix.replacement))] + position(fix.span))
         }
+        if let fixIt { members.append(("fixIt", object(fixIt))) }
+        if !alternatives.isEmpty { members.append(("alternatives", .array(alternatives.map(object)))) }
         return .object(members)
     }
 }

@@ -177,6 +177,23 @@ extension Diagnostic {
             notes: [Note("name a node, several separated by commas, or 'end'")])
     }
 
+    static func bareGather(_ arrow: String, at span: Span, under option: String?, move: FixIt?) -> Diagnostic {
+        let message = option.map { "this arrow is the question's gather, not the arrow of option '\($0)'" }
+            ?? "an arrow on its own line in a question is its gather: write 'then \(arrow)'"
+        return Diagnostic(
+            .bareGather, message, at: span, label: "runs after whichever option is chosen",
+            notes: [Note("an option's own arrow goes on the option's line")],
+            fixIt: FixIt("write 'then \(arrow)' for the gather", replacing: Span(at: span.lowerBound), with: "then "),
+            alternatives: move.map { [$0] } ?? [])
+    }
+
+    static func optionAfterGather(_ text: String, at span: Span, gather: Span, fixIt: FixIt?) -> Diagnostic {
+        Diagnostic(
+            .optionAfterGather, "options come before the question's 'then'", at: span, label: "option '\(text)' after the gather",
+            secondary: [Label(gather, "the gather ends the options")],
+            notes: [Note("the gather runs after whichever option is chosen, so it comes after all of them")], fixIt: fixIt)
+    }
+
     // MARK: Meaning
 
     static func duplicateNode(_ id: String, at span: Span, first: Span) -> Diagnostic {

@@ -80,7 +80,7 @@ public struct DiagnosticRenderer: Sendable {
             }
             out += pad + " " + paint("= note:", .bold) + " " + text + "\n"
         }
-        if let fix = d.fixIt {
+        for fix in (d.fixIt.map { [$0] } ?? []) + d.alternatives {
             out += pad + " " + paint("= help:", .bold) + " " + fix.message + "\n"
         }
         return out

@@ -12,6 +12,8 @@ extension Parser {
         let idSpan = token.span
         advance()
         let index = builder.declare(kind, id: sourceText(idSpan), idSpan: idSpan)
+        gather = nil
+        defer { if kind == .question { reportOptionsAfterGather(of: index) } }
         if let (title, span) = expectText(kind == .habit ? "the habit's title in quotes" : "the question's prompt in quotes") {
             builder.routine.records[index].title = title
             builder.routine.records[index].titleSpan = span
@@ -66,25 +68,30 @@ extension Parser {
                 } else {
                     builder.routine.edges.removeLast(Int(edges.count))
                 }
+            case .identifier where isQuestion && token.atLineStart && text(token.span) == "then":
+                let then = token.span
+                advance()
+                guard token.kind == .arrow, !token.atLineStart else {
+                    report(expected: "'->' after 'then'")
+                    return false
+                }
+                guard let arrow = parseOwnArrow(of: index) else { return false }
+                gather = GatherLine(span: then.union(arrow))
+            case .arrow where isQuestion && token.atLineStart:
+                // A bare arrow on its own line: the gather, as it always was, but said plainly.
+                guard let arrow = parseOwnArrow(of: index) else { return false }
+                diagnostics.append(bareGather(arrow, of: index))
+                gather = GatherLine(span: arrow)
             case .arrow:
-                let span = token.span
-                if let first = builder.routine.records[index].arrowSpan {
-                    diagnostics.append(.duplicateArrow("'\(id)'", at: span, first: first))
-                }
-                guard let edges = parseArrow() else { return false }
-                if builder.routine.records[index].arrowSpan == nil {
-                    builder.routine.records[index].next = edges
-                    builder.routine.records[index].arrowSpan = span
-                } else {
-                    builder.routine.edges.removeLast(Int(edges.count))
-                }
+                guard parseOwnArrow(of: index) != nil else { return false }
             case .string where isQuestion, .unterminatedString where isQuestion:
                 guard let (answer, span) = expectText("an option") else { return false }
                 builder.routine.optionRecords.append(OptionRecord(text: answer, textSpan: span))
                 builder.routine.records[index].optionCount += 1
+                if gather != nil { gather?.misplaced.append(builder.routine.optionRecords.count - 1) }
             default:
                 report(expected: isQuestion
-                    ? "an option in quotes, '->' or the next declaration"
+                    ? "an option in quotes, 'then ->' or the next declaration"
                     : "'for', 'target', 'on', 'note', '->' or the next declaration")
                 return false
             }

@@ -31,6 +31,8 @@ struct Parser {
     var diagnostics: [Diagnostic] = []
     var routineSpan: Span?
     var sawDeclaration = false
+    /// The gather line of the question being read, if it has one.
+    var gather: GatherLine?
 
     /// `bytes` are those of `source`, which the routine keeps for its texts.
     init(_ bytes: UnsafeBufferPointer<UInt8>, source: [UInt8]) {

@@ -119,7 +119,9 @@ public enum RoutinePrinter {
                 lines.append(Line(text: text, anchor: option.textSpan.lowerBound, topLevel: false, indent: "  "))
             }
             if !arrowInline, !node.next.isEmpty {
-                lines.append(Line(text: arrow(node.next), anchor: node.arrowSpan?.lowerBound, topLevel: false, indent: "  "))
+                // A question's own arrow is its gather, and says so.
+                let text = (node.isQuestion ? "then " : "") + arrow(node.next)
+                lines.append(Line(text: text, anchor: node.arrowSpan?.lowerBound, topLevel: false, indent: "  "))
             }
         }
         return lines
