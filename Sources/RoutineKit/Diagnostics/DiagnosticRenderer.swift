@@ -4,7 +4,8 @@ public struct DiagnosticRenderer: Sendable {
     public enum Style: String, Sendable, CaseIterable {
         /// The header line, the source line with a gutter and an underline, then notes.
         case rich
-        /// Only `FILE:LINE:COL: severity[CODE]: message` lines.
+        /// `FILE:LINE:COL: severity[CODE]: message` lines, each followed by a
+        /// `FILE:LINE:COL: note: ...` line per note and per fix.
         case short
     }
 
@@ -31,20 +32,20 @@ public struct DiagnosticRenderer: Sendable {
     }
 
     private func render(_ d: Diagnostic, file: SourceFile, table: LineTable, rich: Bool) -> String {
-        var out = ""
-        let place: String
-        if let span = d.span {
-            let (line, column) = table.location(of: span.lowerBound)
-            place = "\(file.name):\(line):\(column)"
-        } else {
-            place = file.name
-        }
-        out += paint(place + ":", .bold) + " " + paint("\(d.severity.rawValue)[\(d.code.rawValue)]:", severityStyle(d.severity))
+        var out = paint(located(d.span, file: file, table: table), .bold) + " " + paint("\(d.severity.rawValue)[\(d.code.rawValue)]:", severityStyle(d.severity))
         out += " " + paint(d.message, .bold) + "\n"
         if !rich {
-            for note in d.notes where note.span != nil {
-                let (line, column) = table.location(of: note.span!.lowerBound)
-                out += "\(file.name):\(line):\(column): note: \(note.message)\n"
+            // GCC's and Clang's convention, which quickfix lists read: each note and each fix
+            // on a line of its own, at its place (a note without one at the diagnostic's).
+            // Past the rich limit, only the notes that point elsewhere.
+            let full = style == .short
+            for note in d.notes where full || note.span != nil {
+                out += located(note.span ?? d.span, file: file, table: table) + " note: \(note.message)\n"
+            }
+            if full {
+                for fix in (d.fixIt.map { [$0] } ?? []) + d.alternatives {
+                    out += located(fix.span, file: file, table: table) + " note: \(fix.message)\n"
+                }
             }
             return out
         }
@@ -84,6 +85,13 @@ public struct DiagnosticRenderer: Sendable {
             out += pad + " " + paint("= help:", .bold) + " " + fix.message + "\n"
         }
         return out
+    }
+
+    /// `FILE:LINE:COL:`, or `FILE:` for a diagnostic of the whole input.
+    private func located(_ span: Span?, file: SourceFile, table: LineTable) -> String {
+        guard let span else { return file.name + ":" }
+        let (line, column) = table.location(of: span.lowerBound)
+        return "\(file.name):\(line):\(column):"
     }
 
     enum Paint { case bold, gutter, error, warning, note }
