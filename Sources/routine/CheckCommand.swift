@@ -12,7 +12,7 @@ struct CheckCommand: ParsableCommand {
         case rich, short, json
     }
 
-    @Argument(help: "Routine files (.rt, .yaml, .yml); '-' reads standard input.")
+    @Argument(help: "Routine files (.rt, .yaml, .yml); '-' reads standard input.", completion: .routineFiles)
     var files: [String]
 
     @Option(help: "rich (source and underline), short (one line each) or json (an array on stdout).")

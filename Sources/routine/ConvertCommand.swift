@@ -10,13 +10,13 @@ struct ConvertCommand: ParsableCommand {
 
     enum Target: String, ExpressibleByArgument, CaseIterable { case yaml, rt }
 
-    @Argument(help: "The routine file (.rt, .yaml, .yml); '-' reads standard input.")
+    @Argument(help: "The routine file (.rt, .yaml, .yml); '-' reads standard input.", completion: .routineFiles)
     var file: String
 
     @Option(help: "The form to write: yaml or rt.")
     var to: Target
 
-    @Option(name: .shortAndLong, help: "Write to this file (atomically) instead of standard output.")
+    @Option(name: .shortAndLong, help: "Write to this file (atomically) instead of standard output.", completion: .file(extensions: ["rt", "yaml", "yml"]))
     var output: String?
 
     @OptionGroup var input: InputOptions

@@ -12,7 +12,7 @@ struct FormatCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: ".rt files; '-' reads standard input.")
+    @Argument(help: ".rt files; '-' reads standard input.", completion: .file(extensions: ["rt"]))
     var files: [String]
 
     @Flag(help: "Exit 1 and list the files whose layout is not canonical; change nothing.")

@@ -18,13 +18,14 @@ struct GraphCommand: ParsableCommand {
 
     enum Format: String, ExpressibleByArgument, CaseIterable { case dot, mermaid }
 
-    @Argument(help: "The routine file (.rt, .yaml, .yml); '-' reads standard input.")
+    @Argument(help: "The routine file (.rt, .yaml, .yml); '-' reads standard input.", completion: .routineFiles)
     var file: String
 
     @Option(help: "dot (default) or mermaid; by default taken from the -o extension.")
     var format: Format?
 
-    @Option(name: .shortAndLong, help: "Write to this file: .dot, .gv or .mmd as text; .svg, .png or .pdf rendered by Graphviz's dot.")
+    @Option(name: .shortAndLong, help: "Write to this file: .dot, .gv or .mmd as text; .svg, .png or .pdf rendered by Graphviz's dot.",
+        completion: .file(extensions: ["dot", "gv", "mmd", "svg", "png", "pdf"]))
     var output: String?
 
     @Option(help: "Layout direction: TB (top to bottom) or LR (left to right).")

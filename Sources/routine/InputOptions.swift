@@ -10,6 +10,11 @@ enum ColorChoice: String, ExpressibleByArgument, CaseIterable {
 }
 
 extension SourceFormat: ExpressibleByArgument {}
+
+extension CompletionKind {
+    /// Routine files, as the shells complete them: `.rt`, `.yaml`, `.yml`.
+    static var routineFiles: CompletionKind { .file(extensions: ["rt", "yaml", "yml"]) }
+}
 extension DOTWriter.Direction: ExpressibleByArgument {}
 
 /// Options every subcommand that reads a routine shares.

@@ -13,7 +13,7 @@ struct LogCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: "Only the runs of this routine (.rt, .yaml, .yml).", completion: .file(extensions: ["rt", "yaml", "yml"]))
+    @Argument(help: "Only the runs of this routine (.rt, .yaml, .yml).", completion: .routineFiles)
     var file: String?
 
     @Option(help: "Only runs on or after this day (YYYY-MM-DD).")

@@ -12,7 +12,7 @@ struct PathsCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: "The routine file (.rt, .yaml, .yml); '-' reads standard input.")
+    @Argument(help: "The routine file (.rt, .yaml, .yml); '-' reads standard input.", completion: .routineFiles)
     var file: String
 
     @Flag(help: "Print only the number of ways.")

@@ -22,7 +22,7 @@ struct RunCommand: ParsableCommand {
 
     @Argument(
         help: "The routine file (.rt, .yaml, .yml); '-' reads standard input (then answers need --answers).",
-        completion: .file(extensions: ["rt", "yaml", "yml"]))
+        completion: .routineFiles)
     var file: String
 
     @Option(help: "The run's date (YYYY-MM-DD) for schedules and the history; default: today in local time.")
