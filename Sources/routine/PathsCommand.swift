@@ -67,17 +67,24 @@ struct PathsCommand: ParsableCommand {
 
     private func listAnswers(leadingTo id: String, _ explorer: PathExplorer, _ out: inout BufferedOutput) throws {
         let routine = explorer.routine
-        guard let target = routine.indexByID()[id] else {
+        let target: Int?
+        if id == "end" {
+            target = nil
+        } else if let index = routine.indexByID()[id] {
+            target = index
+        } else {
             var message = "no node is named '\(id)' in '\(routine.name)'"
-            if let close = routine.nodes.map(\.id).min(by: { editCost(id, $0) < editCost(id, $1) }), editCost(id, close) <= max(1, id.count / 3) {
-                message += "; did you mean '\(close)'?"
-            }
-            throw ValidationError(message)
+            if let close = closestMatch(to: id, among: routine.nodes.lazy.map(\.id)) { message += "; did you mean '\(close)'?" }
+            StandardError.write("Error: \(message)\nUsage: \(RoutineCommand.usageString(for: Self.self))\n")
+            throw ExitCode(64)
         }
         var seen = Set<String>()
         var lines: [String] = []
         try explorer.forEachPath { path in
-            guard let position = path.nodes.firstIndex(of: target) else { return true }
+            // `end` is reached after the last node the way runs.
+            guard let position = target.map({ path.nodes.firstIndex(of: $0) }) ?? (path.reachedEnd ? path.nodes.count : nil) else {
+                return true
+            }
             let asked = Set(path.nodes[..<position])
             let answers = path.answers.filter { asked.contains($0.question) }
             let line = answers.isEmpty ? "always: no answer needed" : answers.map { describe($0, routine) }.joined(separator: " · ")
@@ -85,10 +92,10 @@ struct PathsCommand: ParsableCommand {
             return lines.count < limit
         }
         if lines.isEmpty {
-            out.write("no way through '\(routine.name)' runs '\(id)'\n")
+            out.write(target == nil ? "no way through '\(routine.name)' reaches 'end'\n" : "no way through '\(routine.name)' runs '\(id)'\n")
             return
         }
-        out.write("'\(id)' runs after these answers:\n")
+        out.write(target == nil ? "'end' is reached after these answers:\n" : "'\(id)' runs after these answers:\n")
         for line in lines.prefix(limit) { out.write("  \(line)\n") }
     }
 
@@ -105,20 +112,5 @@ struct PathsCommand: ParsableCommand {
         }
         if path.reachedEnd { nodes.append("end") }
         return "\(number). \(answers) · \(DurationText.human(path.seconds))\n   \(nodes.joined(separator: ", "))\n"
-    }
-
-    private func editCost(_ a: String, _ b: String) -> Int {
-        let x = Array(a), y = Array(b)
-        var row = Array(0...y.count)
-        for i in 1...max(1, x.count) where !x.isEmpty {
-            var previous = row[0]
-            row[0] = i
-            for j in stride(from: 1, through: y.count, by: 1) {
-                let above = row[j]
-                row[j] = min(above + 1, row[j - 1] + 1, previous + (x[i - 1] == y[j - 1] ? 0 : 1))
-                previous = above
-            }
-        }
-        return row[y.count]
     }
 }

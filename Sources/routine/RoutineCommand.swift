@@ -1,6 +1,10 @@
 import ArgumentParser
 import RoutineKit
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 @main
 struct RoutineCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -18,6 +22,22 @@ struct RoutineCommand: ParsableCommand {
             LogCommand.self, HistoryCommand.self,
         ]
     )
+}
+
+extension RoutineCommand {
+    /// Runs the command line; a first word that is close to a subcommand's name (`chek`) is
+    /// answered with that name rather than with "unexpected arguments".
+    static func main() {
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        let names = configuration.subcommands.map { $0._commandName } + ["help"]
+        if let first = arguments.first, !first.hasPrefix("-"), !names.contains(first) {
+            var message = "Error: '\(first)' is not a routine command"
+            if let close = closestMatch(to: first, among: names) { message += "; did you mean '\(close)'?" }
+            StandardError.write(message + "\nUsage: \(usageString(for: Self.self))\n  See 'routine --help' for the commands.\n")
+            Glibc.exit(64)
+        }
+        main(arguments)
+    }
 }
 
 /// The exit codes every subcommand shares, as documented in the README.

@@ -42,5 +42,22 @@ struct PathsCommandTests {
         let result = try execute(["paths", "routines/morning.rt", "--to", "shwer"])
         #expect(result.status == 64)
         #expect(result.stderr.contains("no node is named 'shwer' in 'Morning'; did you mean 'shower'?"))
+        // The usage shown is the command's own, not the tool's.
+        #expect(result.stderr.contains("\nUsage: routine paths <file> "))
+    }
+
+    @Test func whichAnswersReachEnd() throws {
+        let result = try execute(["paths", "routines/morning.rt", "--to", "end"])
+        #expect(result.status == 0)
+        #expect(result.stdout == "'end' is reached after these answers:\n  mood: Skip today\n")
+    }
+
+    @Test func aMistypedCommandIsNamed() throws {
+        let result = try execute(["chek", "routines/morning.rt"])
+        #expect(result.status == 64)
+        #expect(result.stderr.hasPrefix("Error: 'chek' is not a routine command; did you mean 'check'?\nUsage: routine <subcommand>"))
+        let far = try execute(["frobnicate"])
+        #expect(far.status == 64)
+        #expect(far.stderr.hasPrefix("Error: 'frobnicate' is not a routine command\n"))
     }
 }

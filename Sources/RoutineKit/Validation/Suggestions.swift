@@ -2,7 +2,7 @@
 ///
 /// Bounded: at most a third of the word's length may differ, and candidates whose length
 /// alone rules them out are skipped without computing a distance.
-func closestMatch<S: Sequence>(to word: String, among candidates: S) -> String? where S.Element == String {
+public func closestMatch<S: Sequence>(to word: String, among candidates: S) -> String? where S.Element == String {
     let target = Array(word.unicodeScalars)
     let limit = max(1, target.count / 3)
     var best: (String, Int)?
