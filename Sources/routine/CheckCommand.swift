@@ -31,10 +31,17 @@ struct CheckCommand: ParsableCommand {
         let renderer = DiagnosticRenderer(style: format == .short ? .short : .rich, colors: input.colorsOnStandardError)
         for path in files {
             let loaded: LoadedRoutine
-            do {
-                loaded = try input.load(path)
-            } catch {
+            switch input.read(path) {
+            case .success(let read): loaded = read
+            case .failure(let diagnostic):
                 unreadable = true
+                if format == .json {
+                    // JSON says everything, an unreadable file included, under that file's name.
+                    let file = SourceFile(name: path, bytes: [])
+                    json.append(diagnostic.json(in: file, table: LineTable(file)))
+                } else {
+                    report(diagnostic, colors: input.colorsOnStandardError)
+                }
                 continue
             }
             if loaded.hasErrors || (strict && !loaded.diagnostics.isEmpty) { failed = true }

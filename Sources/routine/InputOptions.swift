@@ -45,15 +45,21 @@ struct InputOptions: ParsableArguments {
 
     /// Reads `path` and parses it; prints the diagnostic and exits 66 when it cannot be read.
     func load(_ path: String) throws -> LoadedRoutine {
-        switch InputReader.read(path) {
-        case .success(let file):
-            let loaded = RoutineLoader.load(file, format: path == "-" ? (inputFormat ?? .rt) : inputFormat)
-            KeptUntilExit.keep(loaded)
-            return loaded
+        switch read(path) {
+        case .success(let loaded): return loaded
         case .failure(let diagnostic):
             let renderer = DiagnosticRenderer(style: .rich, colors: colorsOnStandardError)
             StandardError.write(renderer.render([diagnostic], in: SourceFile(name: "routine", bytes: [])))
             throw Exit.unreadable
+        }
+    }
+
+    /// Reads `path` and parses it, or says why it cannot be read (E001, E002).
+    func read(_ path: String) -> Result<LoadedRoutine, Diagnostic> {
+        InputReader.read(path).map { file in
+            let loaded = RoutineLoader.load(file, format: path == "-" ? (inputFormat ?? .rt) : inputFormat)
+            KeptUntilExit.keep(loaded)
+            return loaded
         }
     }
 }

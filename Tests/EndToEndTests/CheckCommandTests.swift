@@ -88,3 +88,12 @@ struct CheckCommandTests {
         try? FileManager.default.removeItem(at: dir)
     }
 }
+
+struct CheckJSONTests {
+    @Test func anUnreadableFileIsInTheJSONToo() throws {
+        let result = try execute(["check", "--format", "json", "missing.rt", "routines/morning.rt"])
+        #expect(result.status == 66)
+        #expect(result.stderr == "")
+        #expect(result.stdout == #"[{"file":"missing.rt","line":null,"column":null,"endLine":null,"endColumn":null,"severity":"error","code":"E001","message":"cannot read 'missing.rt': no such file or directory","labels":[],"notes":[]}]"# + "\n")
+    }
+}
