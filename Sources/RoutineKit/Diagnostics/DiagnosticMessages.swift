@@ -144,6 +144,25 @@ extension Diagnostic {
             fixIt: FixIt("write '\(replacement)'", replacing: span, with: replacement))
     }
 
+    static func fractionalDuration(_ text: String, at span: Span, replacement: String) -> Diagnostic {
+        Diagnostic(
+            .invalidDuration, "invalid duration '\(text)': durations are whole numbers of hours, minutes and seconds", at: span,
+            fixIt: FixIt("write '\(replacement)'", replacing: span, with: replacement))
+    }
+
+    static func unitGluedToTarget(_ text: String, number: String, unit: String, at span: Span) -> Diagnostic {
+        Diagnostic(
+            .invalidNumber, "invalid target '\(text)': put a space between the number and its unit", at: span,
+            fixIt: FixIt("write '\(number) \(unit)'", replacing: span, with: "\(number) \(unit)"))
+    }
+
+    static func unitInYAMLTarget(_ text: String, number: String, unit: String, at span: Span) -> Diagnostic {
+        Diagnostic(
+            .invalidNumber, "invalid target '\(text)': put the unit in 'unit:'", at: span,
+            notes: [Note("write 'target: \(number)' and, on the next line, 'unit: \(unit)'")],
+            fixIt: FixIt("write '\(number)' here and the unit under 'unit:'", replacing: span, with: number))
+    }
+
     static func invalidIdentifier(_ text: String, at span: Span) -> Diagnostic {
         Diagnostic(
             .unexpectedCharacter, "invalid node ID '\(text)'", at: span,

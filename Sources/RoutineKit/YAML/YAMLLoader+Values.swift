@@ -85,11 +85,13 @@ extension YAMLLoader {
         let text = Substring(event.text)
         let span = event.span
         try advance()
-        guard NumberText.parse(text) != nil || text.contains(where: { $0 == "e" || $0 == "E" }) else {
+        guard NumberText.parse(text) != nil || text.contains(where: { $0 == "e" || $0 == "E" })
+            || AttributeValues.numberAndWord(text) != nil
+        else {
             diagnostics.append(.wrongType("target", expected: "a number", found: "'\(text.prefix(40))'", at: span))
             return nil
         }
-        switch AttributeValues.targetAmount(text, span: span) {
+        switch AttributeValues.targetAmount(text, span: span, form: .yaml) {
         case .success(let amount): return (amount, span)
         case .failure(let diagnostic):
             diagnostics.append(diagnostic)
