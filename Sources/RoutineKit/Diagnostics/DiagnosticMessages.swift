@@ -69,6 +69,19 @@ extension Diagnostic {
         Diagnostic(.unexpectedCharacter, "unexpected character \(describe(character: text))", at: span)
     }
 
+    static func singleQuote(at span: Span, replacement: String?) -> Diagnostic {
+        Diagnostic(
+            .unexpectedCharacter, "strings use double quotes", at: span,
+            fixIt: replacement.map { FixIt("write \($0)", replacing: span, with: $0) })
+    }
+
+    static func unquotedName(_ name: String, at span: Span) -> Diagnostic {
+        let quoted = StringLiteral.encode(name)
+        return Diagnostic(
+            .expectedToken, "the routine's name goes in double quotes", at: span,
+            fixIt: FixIt("write \(quoted)", replacing: span, with: quoted))
+    }
+
     static func unterminatedString(at span: Span) -> Diagnostic {
         Diagnostic(
             .unterminatedString, "unterminated string", at: span, label: "this string has no closing '\"'",

@@ -90,9 +90,11 @@ extension Parser {
                 builder.routine.records[index].optionCount += 1
                 if gather != nil { gather?.misplaced.append(builder.routine.optionRecords.count - 1) }
             default:
-                report(expected: isQuestion
-                    ? "an option in quotes, 'then ->' or the next declaration"
-                    : "'for', 'target', 'on', 'note', '->' or the next declaration")
+                report(
+                    expected: isQuestion
+                        ? "an option in quotes, 'then ->' or the next declaration"
+                        : "'for', 'target', 'on', 'note', '->' or the next declaration",
+                    keywords: isQuestion ? ["note", "then", "habit", "question"] : ["for", "target", "on", "note", "habit", "question"])
                 return false
             }
         }

@@ -63,7 +63,7 @@ struct Parser {
             case .kwHabit: ok = parseNode(.habit)
             case .kwQuestion: ok = parseNode(.question)
             default:
-                report(expected: "a declaration ('habit', 'question' or 'start')")
+                report(expected: "a declaration ('habit', 'question' or 'start')", keywords: Self.headerWords)
                 ok = false
             }
             sawDeclaration = true
@@ -79,14 +79,39 @@ struct Parser {
         return ParsedRoutine(routine: routine, diagnostics: diagnostics + builder.diagnostics, comments: lexer.comments)
     }
 
-    /// Skips to the next token that starts a declaration.
+    /// Skips to the next token that starts a declaration, or to a line that starts with a
+    /// near miss of one (`qustion`), so that a misspelled header after an error is still
+    /// reported rather than swallowed.
     mutating func synchronize() {
-        while token.kind != .eof, !token.kind.isHeader { advance() }
+        var first = true
+        while token.kind != .eof, !token.kind.isHeader {
+            if !first, token.atLineStart, token.kind == .identifier,
+                closestMatch(to: String(text(token.span)), among: Self.headerWords) != nil
+            {
+                return
+            }
+            first = false
+            advance()
+        }
     }
+
+    static let headerWords = ["habit", "question", "start", "routine"]
 
     private mutating func parseRoutineDeclaration() -> Bool {
         let keyword = token.span
         advance()
+        if token.kind == .identifier || token.kind == .word, !token.atLineStart {
+            // `routine Morning`: the name, unquoted. Taken as meant, and said once.
+            let span = token.span
+            let name = String(text(span))
+            diagnostics.append(.unquotedName(name, at: span))
+            advance()
+            if routineSpan == nil, !sawDeclaration {
+                routineSpan = keyword
+                builder.setName(name, span: span)
+            }
+            return true
+        }
         guard let (name, nameSpan) = expectString("the routine's name after 'routine'") else { return false }
         if let first = routineSpan {
             diagnostics.append(.duplicateRoutine(at: keyword, first: first))
@@ -175,9 +200,12 @@ struct Parser {
         diagnostics.append(.invalidIdentifier(String(text(token.span)), at: token.span))
     }
 
-    /// Reports the current token as unexpected, naming what the grammar wanted instead.
-    mutating func report(expected what: String) {
+    /// Reports the current token as unexpected, naming what the grammar wanted instead. When
+    /// the token is a near miss of one of `keywords` (`habbit`), the fix-it names it.
+    mutating func report(expected what: String, keywords: [String] = []) {
         switch token.kind {
+        case .unexpected where bytes[token.span.lowerBound] == UInt8(ascii: "'"):
+            diagnostics.append(singleQuoted())
         case .unexpected:
             diagnostics.append(.unexpectedCharacter(String(text(token.span)), at: token.span))
         case .unterminatedString:
@@ -187,8 +215,22 @@ struct Parser {
         default:
             let note = token.kind.isKeyword && what.contains("ID")
                 ? "'\(text(token.span))' is a keyword and cannot be a node ID" : nil
-            diagnostics.append(.expected(what, found: describe(token), at: token.span, note: note))
+            var diagnostic = Diagnostic.expected(what, found: describe(token), at: token.span, note: note)
+            if token.kind == .identifier, let keyword = closestMatch(to: String(text(token.span)), among: keywords) {
+                diagnostic.fixIt = FixIt("did you mean '\(keyword)'?", replacing: token.span, with: keyword)
+            }
+            diagnostics.append(diagnostic)
         }
+    }
+
+    /// `'Wake'`: a string in single quotes, reported once with its double-quoted spelling.
+    private func singleQuoted() -> Diagnostic {
+        var end = token.span.upperBound
+        while end < bytes.count, bytes[end] != UInt8(ascii: "'"), bytes[end] != 0x0A, bytes[end] != 0x0D { end += 1 }
+        guard end < bytes.count, bytes[end] == UInt8(ascii: "'") else { return .singleQuote(at: token.span, replacement: nil) }
+        let inner = String(decoding: UnsafeBufferPointer(rebasing: bytes[token.span.upperBound..<end]), as: UTF8.self)
+        let whole = Span(start: token.span.lowerBound, end: end + 1)
+        return .singleQuote(at: whole, replacement: StringLiteral.encode(inner))
     }
 
     func describe(_ token: Token) -> String {
