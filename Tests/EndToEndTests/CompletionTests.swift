@@ -28,7 +28,7 @@ struct CompletionTests {
     func bashCompletesFileArguments(_ c: Case) throws {
         let dir = try temporaryDirectory()
         for name in ["a.rt", "b.yaml", "c.yml", "d.txt", "e.dot", "f.sqlite", "g.jsonl"] {
-            FileManager.default.createFile(atPath: dir.appendingPathComponent(name).path, contents: Data())
+            #expect(FileManager.default.createFile(atPath: dir.appendingPathComponent(name).path, contents: Data()))
         }
         try FileManager.default.createDirectory(at: dir.appendingPathComponent("sub"), withIntermediateDirectories: true)
         let script = try execute(["--generate-completion-script", "bash"])

@@ -25,7 +25,7 @@ struct HistoryStoreTests {
 
     @Test func anEmptyFileBecomesAHistory() throws {
         let path = try temporaryHistoryPath()
-        FileManager.default.createFile(atPath: path, contents: Data())
+        #expect(FileManager.default.createFile(atPath: path, contents: Data()))
         let store = try #require(try HistoryStore.open(path, create: false))
         #expect(try store.runCount() == 0)
     }
@@ -48,7 +48,7 @@ struct HistoryStoreTests {
     static let foreign: [Foreign] = [
         Foreign(name: "a text file", make: { try "not a database\n".write(toFile: $0, atomically: true, encoding: .utf8) },
                 reason: "it is not an SQLite database"),
-        Foreign(name: "a short binary file", make: { FileManager.default.createFile(atPath: $0, contents: Data([0x53, 0x51])) },
+        Foreign(name: "a short binary file", make: { _ = FileManager.default.createFile(atPath: $0, contents: Data([0x53, 0x51])) },
                 reason: "it is not an SQLite database"),
         Foreign(name: "another application's database", make: { path in
             let queue = try DatabaseQueue(path: path)
