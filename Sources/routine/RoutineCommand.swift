@@ -13,7 +13,8 @@ struct RoutineCommand: ParsableCommand {
         discussion: """
             Exit codes: 0 fine (warnings allowed), 1 the routine has errors, 3 scripted answers ran out, \
             64 usage error, 66 an input cannot be read, 69 Graphviz's dot is needed but missing, \
-            74 the history file is not a routine history (or is of a newer version), 130 interrupted. \
+            74 the history file is not a routine history (or is of a newer version), 130 interrupted \
+            (143 on SIGTERM, 129 on SIGHUP). \
             Shell completions: routine --generate-completion-script bash|zsh|fish.
             """,
         version: "0.1.0",
