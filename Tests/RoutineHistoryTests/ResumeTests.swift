@@ -1,3 +1,4 @@
+import Foundation
 import RoutineKit
 import Testing
 
@@ -118,17 +119,8 @@ struct ResumeTests {
         // Tuesday: 'run' (mon) is passed over at step 3.
         try recordRun(store, morning, date: "2026-11-24", decisions: [.decision(.done(value: nil)), .decision(.option(0))], end: .quit)
         let stored = try #require(try store.latestRun(of: "Morning", on: "2026-11-24"))
-        let everyDay = routine("""
-            routine "Morning"
-            habit water "Water" -> mood
-            question mood "Mood?"
-              "Good" -> run
-              "Bad" -> rest
-              -> drink
-            habit run "Run" for 30m -> drink
-            habit rest "Rest" for 10m
-            habit drink "Drink" target 8 glasses
-            """)
+        // The same routine with 'run' on every day.
+        let everyDay = routine(morningSource.replacingOccurrences(of: "for 30m on mon", with: "for 30m"))
         let plan = ResumePlan(stored, routine: everyDay, date: CalendarDate("2026-11-24")!)
         #expect(plan.divergence == ReplayDivergence(step: 3, node: "run", reason: "'run' is no longer passed over on Tuesdays"))
         #expect(plan.keptSteps == 2)

@@ -19,17 +19,19 @@ func routine(_ source: String) -> Routine {
 
 /// The morning routine of the README, shortened: a habit, a question with a branch, a
 /// habit on Mondays only, a numeric habit.
-let morning = routine("""
+let morningSource = """
     routine "Morning"
     habit water "Water" -> mood
     question mood "Mood?"
       "Good" -> run
       "Bad" -> rest
-      -> drink
+      then -> drink
     habit run "Run" for 30m on mon -> drink
     habit rest "Rest" for 10m
     habit drink "Drink" target 8 glasses
-    """)
+    """
+
+let morning = routine(morningSource)
 
 /// Runs `routine` on `date` with `decisions`, recording every event in `store`.
 @discardableResult
