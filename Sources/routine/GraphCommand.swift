@@ -67,7 +67,8 @@ struct GraphCommand: ParsableCommand {
             let renderer = DiagnosticRenderer(style: .short, colors: input.colorsOnStandardError)
             StandardError.write(renderer.render(loaded.diagnostics, in: loaded.file))
         }
-        let view = GraphView(loaded.routine, showProblems: allowInvalid)
+        var view = GraphView(loaded.routine, showProblems: allowInvalid)
+        if allowInvalid { view.markInvalidAttributes(loaded.diagnostics, in: loaded.file) }
         // DOT is written from the writer's own buffer: a graph's text is the largest thing
         // the command holds, and a copy would cost another pass and a page fault per 4 KiB.
         if resolvedFormat == .dot {

@@ -97,3 +97,25 @@ struct CheckJSONTests {
         #expect(result.stdout == #"[{"file":"missing.rt","line":null,"column":null,"endLine":null,"endColumn":null,"severity":"error","code":"E001","message":"cannot read 'missing.rt': no such file or directory","labels":[],"notes":[]}]"# + "\n")
     }
 }
+
+/// A YAML routine handed to the `.rt` reader gets one error naming the cause, however it
+/// arrives, and YAML named as YAML is read as such.
+struct YAMLInDisguiseTests {
+    static let yaml = "routine: Morning\nstart: water\nnodes:\n  - habit: water\n    title: Drink water\n"
+
+    @Test(arguments: [("on standard input", "-"), ("as .rt", "morning.rt"), ("under an unknown extension", "morning.txt")])
+    func looksLikeYAML(_ how: String, _ name: String) throws {
+        let dir = try temporaryDirectory()
+        if name != "-" { try Self.yaml.write(to: dir.appendingPathComponent(name), atomically: true, encoding: .utf8) }
+        let result = try execute(["check", "--format", "short", name], stdin: Self.yaml, in: dir)
+        #expect(result.status == 1, "\(how)")
+        let shown = name == "-" ? "<stdin>" : name
+        #expect(result.stderr == "\(shown):1:1: error[E113]: this looks like YAML: use --input-format yaml or a .yaml name\n\(shown):1:1: note: a routine in the .rt language starts with 'routine \"NAME\"'\n", "\(how)")
+    }
+
+    @Test func readAsYAMLWhenToldSo() throws {
+        let result = try execute(["check", "--input-format", "yaml", "-"], stdin: Self.yaml)
+        #expect(result.status == 0)
+        #expect(result.stderr == "")
+    }
+}

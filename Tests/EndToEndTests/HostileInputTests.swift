@@ -60,7 +60,7 @@ struct HostileInputTests {
         Case(name: "YAML tags", file: "x.yaml", bytes: text("routine: !custom R\nnodes: []\n"), status: 1,
              stderr: "error[E310]: YAML tag '!custom' is not supported"),
         Case(name: "YAML non-string keys", file: "x.yaml", bytes: text("routine: R\n? [a, b]\n: c\nnodes: []\n"), status: 1,
-             stderr: "error[E304]: 'a key' must be a string, found a list"),
+             stderr: "error[E304]: a key must be a string, found a list"),
         Case(name: "a binary file as YAML", file: "x.yaml", bytes: { (0..<4096).map { UInt8(truncatingIfNeeded: $0 &* 2_654_435_761 >> 13) } },
              status: 1, stderr: "error[E301]: invalid YAML"),
         Case(name: "a binary file as .rt", file: "x.rt", bytes: { (0..<4096).map { UInt8(truncatingIfNeeded: $0 &* 2_654_435_761 >> 13) } },

@@ -57,13 +57,13 @@ final class TmuxSession {
 
 @Suite(.serialized)
 struct InteractiveRunTests {
-    var command: String { "cd '\(packageRoot.path)' && '\(routineBinary.path)' run routines/morning.rt --date 2026-11-23" }
+    var command: String { "cd '\(packageRoot.path)' && '\(routineBinary.path)' run routines/morning.rt --date 2020-01-06" }
 
     @Test func walksThroughWithBackAndQuit() throws {
         let session = try TmuxSession(command: command, environment: ["TERM": "xterm-256color"])
         try session.waitFor("done? >")
         let first = try session.screen()
-        #expect(first.contains("Morning · Monday 2026-11-23"))
+        #expect(first.contains("Morning · Monday 2020-01-06"))
         #expect(first.contains("Step 1 · Morning"))
         #expect(first.contains("Drink a glass of water"))
         try session.send("Enter")
@@ -126,11 +126,11 @@ struct InteractiveRunTests {
 struct InteractiveResumeTests {
     @Test func anUnfinishedRunIsOfferedAndResumed() throws {
         let history = freshHistoryPath()
-        let first = try execute(["run", "routines/morning.rt", "--history", history, "--date", "2026-11-23"], stdin: "\n\n")
+        let first = try execute(["run", "routines/morning.rt", "--history", history, "--date", "2020-01-06"], stdin: "\n\n")
         #expect(first.status == 3)
-        let command = "cd '\(packageRoot.path)' && '\(routineBinary.path)' run routines/morning.rt --date 2026-11-23"
+        let command = "cd '\(packageRoot.path)' && '\(routineBinary.path)' run routines/morning.rt --date 2020-01-06"
         let session = try TmuxSession(command: command, environment: ["TERM": "xterm", "ROUTINE_HISTORY": history])
-        try session.waitFor("Resume the Monday 2026-11-23 run of 'Morning' at step 3 (How are you feeling today?)? [Y/n]")
+        try session.waitFor("Resume the Monday 2020-01-06 run of 'Morning' at step 3 (How are you feeling today?)? [Y/n]")
         try session.send("maybe", "Enter")
         try session.waitFor("y: resume where it stopped · n: start a new run (the old one is kept) [Y/n]")
         try session.send("Enter")
@@ -147,8 +147,8 @@ struct InteractiveResumeTests {
 
     @Test func declinedResumeStartsANewRun() throws {
         let history = freshHistoryPath()
-        _ = try execute(["run", "routines/morning.rt", "--history", history, "--date", "2026-11-23"], stdin: "\n")
-        let command = "cd '\(packageRoot.path)' && '\(routineBinary.path)' run routines/morning.rt --date 2026-11-23"
+        _ = try execute(["run", "routines/morning.rt", "--history", history, "--date", "2020-01-06"], stdin: "\n")
+        let command = "cd '\(packageRoot.path)' && '\(routineBinary.path)' run routines/morning.rt --date 2020-01-06"
         let session = try TmuxSession(command: command, environment: ["TERM": "xterm", "ROUTINE_HISTORY": history])
         try session.waitFor("at step 2 (Stretch)? [Y/n]")
         try session.send("n", "Enter")

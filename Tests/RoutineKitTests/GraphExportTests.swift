@@ -76,7 +76,9 @@ struct GraphExportTests {
 
     @Test(arguments: goldens)
     func matchesGolden(_ g: Golden) throws {
-        let view = GraphView(try Self.loadFile(g.source).routine, showProblems: g.problems)
+        let loaded = try Self.loadFile(g.source)
+        var view = GraphView(loaded.routine, showProblems: g.problems)
+        if g.problems { view.markInvalidAttributes(loaded.diagnostics, in: loaded.file) }
         let text = g.mermaid ? MermaidWriter.write(view) : DOTWriter.write(view)
         try assertGolden(text, Self.fixtures.appendingPathComponent("graphs/" + g.name))
     }
@@ -88,6 +90,19 @@ struct GraphExportTests {
         #expect(dot.contains(#""coffee" -> "check" [color=red, penwidth=2]"#))
         #expect(dot.contains(#""check" -> "coffee" [label="(1)", color=red, penwidth=2]"#))
         #expect(dot.contains(#""lonely" [shape=box, style="rounded,dashed", label="Nobody comes here", color=gray60"#))
+        // A target that did not parse is not drawn as a value nobody wrote.
+        #expect(!dot.contains("target 1"))
+    }
+
+    @Test func invalidAttributesAreDrawnAsWritten() throws {
+        let loaded = try Self.loadFile("Tests/RoutineKitTests/Fixtures/graphs/invalid.rt")
+        var view = GraphView(loaded.routine, showProblems: true)
+        view.markInvalidAttributes(loaded.diagnostics, in: loaded.file)
+        let dot = DOTWriter.write(view)
+        #expect(dot.contains(#"label="Walk\n10m\ntarget twenty glasses (invalid)""#))
+        #expect(MermaidWriter.write(view).contains("Walk<br>10m<br>target twenty glasses (invalid)"))
+        let (status, stderr) = try Self.graphviz(dot)
+        #expect(status == 0 && stderr == "")
     }
 
     @Test func outputIsDeterministic() throws {

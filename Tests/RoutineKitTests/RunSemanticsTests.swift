@@ -125,3 +125,34 @@ struct RunSemanticsTests {
         #expect(elapsed < .seconds(10))
     }
 }
+
+/// A typed number is a position, whatever the options read: what W011 warns about.
+struct NumberedAnswerTests {
+    static let question = load("routine \"R\"\nquestion q \"Q\"\n  \"0\" -> end\n  \"2\" -> end\n  \"1\" -> end\n  \"b\" -> end\n")
+
+    @Test(arguments: [("1", 0), ("3", 2), ("b", 3)])
+    func picks(_ typed: String, _ position: Int) {
+        let node = Self.question.routine.nodes[0]
+        #expect(AnswerInterpreter.interpret(typed, at: node) == .decision(.option(position)))
+    }
+
+    @Test func checkWarnsOnce() {
+        let warnings = Self.question.diagnostics.filter { $0.code == .misleadingNumbers }
+        #expect(warnings.map(\.message) == ["the options of question 'q' are numbers in another order: typing '1' picks the option \"0\""])
+    }
+
+    @Test func numbersInTheirOwnPlacesAreFine() {
+        let loaded = load("routine \"R\"\nquestion q \"Q\"\n  \"1\" -> end\n  \"2\" -> end\n  \"10\" -> end\n")
+        #expect(!loaded.diagnostics.contains { $0.code == .misleadingNumbers })
+    }
+}
+
+struct HumanDurationTests {
+    @Test func drawingsWriteDurationsAsPeopleReadThem() {
+        let loaded = load("routine \"R\"\nhabit a \"A\"\n  for 1h30m\nhabit b \"B\"\n  for 2h5s\n")
+        let dot = DOTWriter.write(GraphView(loaded.routine, showProblems: false))
+        #expect(dot.contains(#"label="A\n1h 30m""#))
+        #expect(dot.contains(#"label="B\n2h 5s""#))
+        #expect(MermaidWriter.write(GraphView(loaded.routine, showProblems: false)).contains("A<br>1h 30m"))
+    }
+}

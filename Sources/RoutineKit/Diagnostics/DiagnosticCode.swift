@@ -26,6 +26,7 @@ public enum DiagnosticCode: String, Sendable, Codable, CaseIterable {
     case unknownDay = "E110"
     case missingTargets = "E111"
     case optionAfterGather = "E112"
+    case looksLikeYAML = "E113"
     // Meaning
     case duplicateNode = "E201"
     case unknownTarget = "E202"
@@ -57,6 +58,7 @@ public enum DiagnosticCode: String, Sendable, Codable, CaseIterable {
     case duplicateDay = "W008"
     case runNotRecorded = "W009"
     case bareGather = "W010"
+    case misleadingNumbers = "W011"
 
     public var severity: Severity { rawValue.hasPrefix("W") ? .warning : .error }
 
@@ -85,6 +87,7 @@ public enum DiagnosticCode: String, Sendable, Codable, CaseIterable {
         case .unknownDay: "a day name that is not mon..sun, weekdays or weekends"
         case .missingTargets: "an arrow with no target after it"
         case .optionAfterGather: "an option after the question's 'then'"
+        case .looksLikeYAML: "a YAML routine read as the .rt language"
         case .duplicateNode: "two nodes with the same ID"
         case .unknownTarget: "an arrow to a node that does not exist"
         case .unknownStart: "a start target that names no node"
@@ -113,6 +116,7 @@ public enum DiagnosticCode: String, Sendable, Codable, CaseIterable {
         case .duplicateDay: "a day named twice in one schedule"
         case .runNotRecorded: "a run that cannot be recorded, because the history cannot be written"
         case .bareGather: "a bare arrow on its own line in a question, which is the question's gather"
+        case .misleadingNumbers: "option texts that are numbers but not their positions, which a typed number picks by"
         }
     }
 }

@@ -176,10 +176,11 @@ extension Diagnostic {
             fixIt: FixIt("write '\(number)' here and the unit under 'unit:'", replacing: span, with: number))
     }
 
-    static func invalidIdentifier(_ text: String, at span: Span) -> Diagnostic {
-        Diagnostic(
+    static func invalidIdentifier(_ text: String, at span: Span, form: SourceFormat = .rt) -> Diagnostic {
+        let titles = form == .rt ? "titles in quotes may hold any text" : "a 'title' or 'prompt' may hold any text"
+        return Diagnostic(
             .unexpectedCharacter, "invalid node ID '\(text)'", at: span,
-            notes: [Note("an ID is ASCII letters, digits, '_' and '-', starting with a letter or '_'; titles in quotes may hold any text")])
+            notes: [Note("an ID is ASCII letters, digits, '_' and '-', starting with a letter or '_'; \(titles)")])
     }
 
     static func invalidNumber(_ text: String, at span: Span, reason: String) -> Diagnostic {
@@ -296,8 +297,10 @@ extension Diagnostic {
         Diagnostic(.duplicateKey, "duplicate key '\(key)'", at: span, secondary: [Label(first, "first given here")])
     }
 
-    static func wrongType(_ key: String, expected: String, found: String, at span: Span) -> Diagnostic {
-        Diagnostic(.wrongType, "'\(key)' must be \(expected), found \(found)", at: span)
+    /// `subject` is a phrase as it reads in a sentence: a key in quotes (`'title'`), or words
+    /// such as "each option".
+    static func wrongType(_ subject: String, expected: String, found: String, at span: Span) -> Diagnostic {
+        Diagnostic(.wrongType, "\(subject) must be \(expected), found \(found)", at: span)
     }
 
     static func missingKey(_ key: String, in place: String, at span: Span, note: String? = nil) -> Diagnostic {
@@ -330,10 +333,10 @@ extension Diagnostic {
 
     // MARK: Warnings
 
-    static func unreachable(_ id: String, at span: Span) -> Diagnostic {
-        Diagnostic(
-            .unreachableNode, "node '\(id)' can never be reached from the start", at: span,
-            notes: [Note("add an arrow to '\(id)', or list it in 'start -> ...'")])
+    static func unreachable(_ id: String, at span: Span, form: SourceFormat = .rt) -> Diagnostic {
+        let advice = form == .rt ? "add an arrow to '\(id)', or list it in 'start -> ...'"
+            : "name '\(id)' in a 'next:' of another node, or list it under 'start:'"
+        return Diagnostic(.unreachableNode, "node '\(id)' can never be reached from the start", at: span, notes: [Note(advice)])
     }
 
     static func optionsAllSame(_ id: String, at span: Span) -> Diagnostic {

@@ -55,7 +55,12 @@ public enum DOTWriter {
             }
             escape(buffers.bytes(record.title), into: &out)
             writeDetails(record, buffers, into: &out)
+            for attribute in view.invalidAttributes[i] ?? [] {
+                out.write("\\n")
+                escape(attribute + " (invalid)", into: &out)
+            }
             out.byte(UInt8(ascii: "\""))
+            if view.invalidAttributes[i] != nil, !unreachable { out.write(", color=red") }
             if unreachable { out.write(", color=gray60, fontcolor=gray60, tooltip=\"unreachable\"") }
             out.write("];\n")
         }
@@ -70,9 +75,17 @@ public enum DOTWriter {
             out.write(separator)
             separator = " \u{B7} "
             let (h, m, s) = (seconds / 3600, seconds % 3600 / 60, seconds % 60)
-            if h > 0 { out.write(h); out.byte(UInt8(ascii: "h")) }
-            if m > 0 { out.write(m); out.byte(UInt8(ascii: "m")) }
-            if s > 0 || (h == 0 && m == 0) { out.write(s); out.byte(UInt8(ascii: "s")) }
+            // As ``DurationText/human(_:)`` writes it, the one form people see everywhere.
+            var spaced = false
+            if h > 0 { out.write(h); out.byte(UInt8(ascii: "h")); spaced = true }
+            if m > 0 {
+                if spaced { out.byte(UInt8(ascii: " ")) }
+                out.write(m); out.byte(UInt8(ascii: "m")); spaced = true
+            }
+            if s > 0 || (h == 0 && m == 0) {
+                if spaced { out.byte(UInt8(ascii: " ")) }
+                out.write(s); out.byte(UInt8(ascii: "s"))
+            }
         }
         if let amount = record.amount {
             out.write(separator)

@@ -11,6 +11,9 @@ public struct GraphView: Sendable {
     public let showProblems: Bool
     /// The first node of each ID, only for an invalid routine, which may declare an ID twice.
     private let firstOfID: [String: Int]?
+    /// Attributes that did not parse, as written, by node: drawn marked as invalid, so that a
+    /// drawing never shows a value the author did not write.
+    public var invalidAttributes: [Int: [String]] = [:]
 
     public init(_ routine: Routine, showProblems: Bool) {
         self.routine = routine
@@ -82,7 +85,7 @@ public struct GraphView: Sendable {
     /// The attribute line under a habit's title: duration, target, days.
     public static func details(_ node: RoutineNode) -> String? {
         var parts: [String] = []
-        if let seconds = node.duration { parts.append(DurationText.format(seconds)) }
+        if let seconds = node.duration { parts.append(DurationText.human(seconds)) }
         if let target = node.target { parts.append("target " + AnswerInterpreter.describe(target)) }
         if let days = node.days { parts.append(days.words.joined(separator: " ")) }
         return parts.isEmpty ? nil : parts.joined(separator: " · ")
@@ -95,5 +98,31 @@ public struct GraphView: Sendable {
     public func isRedeclaration(_ index: Int) -> Bool {
         guard let firstOfID else { return false }
         return firstOfID[routine.id(of: index)] != index
+    }
+
+    /// Marks the attribute of each duration, target or day diagnostic in `diagnostics` on the
+    /// node whose declaration holds it, as the line of `file` it is written on.
+    public mutating func markInvalidAttributes(_ diagnostics: [Diagnostic], in file: SourceFile) {
+        let codes: Set<DiagnosticCode> = [.invalidDuration, .invalidNumber, .unknownDay]
+        let starts = routine.records.map(\.idSpan.lowerBound)
+        var lines: LineTable?
+        for diagnostic in diagnostics where codes.contains(diagnostic.code) {
+            guard let span = diagnostic.span else { continue }
+            // The last node declared before the attribute: records are in source order.
+            var low = 0
+            var high = starts.count
+            while low < high {
+                let mid = (low + high) / 2
+                if starts[mid] <= span.lowerBound { low = mid + 1 } else { high = mid }
+            }
+            guard low > 0 else { continue }
+            if lines == nil { lines = LineTable(file) }
+            let line = String(decoding: lines!.lineBytes(lines!.lineIndex(of: span.lowerBound)), as: UTF8.self)
+            var written = Substring(line).drop { $0 == " " || $0 == "\t" || $0 == "-" }
+            while written.last == " " || written.last == "\t" { written = written.dropLast() }
+            if !(invalidAttributes[low - 1]?.contains(String(written)) ?? false) {
+                invalidAttributes[low - 1, default: []].append(String(written))
+            }
+        }
     }
 }

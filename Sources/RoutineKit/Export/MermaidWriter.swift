@@ -15,6 +15,7 @@ public enum MermaidWriter {
         for (i, node) in routine.nodes.enumerated() where !view.isRedeclaration(i) {
             var text = label(node.title)
             if let details = GraphView.details(node) { text += "<br>" + label(details) }
+            for attribute in view.invalidAttributes[i] ?? [] { text += "<br>" + label(attribute + " (invalid)") }
             let id = nodeID(node.id)
             out += node.isHabit ? "  \(id)(\"\(text)\")\n" : "  \(id){{\"\(text)\"}}\n"
             if view.showProblems, !view.reachable[i] { unreachable.append(id) }

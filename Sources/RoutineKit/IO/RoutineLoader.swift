@@ -17,20 +17,51 @@ public enum RoutineLoader {
     /// unless reading failed outright, runs the validator.
     public static func load(_ file: SourceFile, format: SourceFormat? = nil) -> LoadedRoutine {
         let format = format ?? file.formatFromExtension ?? .rt
-        let parsed: ParsedRoutine
+        var parsed: ParsedRoutine
         switch format {
-        case .rt: parsed = RoutineParser.parse(file)
+        case .rt:
+            parsed = RoutineParser.parse(file)
+            if let key = yamlKeyOpening(file.bytes) {
+                // One error that names the cause, instead of one per line of YAML.
+                parsed.diagnostics = [.looksLikeYAML(at: key)]
+                parsed.isComplete = false
+            }
         case .yaml: parsed = YAMLRoutineReader.read(file)
         }
-        var found = parsed.isComplete ? Validator.validate(parsed.routine) : []
+        var found = parsed.isComplete ? Validator.validate(parsed.routine, form: format) : []
         if parsed.diagnostics.hasErrors {
             // After a syntax error part of the graph is missing, so "unreachable" and "empty"
             // would mostly describe the parser's recovery, not the author's routine.
             found.removeAll { $0.code == .unreachableNode || $0.code == .emptyRoutine }
         }
+        // An ID that cannot be one has been reported; "unknown target" on it would say it again.
+        let badIDs = Set(parsed.diagnostics.lazy.filter { $0.code == .unexpectedCharacter }.compactMap(\.span))
+        if !badIDs.isEmpty { found.removeAll { ($0.code == .unknownTarget || $0.code == .unknownStart) && badIDs.contains($0.span!) } }
         let diagnostics = parsed.diagnostics + found
         return LoadedRoutine(
             file: file, format: format, routine: parsed.routine, diagnostics: diagnostics.sortedByPosition(),
             comments: parsed.comments)
     }
+}
+
+/// The span of `routine:`, `nodes:` or `---` when one opens the input (after blank lines and
+/// comments): a YAML routine handed to the `.rt` reader.
+func yamlKeyOpening(_ bytes: [UInt8]) -> Span? {
+    var i = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
+    while i < bytes.count {
+        var end = i
+        while end < bytes.count, bytes[end] != 0x0A, bytes[end] != 0x0D { end += 1 }
+        let line = bytes[i..<end]
+        let content = line.drop { $0 == 0x20 || $0 == 0x09 }
+        if content.isEmpty || content.first == UInt8(ascii: "#") {
+            i = end + 1
+            continue
+        }
+        for opening in ["routine:", "nodes:", "---"] where line.starts(with: Array(opening.utf8)) {
+            let rest = line.dropFirst(opening.utf8.count)
+            if rest.isEmpty || rest.first == 0x20 || rest.first == 0x09 { return Span(start: i, end: i + opening.utf8.count) }
+        }
+        return nil
+    }
+    return nil
 }

@@ -120,7 +120,8 @@ public enum DurationText {
         return text
     }
 
-    /// A relaxed form for people, as in summaries: `1h 30m`, `0s`.
+    /// The one form people see, in runs, paths, drawings and summaries: `1h 30m`, `0s`.
+    /// Files keep the language's own form, ``format(_:)``.
     public static func human(_ seconds: Int) -> String {
         let h = seconds / 3600
         let m = seconds % 3600 / 60

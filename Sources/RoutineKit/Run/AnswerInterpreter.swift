@@ -49,14 +49,16 @@ public enum AnswerInterpreter {
     private static func interpretAnswer(_ text: String, word: String, options: [QuestionOption]) -> RunInput {
         let range = "1 to \(options.count)"
         if text.isEmpty { return .invalid("choose an option: a number from \(range), or an option's text") }
-        // An option's own text wins over everything, so an option called "b" can be chosen.
-        if let exact = options.firstIndex(where: { $0.text.lowercased() == word }) { return .decision(.option(exact)) }
+        // A number is always a position, whatever the options read (`check` warns when an
+        // option written as a number is not at that position).
         if text.allSatisfy({ $0.isASCII && $0.isNumber }) {
             guard let n = Int(text), n >= 1, n <= options.count else {
                 return .invalid("there is no option \(text): choose \(range)")
             }
             return .decision(.option(n - 1))
         }
+        // An option's own text wins over commands, so an option called "b" can be chosen.
+        if let exact = options.firstIndex(where: { $0.text.lowercased() == word }) { return .decision(.option(exact)) }
         if let command = command(word) { return command }
         if word == "s" || word == "skip" { return .invalid("a question cannot be skipped: choose \(range)") }
         let matches = options.indices.filter { options[$0].text.lowercased().hasPrefix(word) }

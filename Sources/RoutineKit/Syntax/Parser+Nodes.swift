@@ -90,6 +90,7 @@ extension Parser {
                 builder.routine.records[index].optionCount += 1
                 if gather != nil { gather?.misplaced.append(builder.routine.optionRecords.count - 1) }
             default:
+                if isQuestion, parseUnquotedOption(of: index) { continue }
                 report(
                     expected: isQuestion
                         ? "an option in quotes, 'then ->' or the next declaration"
@@ -131,7 +132,9 @@ extension Parser {
                 report(expected: "a number after 'target'")
                 return false
             }
-            var amount = 1.0
+            // A target that does not parse is left out, not guessed: a drawing of the invalid
+            // routine marks it as written.
+            var amount: Double?
             switch AttributeValues.targetAmount(text(token.span), span: token.span) {
             case .success(let value): amount = value
             case .failure(let diagnostic): diagnostics.append(diagnostic)
@@ -145,21 +148,9 @@ extension Parser {
                 unit = expectText("a unit")?.0 ?? .none
             }
             node.amount = amount
-            node.unit = unit
+            node.unit = amount == nil ? .none : unit
         case .kwOn:
-            var days = Weekdays()
-            var span = keyword
-            while token.kind == .identifier, !token.atLineStart {
-                AttributeValues.addDay(text(token.span), span: token.span, to: &days, diagnostics: &diagnostics)
-                span = span.union(token.span)
-                advance()
-            }
-            if span == keyword {
-                diagnostics.append(.missingDays(at: keyword))
-            } else {
-                node.days = days.isEmpty ? nil : days
-                node.daysSpan = Span(start: keyword.upperBound + 1, end: span.upperBound)
-            }
+            parseDays(keyword: keyword, into: &node)
         default:
             guard let (note, span) = expectText("the note's text in quotes after 'note'") else { return false }
             node.note = note

@@ -5,7 +5,9 @@ public enum Validator {
     /// pathological file cannot make the report itself slow.
     static let detailLimit = 100
 
-    public static func validate(_ routine: Routine) -> [Diagnostic] {
+    /// `form` words the advice for the form the routine was written in; in YAML a question
+    /// without options has been reported by the reader, in its own terms.
+    public static func validate(_ routine: Routine, form: SourceFormat = .rt) -> [Diagnostic] {
         var diagnostics: [Diagnostic] = []
         if routine.name.isEmpty, !routine.nameSpan.isEmpty {
             diagnostics.append(.emptyText("the routine's name", at: routine.nameSpan))
@@ -19,7 +21,7 @@ public enum Validator {
             for i in routine.records.indices {
                 let record = routine.records[i]
                 if record.kind == .question || record.title.count == 0 || record.daysSpan != nil {
-                    checkNode(record, of: routine, edges: edges, into: &diagnostics)
+                    checkNode(record, of: routine, edges: edges, form: form, into: &diagnostics)
                 }
                 for k in record.options {
                     edgeChecker.check(UnsafeBufferPointer(rebasing: edges[routine.optionRecords[k].next.range]), isStart: false)
@@ -34,12 +36,13 @@ public enum Validator {
         for cycle in components.representativeCycles(graph).prefix(detailLimit) {
             diagnostics.append(cycleDiagnostic(cycle, routine))
         }
-        checkReachability(routine, graph, suggested: edgeChecker.suggestedNames, into: &diagnostics)
+        checkReachability(routine, graph, suggested: edgeChecker.suggestedNames, form: form, into: &diagnostics)
         return diagnostics
     }
 
     private static func checkNode(
-        _ node: NodeRecord, of routine: Routine, edges: UnsafeBufferPointer<Edge>, into diagnostics: inout [Diagnostic]
+        _ node: NodeRecord, of routine: Routine, edges: UnsafeBufferPointer<Edge>, form: SourceFormat,
+        into diagnostics: inout [Diagnostic]
     ) {
         let text = routine.text
         var id: String { text.string(node.id) }
@@ -53,7 +56,7 @@ public enum Validator {
         guard node.kind == .question else { return }
         let options = node.options
         switch options.count {
-        case 0: diagnostics.append(.questionWithoutOptions(id, at: node.idSpan))
+        case 0: if form == .rt { diagnostics.append(.questionWithoutOptions(id, at: node.idSpan)) }
         case 1: diagnostics.append(.singleOption(id, at: node.idSpan))
         default:
             let first = edges[routine.optionRecords[options.lowerBound].next.range]
@@ -62,6 +65,9 @@ public enum Validator {
                 return next.count == first.count && zip(next, first).allSatisfy { $0.target == $1.target }
             }
             if same { diagnostics.append(.optionsAllSame(id, at: node.idSpan)) }
+        }
+        if let misleading = misleadingNumber(options, of: routine) {
+            diagnostics.append(.numberedOptions(id, typed: misleading.typed, picks: misleading.picks, at: misleading.span))
         }
         // Few options: compare pairwise; many: a table, so 100,000 options stay linear.
         var seen: [String: Span]? = options.count > 8 ? [:] : nil
@@ -83,6 +89,22 @@ public enum Validator {
                 seen?[text.string(option.text)] = option.textSpan
             }
         }
+    }
+
+    /// The smallest number `n` that some option is written as while another option sits at
+    /// position `n`: typing it picks by position, not the option that reads `n`.
+    private static func misleadingNumber(_ options: Range<Int>, of routine: Routine) -> (typed: Int, picks: String, span: Span)? {
+        var found: (typed: Int, picks: String, span: Span)?
+        for (position, k) in options.enumerated() {
+            let option = routine.optionRecords[k]
+            let written = routine.text.string(option.text)
+            guard let n = Int(written), written.allSatisfy(\.isASCII), !written.hasPrefix("0") || written == "0", n >= 1,
+                n <= options.count, n != position + 1, found.map({ n < $0.typed }) ?? true
+            else { continue }
+            let picked = routine.optionRecords[options.lowerBound + n - 1]
+            found = (n, routine.text.string(picked.text), option.textSpan)
+        }
+        return found
     }
 
     private static func cycleDiagnostic(_ cycle: [Int], _ routine: Routine) -> Diagnostic {
@@ -116,7 +138,8 @@ public enum Validator {
     /// Warns about nodes no path reaches, except a node that is the suggested fix for a
     /// misspelt arrow: once the typo is fixed it is reached, and the error already says so.
     private static func checkReachability(
-        _ routine: Routine, _ graph: RoutineGraph, suggested: Set<String>, into diagnostics: inout [Diagnostic]
+        _ routine: Routine, _ graph: RoutineGraph, suggested: Set<String>, form: SourceFormat,
+        into diagnostics: inout [Diagnostic]
     ) {
         let roots = routine.start.compactMap(\.target.nodeIndex)
         let reached = graph.reachable(from: roots)
@@ -126,7 +149,7 @@ public enum Validator {
             if firstOfID == nil { firstOfID = routine.indexByID() }
             let id = routine.id(of: i)
             guard firstOfID?[id] == i, !suggested.contains(id) else { continue }
-            diagnostics.append(.unreachable(id, at: routine.records[i].idSpan))
+            diagnostics.append(.unreachable(id, at: routine.records[i].idSpan, form: form))
         }
     }
 }

@@ -50,6 +50,8 @@ struct YAMLEventReader: ~Copyable {
     private let eventStorage: UnsafeMutablePointer<yaml_event_t>
     private var hasEvent = false
     private var offsets: CharacterOffsets
+    /// The input.
+    var bytes: UnsafeBufferPointer<UInt8> { offsets.bytes }
 
     init(_ bytes: UnsafeBufferPointer<UInt8>) {
         parser = .allocate(capacity: 1)
@@ -110,16 +112,20 @@ struct YAMLEventReader: ~Copyable {
         return true
     }
 
-    /// The error that made ``next()`` return nil.
+    /// The error that made ``read(into:)`` return false, with a hint for the common causes.
     mutating func syntaxError() -> Diagnostic {
         let p = parser.pointee
         let problem = p.problem.map { String(cString: $0) } ?? "invalid YAML"
         let offset = offsets.byteOffset(ofCharacter: p.problem_mark.index)
         var message = problem
-        if let context = p.context.map({ String(cString: $0) }) { message = context + ": " + problem }
+        let contextText = p.context.map { String(cString: $0) }
+        if let contextText { message = contextText + ": " + problem }
         if p.error == YAML_READER_ERROR { message = problem + " at byte \(p.problem_offset)" }
         let context = p.context == nil ? nil : offsets.byteOffset(ofCharacter: p.context_mark.index)
-        return .yamlSyntax(message, at: Span(start: offset, end: offset + 1), contextAt: context == offset ? nil : context)
+        var diagnostic = Diagnostic.yamlSyntax(message, at: Span(start: offset, end: offset + 1), contextAt: context == offset ? nil : context)
+        YAMLSyntaxHint(bytes: offsets.bytes, problem: problem, context: contextText, at: offset, contextAt: context)
+            .apply(to: &diagnostic)
+        return diagnostic
     }
 }
 
@@ -127,7 +133,7 @@ struct YAMLEventReader: ~Copyable {
 /// non-ASCII byte a character is a byte, so most files map by addition; past it, a cursor
 /// moves from one mark to the next, and as marks come nearly in order, all cost one pass.
 struct CharacterOffsets {
-    private let bytes: UnsafeBufferPointer<UInt8>
+    let bytes: UnsafeBufferPointer<UInt8>
     /// Where the input starts for libyaml, which does not count a byte order mark.
     private let origin: Int
     /// Characters before the first non-ASCII byte after `origin`.

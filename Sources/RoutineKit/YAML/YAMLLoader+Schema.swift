@@ -24,8 +24,7 @@ extension YAMLLoader {
 
     private mutating func readNodes() throws(Stop) {
         guard event.kind == .sequenceStart else {
-            diagnostics.append(.wrongType("nodes", expected: "a list of habits and questions", found: describe(), at: event.span))
-            try skipValue()
+            try refuse("'nodes'", expected: "a list of habits and questions")
             return
         }
         try advance()
@@ -33,8 +32,7 @@ extension YAMLLoader {
             if event.kind == .mappingStart {
                 try readNode()
             } else {
-                diagnostics.append(.wrongType("each node", expected: "a mapping such as '- habit: water'", found: describe(), at: event.span))
-                try skipValue()
+                try refuse("each node", expected: "a mapping such as '- habit: water'")
             }
         }
         try advance()
@@ -55,6 +53,7 @@ extension YAMLLoader {
         var sawKindKey = false
         var unitSpan: Span?
         var sawTitle = false
+        var emptyOptions: Span?
         let keys = try forEachKey(among: YAMLKey.node, place: "a node") { loader, key, keySpan throws(Stop) in
             switch key {
             case .habit, .question:
@@ -92,8 +91,8 @@ extension YAMLLoader {
             case .on:
                 var days = Weekdays()
                 let start = loader.event.span
-                try loader.readWords("on") { loader in
-                    AttributeValues.addDay(Substring(loader.event.text), span: loader.event.span, to: &days, diagnostics: &loader.diagnostics)
+                try loader.readWords("on") { loader, bytes, span in
+                    AttributeValues.addDay(Substring(decoding: bytes, as: UTF8.self), span: span, to: &days, diagnostics: &loader.diagnostics)
                 }
                 if !days.isEmpty {
                     node.days = days
@@ -105,22 +104,35 @@ extension YAMLLoader {
                 node.next = try loader.readTargets("next")
                 node.arrowSpan = keySpan
             default:
-                node.optionCount = try loader.readOptions()
+                let list = loader.event.span
+                let (count, items) = try loader.readOptions()
+                node.optionCount = count
+                if items == 0 { emptyOptions = list }
             }
+        }
+        // A misspelt key ("titel", "habbit") has been reported with the right spelling, so
+        // "missing 'title'" would say it again.
+        let reported = diagnostics[firstDiagnostic...]
+        func explained(_ key: String) -> Bool {
+            reported.contains { $0.code == .conflictingKind }
+                || reported.contains { $0.code == .unknownKey && $0.fixIt?.replacement == key }
         }
         guard kindSpan != nil else {
             builder.routine.optionRecords.removeSubrange(optionMark...)
             builder.routine.edges.removeSubrange(edgeMark...)
             // An ID that could not be read has been reported already.
-            if sawKindKey { return }
+            if sawKindKey || explained("habit") || explained("question") { return }
             diagnostics.append(.missingKey("habit' or 'question", in: "a node", at: mappingSpan, note: "start each node with 'habit: ID' or 'question: ID'"))
             return
         }
-        // A misspelt key ("titel") or a second kind has been reported; "missing 'title'" would repeat it.
-        let reported = diagnostics[firstDiagnostic...]
-        let explained = reported.contains { $0.code == .conflictingKind }
-            || reported.contains { $0.code == .unknownKey && ["title", "prompt"].contains($0.fixIt?.replacement ?? "") }
-        checkKinds(&node, sawTitle: sawTitle, explained: explained, keys: keys, unitSpan: unitSpan)
+        if node.kind == .question, !keys.contains(.options), !explained("options") {
+            diagnostics.append(.missingKey(
+                "options", in: "question '\(builder.routine.text.string(node.id))'", at: node.idSpan,
+                note: "list the answers under 'options:', each as '- answer: Yes' with its 'next:'"))
+        } else if node.kind == .question, let emptyOptions {
+            diagnostics.append(.emptyOptions(builder.routine.text.string(node.id), at: emptyOptions))
+        }
+        checkKinds(&node, sawTitle: sawTitle, explained: explained("title") || explained("prompt"), keys: keys, unitSpan: unitSpan)
         _ = builder.declare(node)
     }
 
@@ -166,19 +178,20 @@ extension YAMLLoader {
     }
 
     /// Reads a list of options straight into the routine's option records and returns how many
-    /// it read. An option without an answer is reported and its arrows taken back.
-    private mutating func readOptions() throws(Stop) -> UInt32 {
+    /// it read and how many items the list had. An option without an answer is reported and
+    /// its arrows taken back.
+    private mutating func readOptions() throws(Stop) -> (read: UInt32, items: Int) {
         guard event.kind == .sequenceStart else {
-            diagnostics.append(.wrongType("options", expected: "a list of answers", found: describe(), at: event.span))
-            try skipValue()
-            return 0
+            try refuse("'options'", expected: "a list of answers")
+            return (0, -1)
         }
         var count: UInt32 = 0
+        var items = 0
         try advance()
         while event.kind != .sequenceEnd {
+            items += 1
             guard event.kind == .mappingStart else {
-                diagnostics.append(.wrongType("each option", expected: "a mapping such as '- answer: Yes'", found: describe(), at: event.span))
-                try skipValue()
+                try refuse("each option", expected: "a mapping such as '- answer: Yes'")
                 continue
             }
             let mappingSpan = event.span
@@ -206,6 +219,6 @@ extension YAMLLoader {
             }
         }
         try advance()
-        return count
+        return (count, items)
     }
 }

@@ -131,6 +131,16 @@ struct YAMLLoader: ~Copyable {
     }
 
     consuming func finish(complete: Bool) -> ParsedRoutine {
+        if !complete, let error = diagnostics.last?.span {
+            // A plain value that runs on over the next line before a syntax error is that
+            // error's doing (a key indented too far), not an ID of its own.
+            let bytes = reader.bytes
+            diagnostics.removeAll { diagnostic in
+                guard diagnostic.code == .unexpectedCharacter, let span = diagnostic.span, span.upperBound <= error.lowerBound
+                else { return false }
+                return bytes[span.lowerBound..<span.upperBound].contains(0x0A)
+            }
+        }
         var parsed = ParsedRoutine(routine: builder.finish(), diagnostics: diagnostics + builder.diagnostics, comments: [])
         parsed.isComplete = complete
         return parsed
@@ -172,8 +182,7 @@ struct YAMLLoader: ~Copyable {
         if event.kind == .mappingStart {
             try readTop()
         } else {
-            diagnostics.append(.wrongType("the top level", expected: "a mapping with 'routine' and 'nodes'", found: describe(), at: event.span))
-            try skipValue()
+            try refuse("the top level", expected: "a mapping with 'routine' and 'nodes'")
         }
         try advance()  // document end
         if event.kind == .documentStart {
@@ -190,6 +199,14 @@ struct YAMLLoader: ~Copyable {
         case .mappingStart: "a mapping"
         default: "nothing"
         }
+    }
+
+    /// Reports that the value at the current event is not `expected`, once the value has been
+    /// skipped: a value that a syntax error cuts short gets that error alone.
+    mutating func refuse(_ subject: String, expected: String) throws(Stop) {
+        let diagnostic = Diagnostic.wrongType(subject, expected: expected, found: describe(), at: event.span)
+        try skipValue()
+        diagnostics.append(diagnostic)
     }
 
     /// Skips the value starting at the current event, leaving the event after it current.
@@ -221,8 +238,7 @@ struct YAMLLoader: ~Copyable {
         try advance()
         while event.kind != .mappingEnd {
             guard event.kind == .scalar else {
-                diagnostics.append(.wrongType("a key", expected: "a string", found: describe(), at: event.span))
-                try skipValue()
+                try refuse("a key", expected: "a string")
                 try skipValue()
                 continue
             }

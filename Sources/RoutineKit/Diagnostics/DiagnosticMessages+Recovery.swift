@@ -1,0 +1,49 @@
+/// The catalogue, continued: mistakes read as meant, each said once with its fix.
+extension Diagnostic {
+    static func unquotedOption(_ text: String, at span: Span) -> Diagnostic {
+        let quoted = StringLiteral.encode(text)
+        return Diagnostic(
+            .expectedToken, "an option's text goes in double quotes", at: span, label: "read as the option \(quoted)",
+            fixIt: FixIt("write \(quoted)", replacing: span, with: quoted))
+    }
+
+    static func commasBetweenDays(at comma: Span, list: Span, replacement: String) -> Diagnostic {
+        Diagnostic(
+            .unknownDay, "days are separated by spaces, not commas", at: comma,
+            fixIt: FixIt("write 'on \(replacement)'", replacing: list, with: replacement))
+    }
+
+    static func daysOnNextLine(at keyword: Span, days: Span, replacement: String, replacing span: Span) -> Diagnostic {
+        Diagnostic(
+            .unknownDay, "the days go on the same line as 'on'", at: keyword, label: "its days are on the next line",
+            secondary: [Label(days, "read as the days of 'on'")],
+            fixIt: FixIt("write 'on\(replacement)'", replacing: span, with: replacement))
+    }
+
+    /// Option texts that are numbers, not each its own position: a typed number picks by
+    /// position, so `1` would pick the option written "0".
+    static func numberedOptions(_ id: String, typed: Int, picks: String, at span: Span) -> Diagnostic {
+        Diagnostic(
+            .misleadingNumbers, "the options of question '\(id)' are numbers in another order: typing '\(typed)' picks the option \(StringLiteral.encode(picks))",
+            at: span,
+            notes: [Note("in a run a number picks the option at that position; write the options in their numbers' order, or give them words")])
+    }
+
+    static func looksLikeYAML(at span: Span) -> Diagnostic {
+        Diagnostic(
+            .looksLikeYAML, "this looks like YAML: use --input-format yaml or a .yaml name", at: span,
+            notes: [Note("a routine in the .rt language starts with 'routine \"NAME\"'")])
+    }
+
+    static func commaString(_ key: String, text: String, at span: Span, list: String) -> Diagnostic {
+        Diagnostic(
+            .wrongType, "'\(key): \(text)' is one string: write a list", at: span,
+            fixIt: FixIt("write '\(key): \(list)'", replacing: span, with: list))
+    }
+
+    static func emptyOptions(_ id: String, at span: Span) -> Diagnostic {
+        Diagnostic(
+            .questionWithoutOptions, "the options of question '\(id)' are an empty list", at: span,
+            notes: [Note("list at least two answers, each as '- answer: Yes' with its 'next:'")])
+    }
+}
