@@ -4,54 +4,101 @@ import RoutineKit
 import Glibc
 #endif
 
-/// Where answers come from: a file, or standard input (a terminal or a pipe).
+/// Where answers come from: a file, or standard input (a terminal or a pipe). Lines end at
+/// LF, CRLF or a lone CR, as in `.rt` files; a line longer than ``maximumLine`` is refused
+/// whole, so an answer file of one endless line costs a bounded buffer.
 struct AnswerSource {
-    private let file: UnsafeMutablePointer<FILE>?
+    /// Far beyond any answer (a number, or an option's text), small enough to hold at once.
+    static let maximumLine = 4096
+
+    private let fd: Int32
     let isTerminal: Bool
     /// Whether the answers come from a regular file, which cannot be waiting for the output
     /// (a named pipe on the command line may be).
     let isFile: Bool
-    /// `getline`'s buffer, kept from line to line.
-    private let line = LineBuffer()
+    private let buffer = ReadBuffer()
 
-    /// Owns the buffer `getline` grows.
-    private final class LineBuffer {
-        var bytes: UnsafeMutablePointer<CChar>?
-        var capacity = 0
-        deinit { free(bytes) }
+    /// Owns the bytes read but not yet returned, and the descriptor of a file opened here.
+    private final class ReadBuffer {
+        var bytes = [UInt8](repeating: 0, count: 65_536)
+        var start = 0
+        var end = 0
+        var atEnd = false
+        /// A CR ended the last line; an LF right after it belongs to it.
+        var afterCR = false
+        var owned: Int32 = -1
+        deinit { if owned >= 0 { close(owned) } }
     }
 
+    /// `path` nil or `-` is standard input. An input that cannot be read is E001 (exit 66).
     init(path: String?) throws {
-        if let path {
-            var info = stat()
-            let found = stat(path, &info) == 0
-            let isDirectory = found && (info.st_mode & S_IFMT) == S_IFDIR
-            guard !isDirectory, let handle = fopen(path, "r") else {
-                let reason = isDirectory ? "it is a directory" : String(cString: strerror(errno)).lowercased()
-                StandardError.write("routine: error[E001]: cannot read '\(path)': \(reason)\n")
-                throw Exit.unreadable
-            }
-            file = handle
-            isTerminal = false
-            isFile = found && (info.st_mode & S_IFMT) == S_IFREG
+        let shown = path == nil || path == "-" ? InputReader.standardInputName : path!
+        if let path, path != "-" {
+            fd = open(path, O_RDONLY | O_CLOEXEC)
+            guard fd >= 0 else { throw Self.unreadable(shown, InputReader.describe(errno)) }
+            buffer.owned = fd
         } else {
-            file = fdopen(0, "r")
-            isTerminal = Terminal.isTerminal(0)
-            isFile = false
+            fd = 0
         }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else {
+            throw Self.unreadable(shown, errno == EBADF ? "standard input is closed" : InputReader.describe(errno))
+        }
+        if (info.st_mode & S_IFMT) == S_IFDIR { throw Self.unreadable(shown, "it is a directory") }
+        isTerminal = Terminal.isTerminal(fd)
+        isFile = (info.st_mode & S_IFMT) == S_IFREG
+    }
+
+    private static func unreadable(_ name: String, _ reason: String) -> Error {
+        StandardError.write("routine: error[E001]: cannot read '\(Sanitizer.visible(name))': \(reason)\n")
+        return Exit.unreadable
     }
 
     mutating func next() -> RunLine {
         if Interrupts.happened { return .interrupted }
-        guard let file else { return .endOfInput }
-        var n = getline(&line.bytes, &line.capacity, file)
-        if Interrupts.happened { return .interrupted }
-        guard n >= 0, let bytes = line.bytes else { return .endOfInput }
-        // The line break, whichever it is, is not part of the answer.
-        while n > 0, bytes[n - 1] == 0x0A || bytes[n - 1] == 0x0D { n -= 1 }
-        return .line(bytes.withMemoryRebound(to: UInt8.self, capacity: n) {
-            String(decoding: UnsafeBufferPointer(start: $0, count: n), as: UTF8.self)
-        })
+        var tooLong = false
+        while true {
+            let b = buffer
+            if b.afterCR, b.start < b.end {
+                if b.bytes[b.start] == 0x0A { b.start += 1 }
+                b.afterCR = false
+            }
+            var i = b.start
+            while i < b.end, b.bytes[i] != 0x0A, b.bytes[i] != 0x0D { i += 1 }
+            if i < b.end {
+                let line = b.bytes[b.start..<i]
+                b.afterCR = b.bytes[i] == 0x0D
+                b.start = i + 1
+                if tooLong || line.count > Self.maximumLine { return .tooLong(Self.maximumLine) }
+                return .line(String(decoding: line, as: UTF8.self))
+            }
+            if b.atEnd {
+                guard b.start < b.end else { return tooLong ? .tooLong(Self.maximumLine) : .endOfInput }
+                let line = b.bytes[b.start..<b.end]
+                b.start = b.end
+                if tooLong || line.count > Self.maximumLine { return .tooLong(Self.maximumLine) }
+                return .line(String(decoding: line, as: UTF8.self))
+            }
+            // Keep the unfinished line; past the limit, keep nothing of it but the fact.
+            if b.end - b.start > Self.maximumLine {
+                tooLong = true
+                b.start = 0
+                b.end = 0
+            } else if b.start > 0 {
+                b.bytes.withUnsafeMutableBufferPointer { p in
+                    _ = memmove(p.baseAddress!, p.baseAddress! + b.start, b.end - b.start)
+                }
+                b.end -= b.start
+                b.start = 0
+            }
+            let n = b.bytes.withUnsafeMutableBufferPointer { p in read(fd, p.baseAddress! + b.end, p.count - b.end) }
+            if Interrupts.happened { return .interrupted }
+            if n > 0 {
+                b.end += n
+            } else if n == 0 || errno != EINTR {
+                b.atEnd = true
+            }
+        }
     }
 }
 

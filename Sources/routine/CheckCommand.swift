@@ -27,7 +27,15 @@ struct CheckCommand: ParsableCommand {
         ignoreBrokenPipes()
         var unreadable = false
         var failed = false
-        var json: [JSONValue] = []
+        // JSON is streamed, one object at a time, and each file is let go once it is
+        // reported: memory stays that of the largest file, however many are checked.
+        var out = BufferedOutput(fd: 1)
+        var firstObject = true
+        func emit(_ object: JSONValue) {
+            out.write(firstObject ? "[" : ",")
+            firstObject = false
+            out.writeBare(object)
+        }
         let renderer = DiagnosticRenderer(style: format == .short ? .short : .rich, colors: input.colorsOnStandardError)
         for path in files {
             let loaded: LoadedRoutine
@@ -35,26 +43,34 @@ struct CheckCommand: ParsableCommand {
             case .success(let read): loaded = read
             case .failure(let diagnostic):
                 unreadable = true
+                OutputFailure.resultSoFar = Exit.unreadable.rawValue
                 if format == .json {
                     // JSON says everything, an unreadable file included, under that file's name.
                     let file = SourceFile(name: path, bytes: [])
-                    json.append(diagnostic.json(in: file, table: LineTable(file)))
+                    var table = LineTable(file)
+                    emit(diagnostic.json(in: file, table: &table))
                 } else {
                     report(diagnostic, colors: input.colorsOnStandardError)
                 }
                 continue
             }
-            if loaded.hasErrors || (strict && !loaded.diagnostics.isEmpty) { failed = true }
+            if loaded.hasErrors || (strict && !loaded.diagnostics.isEmpty) {
+                failed = true
+                if !unreadable { OutputFailure.resultSoFar = Exit.errors.rawValue }
+            }
             guard !loaded.diagnostics.isEmpty else { continue }
             if format == .json {
-                let table = LineTable(loaded.file)
-                json += loaded.diagnostics.map { $0.json(in: loaded.file, table: table) }
+                var table = LineTable(loaded.file)
+                for diagnostic in loaded.diagnostics { emit(diagnostic.json(in: loaded.file, table: &table)) }
             } else {
                 StandardError.write(renderer.render(loaded.diagnostics, in: loaded.file))
                 if format == .rich { StandardError.write(Summary.line(loaded.diagnostics, file: loaded.file.name) + "\n") }
             }
         }
-        if format == .json { StandardOutput.write(JSONValue.array(json).text + "\n") }
+        if format == .json {
+            out.write(firstObject ? "[]\n" : "]\n")
+            out.flush()
+        }
         if unreadable { throw Exit.unreadable }
         if failed { throw Exit.errors }
     }

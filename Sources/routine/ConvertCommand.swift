@@ -30,7 +30,7 @@ struct ConvertCommand: ParsableCommand {
             text = YAMLWriter.write(loaded.routine)
             if !loaded.comments.isEmpty {
                 let count = loaded.comments.count
-                StandardError.write("routine: note: \(count) comment\(count == 1 ? "" : "s") in '\(loaded.file.name)' cannot be carried into YAML and \(count == 1 ? "was" : "were") left out\n")
+                StandardError.write(visible: "routine: note: \(count) comment\(count == 1 ? "" : "s") in '\(loaded.file.name)' cannot be carried into YAML and \(count == 1 ? "was" : "were") left out\n")
             }
         case .rt:
             let layout = loaded.format == .rt ? SourceLayout(file: loaded.file, comments: loaded.comments) : nil

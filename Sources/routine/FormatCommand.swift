@@ -42,7 +42,7 @@ struct FormatCommand: ParsableCommand {
                 continue
             }
             guard loaded.format == .rt else {
-                StandardError.write("routine: error: '\(path)' is YAML; fmt formats .rt files (convert it with 'routine convert \(path) --to rt')\n")
+                StandardError.write(visible: "routine: error: '\(path)' is YAML; fmt formats .rt files (convert it with 'routine convert \(path) --to rt')\n")
                 failed = true
                 continue
             }
@@ -52,7 +52,7 @@ struct FormatCommand: ParsableCommand {
             guard !reparsed.hasErrors, reparsed.routine.isEquivalent(to: loaded.routine),
                 reparsed.comments.count == loaded.comments.count
             else {
-                StandardError.write("routine: internal error: formatting '\(path)' would change its meaning; the file was left alone\n")
+                StandardError.write(visible: "routine: internal error: formatting '\(path)' would change its meaning; the file was left alone\n")
                 failed = true
                 continue
             }
@@ -69,7 +69,7 @@ struct FormatCommand: ParsableCommand {
                 StandardOutput.write(formatted)
             }
         }
-        for path in changed { StandardOutput.write(path + "\n") }
+        for path in changed { StandardOutput.write(Sanitizer.visible(path) + "\n") }
         if unreadable { throw Exit.unreadable }
         if failed || !changed.isEmpty { throw Exit.errors }
     }

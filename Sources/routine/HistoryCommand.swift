@@ -96,7 +96,7 @@ struct HistoryImportCommand: ParsableCommand {
         do {
             let added = try store.insertRuns(runs)
             let already = runs.count - added
-            StandardError.write("imported \(added) run\(added == 1 ? "" : "s") into '\(store.path)'"
+            StandardError.write(visible: "imported \(added) run\(added == 1 ? "" : "s") into '\(store.path)'"
                 + (already > 0 ? "; \(already) \(already == 1 ? "was" : "were") already there" : "") + "\n")
         } catch {
             unwritable(error)

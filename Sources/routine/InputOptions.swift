@@ -56,7 +56,10 @@ struct InputOptions: ParsableArguments {
 
     /// Reads `path` and parses it, or says why it cannot be read (E001, E002).
     func read(_ path: String) -> Result<LoadedRoutine, Diagnostic> {
-        InputReader.read(path).map { file in
+        let raw = RawArguments.bytes(of: path)
+        return InputReader.read(path, bytes: raw).map { file in
+            // A name that is not UTF-8 is shown with its bytes, as '\xFF'.
+            let file = raw.map { SourceFile(name: Sanitizer.visible(bytes: $0.dropLast().map { UInt8(bitPattern: $0) }), bytes: file.bytes) } ?? file
             let loaded = RoutineLoader.load(file, format: path == "-" ? (inputFormat ?? .rt) : inputFormat)
             KeptUntilExit.keep(loaded)
             return loaded
@@ -72,7 +75,7 @@ enum Summary {
         var parts: [String] = []
         if errors > 0 { parts.append(errors == 1 ? "1 error" : "\(errors) errors") }
         if warnings > 0 { parts.append(warnings == 1 ? "1 warning" : "\(warnings) warnings") }
-        return parts.joined(separator: " and ") + " in '\(file)'"
+        return parts.joined(separator: " and ") + " in '\(Sanitizer.visible(file))'"
     }
 }
 
@@ -95,10 +98,28 @@ enum Terminal {
     }
 }
 
-/// Holds what was loaded until the process exits. Freeing a graph of a million nodes, piece by
-/// piece, just before exiting costs a tenth of a run; the system reclaims it all at once.
+/// Holds the last file loaded until the process exits. Freeing a graph of a million nodes,
+/// piece by piece, just before exiting costs a tenth of a run; the system reclaims it all at
+/// once. Only the last: `check` of forty large files lets each go once the next is read.
 enum KeptUntilExit {
-    nonisolated(unsafe) private static var kept: [LoadedRoutine] = []
+    nonisolated(unsafe) private static var kept: LoadedRoutine?
 
-    static func keep(_ loaded: LoadedRoutine) { kept.append(loaded) }
+    static func keep(_ loaded: LoadedRoutine) { kept = loaded }
+}
+
+/// The command line as the kernel gave it, for file names that are not UTF-8: Swift decodes
+/// each argument, replacing invalid bytes, so the decoded name would open another file.
+enum RawArguments {
+    /// The bytes (NUL-terminated) of the argument that decodes to `argument`, when it is not
+    /// valid UTF-8; nil otherwise.
+    static func bytes(of argument: String) -> [CChar]? {
+        guard argument.unicodeScalars.contains("\u{FFFD}") else { return nil }
+        for k in 0..<Int(CommandLine.argc) {
+            guard let pointer = CommandLine.unsafeArgv[k] else { continue }
+            let raw = UnsafeBufferPointer(start: pointer, count: strlen(pointer))
+            let decoded = String(decoding: UnsafeRawBufferPointer(raw).bindMemory(to: UInt8.self), as: UTF8.self)
+            if decoded == argument, String(validatingCString: pointer) == nil { return Array(raw) + [0] }
+        }
+        return nil
+    }
 }

@@ -57,15 +57,15 @@ struct LogCommand: ParsableCommand {
             if json {
                 for run in runs { out.write(HistoryJSON.encode(run)) }
             } else if runs.isEmpty {
-                out.write(none)
+                out.write(visible: none)
             } else {
                 // A day's runs read best in the order they happened.
-                for (k, run) in runs.reversed().enumerated() { out.write((k > 0 ? "\n" : "") + RunLog.steps(of: run)) }
+                for (k, run) in runs.reversed().enumerated() { out.write(visible: (k > 0 ? "\n" : "") + RunLog.steps(of: run)) }
             }
         } else {
             let runs = try store?.runTotals(filter) ?? []
-            if runs.isEmpty { out.write(none) }
-            for line in RunLog.table(runs, showRoutine: file == nil) { out.write(line + "\n") }
+            if runs.isEmpty { out.write(visible: none) }
+            for line in RunLog.table(runs, showRoutine: file == nil) { out.write(visible: line + "\n") }
         }
         out.flush()
     }

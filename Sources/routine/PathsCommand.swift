@@ -43,24 +43,24 @@ struct PathsCommand: ParsableCommand {
             }
             let summary = try explorer.summarize()
             if count {
-                out.write("\(summary.count)\n")
+                out.write(visible: "\(summary.count)\n")
                 return
             }
             var listed = 0
             try explorer.forEachPath { path in
                 guard listed < limit else { return false }
                 listed += 1
-                out.write(describe(path, number: listed, routine))
+                out.write(visible: describe(path, number: listed, routine))
                 return true
             }
             if BigCount(UInt64(listed)) < summary.count {
-                out.write("... and more: \(summary.count) ways in all (--limit N lists more)\n")
+                out.write(visible: "... and more: \(summary.count) ways in all (--limit N lists more)\n")
             }
             let ways = summary.count == BigCount(1) ? "1 way" : "\(summary.count) ways"
-            out.write("\(ways) through '\(routine.name)' · shortest \(DurationText.human(summary.shortestSeconds)) · longest \(DurationText.human(summary.longestSeconds))\n")
+            out.write(visible: "\(ways) through '\(routine.name)' · shortest \(DurationText.human(summary.shortestSeconds)) · longest \(DurationText.human(summary.longestSeconds))\n")
         } catch let error as PathExplorer.TooComplex {
             out.flush()
-            StandardError.write("routine: error: '\(file)' has too many combinations of parallel branches to explore (over \(error.states) distinct agendas); its ways cannot be counted exactly in reasonable time\n")
+            StandardError.write(visible: "routine: error: '\(file)' has too many combinations of parallel branches to explore (over \(error.states) distinct agendas); its ways cannot be counted exactly in reasonable time\n")
             throw Exit.errors
         }
     }
@@ -75,7 +75,7 @@ struct PathsCommand: ParsableCommand {
         } else {
             var message = "no node is named '\(id)' in '\(routine.name)'"
             if let close = closestMatch(to: id, among: routine.nodes.lazy.map(\.id)) { message += "; did you mean '\(close)'?" }
-            StandardError.write("Error: \(message)\nUsage: \(RoutineCommand.usageString(for: Self.self))\n")
+            StandardError.write(visible: "Error: \(message)\nUsage: \(RoutineCommand.usageString(for: Self.self))\n")
             throw ExitCode(64)
         }
         var seen = Set<String>()
@@ -92,11 +92,15 @@ struct PathsCommand: ParsableCommand {
             return lines.count < limit
         }
         if lines.isEmpty {
-            out.write(target == nil ? "no way through '\(routine.name)' reaches 'end'\n" : "no way through '\(routine.name)' runs '\(id)'\n")
+            out.write(visible: target == nil ? "no way through '\(routine.name)' reaches 'end'\n" : "no way through '\(routine.name)' runs '\(id)'\n")
             return
         }
-        out.write(target == nil ? "'end' is reached after these answers:\n" : "'\(id)' runs after these answers:\n")
-        for line in lines.prefix(limit) { out.write("  \(line)\n") }
+        if limit == 0 {
+            out.write(visible: (target == nil ? "'end' is reached" : "'\(id)' runs") + " after some answers; none are listed (--limit 0)\n")
+            return
+        }
+        out.write(visible: target == nil ? "'end' is reached after these answers:\n" : "'\(id)' runs after these answers:\n")
+        for line in lines.prefix(limit) { out.write(visible: "  \(line)\n") }
     }
 
     private func describe(_ answer: (question: Int, option: Int), _ routine: Routine) -> String {

@@ -49,5 +49,7 @@ enum Exit {
     /// EX_IOERR: the history file is not a routine history or is of a newer version, or an
     /// import cannot write it.
     static let historyRefused = ExitCode(74)
+    /// An output (standard output or a file) could not be written.
+    static let outputFailed = ExitCode(74)
     static let interrupted = ExitCode(130)
 }

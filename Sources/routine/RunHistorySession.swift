@@ -53,17 +53,17 @@ struct RunHistorySession {
             return .fresh
         }
         guard let latest, latest.isResumable else {
-            if resume { StandardError.write("routine: note: no unfinished run of '\(name)' on \(date) to resume; starting a new one\n") }
+            if resume { StandardError.write(visible: "routine: note: no unfinished run of '\(name)' on \(date) to resume; starting a new one\n") }
             return .fresh
         }
         let plan = ResumePlan(latest, routine: loaded.routine, date: date)
-        if let divergence = plan.divergence { StandardError.write(describe(divergence)) }
+        if let divergence = plan.divergence { StandardError.write(visible: describe(divergence)) }
         if resume { return .resume(plan) }
         let day = date == .today() ? "today's run" : "the \(date.weekdayName) \(date) run"
         let position = plan.run.current.map { "at step \(plan.run.step) (\(loaded.routine.title(of: $0)))" } ?? "at its end"
         var question = "Resume \(day) of '\(name)' \(position)? [Y/n] "
         while true {
-            out.write(question)
+            out.write(visible: question)
             out.flush()
             switch source.next() {
             case .line(let line):
@@ -72,6 +72,7 @@ struct RunHistorySession {
                 case "n", "no": return .fresh
                 default: question = "  y: resume where it stopped · n: start a new run (the old one is kept) [Y/n] "
                 }
+            case .tooLong: question = "  y: resume where it stopped · n: start a new run (the old one is kept) [Y/n] "
             case .endOfInput: return .stop(0)
             case .interrupted: return .stop(Interrupts.exitCode)
             }

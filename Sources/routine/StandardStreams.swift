@@ -4,8 +4,7 @@ import RoutineKit
 import Glibc
 #endif
 
-/// Buffered writing to a file descriptor; a failed write (a closed pipe) ends the process
-/// quietly, as a filter in a pipeline should.
+/// Buffered writing to a file descriptor; a failed write is handled as ``OutputFailure`` says.
 struct BufferedOutput {
     private let fd: Int32
     private var buffer: [UInt8] = []
@@ -20,6 +19,10 @@ struct BufferedOutput {
         if buffer.count >= 1 << 16 { flush() }
     }
 
+    /// Text for people that may hold a routine's own characters, made safe for a terminal
+    /// (its line breaks kept).
+    mutating func write(visible text: String) { write(Sanitizer.visible(text, keepingNewlines: true)) }
+
     /// One JSON Lines record.
     mutating func write(_ json: JSONValue) {
         var line = ByteWriter()
@@ -29,23 +32,54 @@ struct BufferedOutput {
         if buffer.count >= 1 << 16 { flush() }
     }
 
+    /// A JSON value without a line end, for an array written piece by piece.
+    mutating func writeBare(_ json: JSONValue) {
+        var text = ByteWriter()
+        json.write(to: &text)
+        text.withBytes { buffer.append(contentsOf: $0) }
+        if buffer.count >= 1 << 16 { flush() }
+    }
+
     mutating func flush() {
         writeAll(fd, buffer)
         buffer.removeAll(keepingCapacity: true)
     }
 }
 
-/// Writes all of `bytes`; exits quietly when the reader has gone (a closed pipe).
+/// What happens when standard output cannot be written. A closed pipe (`routine paths |
+/// head`) ends the process quietly with the result the command has reached so far, which a
+/// command sets once it knows it (`check` with errors: 1), so that a closed pipe never turns
+/// a failure into success. Any other failure (a full disk, `/dev/full`, a closed descriptor)
+/// is E007 and exit 74: output that was not written is never reported as written. Standard
+/// error is best effort: the exit code never depends on whether a complaint could be shown.
+enum OutputFailure {
+    nonisolated(unsafe) static var resultSoFar: Int32 = 0
+
+    static func handle(_ fd: Int32, _ code: Int32) {
+        guard fd != 2 else { return }
+        if code == EPIPE { exit(resultSoFar) }
+        let reason = code == EBADF ? "it is closed" : InputReader.describe(code)
+        let text = "routine: error[E007]: cannot write standard output: \(reason)\n"
+        _ = writeFully(2, Array(text.utf8))
+        exit(Exit.outputFailed.rawValue)
+    }
+}
+
+/// Writes all of `bytes`, or handles the failure as ``OutputFailure`` says.
 func writeAll(_ fd: Int32, _ bytes: [UInt8]) {
     bytes.withUnsafeBufferPointer { writeAll(fd, $0) }
 }
 
 func writeAll(_ fd: Int32, _ bytes: UnsafeBufferPointer<UInt8>) {
-    if writeFully(fd, bytes) != 0 { exit(fd == 1 ? 0 : 1) }
+    let code = writeFully(fd, bytes)
+    if code != 0 { OutputFailure.handle(fd, code) }
 }
 
 enum StandardError {
     static func write(_ text: String) { writeAll(2, Array(text.utf8)) }
+
+    /// A message that may hold a routine's own characters or a file name, made safe.
+    static func write(visible text: String) { write(Sanitizer.visible(text, keepingNewlines: true)) }
 }
 
 enum StandardOutput {

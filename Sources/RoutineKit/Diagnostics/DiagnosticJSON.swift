@@ -1,10 +1,10 @@
 extension Diagnostic {
     /// The diagnostic as a JSON object for `--format json`: positions are 1-based, columns count characters.
-    public func json(in file: SourceFile, table: LineTable) -> JSONValue {
+    public func json(in file: SourceFile, table: inout LineTable) -> JSONValue {
         func position(_ span: Span?) -> [(String, JSONValue)] {
             guard let span else { return [("line", .null), ("column", .null), ("endLine", .null), ("endColumn", .null)] }
-            let start = table.location(of: span.lowerBound)
-            let end = table.location(of: span.upperBound)
+            let start = table.locate(span.lowerBound)
+            let end = table.locate(span.upperBound)
             return [("line", .int(start.line)), ("column", .int(start.column)), ("endLine", .int(end.line)), ("endColumn", .int(end.column))]
         }
         var members: [(String, JSONValue)] = [("file", .string(file.name))]

@@ -46,4 +46,10 @@ extension Diagnostic {
             .questionWithoutOptions, "the options of question '\(id)' are an empty list", at: span,
             notes: [Note("list at least two answers, each as '- answer: Yes' with its 'next:'")])
     }
+
+    static func wideEncoding(_ encoding: String, iconvName: String) -> Diagnostic {
+        Diagnostic(
+            .invalidUTF8, "input is not UTF-8: it looks like \(encoding)", at: nil,
+            notes: [Note("save the file as UTF-8, for example with 'iconv -f \(iconvName) -t UTF-8'")])
+    }
 }

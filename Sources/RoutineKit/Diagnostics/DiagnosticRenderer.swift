@@ -22,17 +22,19 @@ public struct DiagnosticRenderer: Sendable {
     }
 
     public func render(_ diagnostics: [Diagnostic], in file: SourceFile) -> String {
-        let table = LineTable(file)
+        var table = LineTable(file)
+        // The name as it may be shown: a file name can hold any byte but '/' and NUL.
+        let shown = SourceFile(name: Sanitizer.visible(file.name), bytes: file.bytes)
         var out = ""
         for (k, diagnostic) in diagnostics.enumerated() {
             let rich = style == .rich && k < Self.richLimit
-            out += render(diagnostic, file: file, table: table, rich: rich)
+            out += render(diagnostic.visible, file: shown, table: &table, rich: rich)
         }
         return out
     }
 
-    private func render(_ d: Diagnostic, file: SourceFile, table: LineTable, rich: Bool) -> String {
-        var out = paint(located(d.span, file: file, table: table), .bold) + " " + paint("\(d.severity.rawValue)[\(d.code.rawValue)]:", severityStyle(d.severity))
+    private func render(_ d: Diagnostic, file: SourceFile, table: inout LineTable, rich: Bool) -> String {
+        var out = paint(located(d.span, file: file, table: &table), .bold) + " " + paint("\(d.severity.rawValue)[\(d.code.rawValue)]:", severityStyle(d.severity))
         out += " " + paint(d.message, .bold) + "\n"
         if !rich {
             // GCC's and Clang's convention, which quickfix lists read: each note and each fix
@@ -40,11 +42,11 @@ public struct DiagnosticRenderer: Sendable {
             // Past the rich limit, only the notes that point elsewhere.
             let full = style == .short
             for note in d.notes where full || note.span != nil {
-                out += located(note.span ?? d.span, file: file, table: table) + " note: \(note.message)\n"
+                out += located(note.span ?? d.span, file: file, table: &table) + " note: \(note.message)\n"
             }
             if full {
                 for fix in (d.fixIt.map { [$0] } ?? []) + d.alternatives {
-                    out += located(fix.span, file: file, table: table) + " note: \(fix.message)\n"
+                    out += located(fix.span, file: file, table: &table) + " note: \(fix.message)\n"
                 }
             }
             return out
@@ -88,9 +90,9 @@ public struct DiagnosticRenderer: Sendable {
     }
 
     /// `FILE:LINE:COL:`, or `FILE:` for a diagnostic of the whole input.
-    private func located(_ span: Span?, file: SourceFile, table: LineTable) -> String {
+    private func located(_ span: Span?, file: SourceFile, table: inout LineTable) -> String {
         guard let span else { return file.name + ":" }
-        let (line, column) = table.location(of: span.lowerBound)
+        let (line, column) = table.locate(span.lowerBound)
         return "\(file.name):\(line):\(column):"
     }
 
@@ -115,5 +117,20 @@ public struct DiagnosticRenderer: Sendable {
             case .note: "1;36"
             }
         return "\u{1B}[\(code)m\(text)\u{1B}[0m"
+    }
+}
+
+extension Diagnostic {
+    /// The diagnostic with every text that may hold a routine's own characters made safe for
+    /// a terminal.
+    var visible: Diagnostic {
+        var d = self
+        d.message = Sanitizer.visible(message)
+        d.label = label.map { Sanitizer.visible($0) }
+        for k in d.secondary.indices { d.secondary[k].message = Sanitizer.visible(d.secondary[k].message) }
+        for k in d.notes.indices { d.notes[k].message = Sanitizer.visible(d.notes[k].message) }
+        if let fix = d.fixIt { d.fixIt?.message = Sanitizer.visible(fix.message) }
+        for k in d.alternatives.indices { d.alternatives[k].message = Sanitizer.visible(d.alternatives[k].message) }
+        return d
     }
 }

@@ -36,6 +36,10 @@ public struct LineTable: Sendable {
     /// Byte offset at which each line starts. LF, CRLF and a lone CR all end a line.
     public let lineStarts: [Int]
     private let bytes: [UInt8]
+    /// The last place ``locate(_:)`` found: diagnostics come in source order, so the next one
+    /// on the same line is counted on from here, and a line of 100,000 diagnostics costs one
+    /// pass, not one per diagnostic.
+    private var cursor = (offset: 0, line: 0, column: 1)
 
     public init(_ file: SourceFile) {
         bytes = file.bytes
@@ -72,6 +76,18 @@ public struct LineTable: Sendable {
         var end = index + 1 < lineStarts.count ? lineStarts[index + 1] : bytes.count
         while end > start, bytes[end - 1] == 0x0A || bytes[end - 1] == 0x0D { end -= 1 }
         return bytes[start..<end]
+    }
+
+    /// As ``location(of:)``, counting on from the previous answer when `offset` lies after it
+    /// on the same line.
+    public mutating func locate(_ offset: Int) -> (line: Int, column: Int) {
+        let clamped = min(max(0, offset), bytes.count)
+        let index = lineIndex(of: clamped)
+        let from: (offset: Int, column: Int) =
+            index == cursor.line && clamped >= cursor.offset ? (cursor.offset, cursor.column) : (lineStarts[index], 1)
+        let column = from.column + String(decoding: bytes[from.offset..<clamped], as: UTF8.self).count
+        cursor = (clamped, index, column)
+        return (index + 1, column)
     }
 
     /// 1-based line and column of `offset`; the column counts characters as an editor shows them.

@@ -90,7 +90,7 @@ struct SourceSnippet {
             let width = 4 - column % 4
             return (String(repeating: " ", count: width), width)
         }
-        if scalar.value < 0x20 || scalar.value == 0x7F || (0x80...0x9F).contains(scalar.value) {
+        if Sanitizer.isUnsafe(scalar) {
             return ("\u{FFFD}", 1)
         }
         return (String(character), isWide(scalar) ? 2 : 1)

@@ -10,11 +10,13 @@ public enum InputReader {
     public static let standardInputName = "<stdin>"
 
     /// Reads `path`, or standard input for `-`.
-    public static func read(_ path: String) -> Result<SourceFile, Diagnostic> {
+    /// `bytes`, when given, are the path as the command line gave it: a name that is not
+    /// UTF-8 is opened by its own bytes, which `path` (decoded) no longer holds.
+    public static func read(_ path: String, bytes: [CChar]? = nil) -> Result<SourceFile, Diagnostic> {
         if path == "-" {
             return readAll(fd: 0, shownAs: standardInputName).map { SourceFile(name: standardInputName, bytes: $0) }
         }
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        let fd = bytes.map { open($0, O_RDONLY | O_CLOEXEC) } ?? open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { return .failure(.unreadable(path, reason: describe(errno))) }
         defer { close(fd) }
         var info = stat()

@@ -17,6 +17,12 @@ public enum RoutineLoader {
     /// unless reading failed outright, runs the validator.
     public static func load(_ file: SourceFile, format: SourceFormat? = nil) -> LoadedRoutine {
         let format = format ?? file.formatFromExtension ?? .rt
+        if let encoding = WideEncoding(file.bytes) {
+            // Read as UTF-8 it is noise, and libyaml would take UTF-16 with wrong positions.
+            return LoadedRoutine(
+                file: file, format: format, routine: RoutineParser.parse(SourceFile(name: file.name, bytes: [])).routine,
+                diagnostics: [.wideEncoding(encoding.description, iconvName: encoding.iconvName)], comments: [])
+        }
         var parsed: ParsedRoutine
         switch format {
         case .rt:
@@ -64,4 +70,31 @@ func yamlKeyOpening(_ bytes: [UInt8]) -> Span? {
         return nil
     }
     return nil
+}
+
+/// UTF-16 or UTF-32, told by a byte order mark or by the zero bytes of ASCII text.
+struct WideEncoding: CustomStringConvertible {
+    var bits: Int
+    var bigEndian: Bool
+    var hasBOM: Bool
+
+    init?(_ b: [UInt8]) {
+        func starts(_ prefix: [UInt8]) -> Bool { b.starts(with: prefix) }
+        if starts([0xFF, 0xFE, 0, 0]) { (bits, bigEndian, hasBOM) = (32, false, true) }
+        else if starts([0, 0, 0xFE, 0xFF]) { (bits, bigEndian, hasBOM) = (32, true, true) }
+        else if starts([0xFF, 0xFE]) { (bits, bigEndian, hasBOM) = (16, false, true) }
+        else if starts([0xFE, 0xFF]) { (bits, bigEndian, hasBOM) = (16, true, true) }
+        else if b.count >= 4, b[0] != 0, b[1] == 0, b[2] == 0, b[3] == 0 { (bits, bigEndian, hasBOM) = (32, false, false) }
+        else if b.count >= 4, b[0] == 0, b[1] == 0, b[2] == 0, b[3] != 0 { (bits, bigEndian, hasBOM) = (32, true, false) }
+        else if b.count >= 4, b[0] != 0, b[1] == 0, b[2] != 0, b[3] == 0 { (bits, bigEndian, hasBOM) = (16, false, false) }
+        else if b.count >= 4, b[0] == 0, b[1] != 0, b[2] == 0, b[3] != 0 { (bits, bigEndian, hasBOM) = (16, true, false) }
+        else { return nil }
+    }
+
+    /// The name `iconv -f` takes for it.
+    var iconvName: String { "UTF-\(bits)" + (hasBOM ? "" : bigEndian ? "BE" : "LE") }
+
+    var description: String {
+        "UTF-\(bits) (\(bigEndian ? "big" : "little")-endian, \(hasBOM ? "with" : "without") a byte order mark)"
+    }
 }

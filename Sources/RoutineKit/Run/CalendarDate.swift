@@ -51,7 +51,9 @@ public struct CalendarDate: Hashable, Sendable, CustomStringConvertible {
     /// ISO weekday: 1 Monday ... 7 Sunday (Sakamoto's method).
     public var isoWeekday: Int {
         let offsets = [0, 3, 2, 5, 0, 3, 5, 1, 4, 6, 2, 4]
-        let y = month < 3 ? year - 1 : year
+        // 400 years later is the same weekday (146,097 days), and keeps January and February
+        // of year 0 from dividing a negative year.
+        let y = (month < 3 ? year - 1 : year) + 400
         let sundayBased = (y + y / 4 - y / 100 + y / 400 + offsets[month - 1] + day) % 7
         return sundayBased == 0 ? 7 : sundayBased
     }

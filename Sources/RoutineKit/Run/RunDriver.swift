@@ -3,6 +3,8 @@ public enum RunLine: Sendable {
     case line(String)
     case endOfInput
     case interrupted
+    /// A line longer than the given number of bytes, refused without being kept.
+    case tooLong(Int)
 }
 
 /// The loop shared by the terminal and scripted runs: ask, read, interpret, apply, report.
@@ -25,6 +27,10 @@ public enum RunDriver {
             case .line(let line): text = line
             case .endOfInput: return finish(&run, endOfInputResult, emit)
             case .interrupted: return finish(&run, .interrupted, emit)
+            case .tooLong(let limit):
+                emit(.invalid(node: node, input: "", message: "an answer is at most \(limit) bytes: this line is longer"), run)
+                again = true
+                continue
             }
             switch AnswerInterpreter.interpret(text, at: run.routine.nodes[node]) {
             case .decision(let decision):

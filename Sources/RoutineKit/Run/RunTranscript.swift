@@ -31,15 +31,15 @@ public struct RunTranscript: Sendable {
                 return ("", "")
             case .habit(let result, let value):
                 let shown = value.map { "\(NumberText.format($0))" + (node.target?.unit.map { " " + $0 } ?? "") } ?? result.rawValue
-                return ("\(record.step). \(node.title): \(shown)\n", "")
+                return (clean("\(record.step). \(node.title): \(shown)") + "\n", "")
             case .answer(let k):
-                return ("\(record.step). \(node.title) \(node.options[k].text)\n", "")
+                return (clean("\(record.step). \(node.title) \(node.options[k].text)") + "\n", "")
             }
         case .back(let index):
             return (dim("back to step \(run.step): \(nodes[index].title)") + "\n", "")
         case .invalid(let index, _, let message):
             let prefix = interactive ? "  " : "step \(run.step) ('\(nodes[index].id)'): "
-            return ("", prefix + message + "\n")
+            return ("", clean(prefix + message) + "\n")
         case .help(let index):
             return (help(nodes[index]), "")
         case .end(let result):
@@ -55,7 +55,7 @@ public struct RunTranscript: Sendable {
         text += "  " + paint(node.title, "1") + (details.isEmpty ? "" : dim(" · " + details.joined(separator: " · "))) + "\n"
         if let note = node.note { text += dim(indent(note, by: "  ")) + "\n" }
         if node.isQuestion {
-            for (k, option) in node.options.enumerated() { text += "    \(k + 1). \(option.text)\n" }
+            for (k, option) in node.options.enumerated() { text += "    \(k + 1). " + clean(option.text) + "\n" }
         }
         return text + "  " + inputLine(node)
     }
@@ -87,9 +87,9 @@ public struct RunTranscript: Sendable {
         text += "  \(s.done) done · \(s.skipped) skipped · \(s.notScheduled) not scheduled\n"
         for (node, value) in s.values {
             let habit = run.routine.nodes[node]
-            text += "  \(habit.title): \(NumberText.format(value))"
-            if let target = habit.target { text += " of " + AnswerInterpreter.describe(target) }
-            text += "\n"
+            var line = "  \(habit.title): \(NumberText.format(value))"
+            if let target = habit.target { line += " of " + AnswerInterpreter.describe(target) }
+            text += clean(line) + "\n"
         }
         text += "  planned \(DurationText.human(s.plannedSeconds)) · took \(DurationText.human(Int(elapsed.rounded())))\n"
         return text
@@ -101,7 +101,12 @@ public struct RunTranscript: Sendable {
 
     private func dim(_ text: String) -> String { paint(text, "2") }
 
+    /// Every text from the routine or the person passes through here or ``clean(_:)``, so
+    /// that none reaches the terminal raw.
     private func paint(_ text: String, _ code: String) -> String {
-        colors ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text
+        let text = Sanitizer.visible(text, keepingNewlines: true)
+        return colors ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text
     }
+
+    private func clean(_ text: String) -> String { Sanitizer.visible(text) }
 }

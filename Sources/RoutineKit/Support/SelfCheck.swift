@@ -8,8 +8,8 @@ enum SelfCheck {
         for style in DiagnosticRenderer.Style.allCases {
             _ = DiagnosticRenderer(style: style, colors: true).render(loaded.diagnostics, in: loaded.file)
         }
-        let table = LineTable(loaded.file)
-        for diagnostic in loaded.diagnostics.prefix(50) { _ = diagnostic.json(in: loaded.file, table: table).text }
+        var table = LineTable(loaded.file)
+        for diagnostic in loaded.diagnostics.prefix(50) { _ = diagnostic.json(in: loaded.file, table: &table).text }
         guard !loaded.hasErrors else { return }
         _ = DOTWriter.writeBytes(GraphView(loaded.routine, showProblems: false))
         _ = MermaidWriter.write(GraphView(loaded.routine, showProblems: false))

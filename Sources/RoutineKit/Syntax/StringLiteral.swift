@@ -106,9 +106,8 @@ enum StringLiteral {
             case "\n": out += "\\n"
             case "\t": out += "\\t"
             default:
-                if scalar.value < 0x20 || scalar.value == 0x7F || (0x80...0x9F).contains(scalar.value)
-                    || scalar.value == 0x2028 || scalar.value == 0x2029
-                {
+                // Bidirectional overrides too: a file that `fmt` wrote shows what it means.
+                if Sanitizer.isUnsafe(scalar) {
                     out += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
                 } else {
                     out.unicodeScalars.append(scalar)
