@@ -31,39 +31,19 @@ public enum Sanitizer {
     /// Bytes that may not be UTF-8, such as a file name: invalid bytes are written `\xFF`,
     /// everything else as ``visible(_:keepingNewlines:)`` does.
     public static func visible(bytes: [UInt8]) -> String {
-        var out = ""
-        var i = 0
-        while i < bytes.count {
-            let length = utf8Length(bytes, at: i)
-            if length == 0 {
-                out += "\\x" + (bytes[i] < 0x10 ? "0" : "") + String(bytes[i], radix: 16, uppercase: true)
-                i += 1
-            } else {
-                out += visible(String(decoding: bytes[i..<(i + length)], as: UTF8.self))
-                i += length
+        bytes.withUnsafeBufferPointer { all in
+            var out = ""
+            var rest = all[...]
+            while !rest.isEmpty {
+                let valid = firstInvalidUTF8Offset(UnsafeBufferPointer(rebasing: rest)) ?? rest.count
+                out += visible(String(decoding: UnsafeBufferPointer(rebasing: rest.prefix(valid)), as: UTF8.self))
+                rest = rest.dropFirst(valid)
+                if let bad = rest.first {
+                    out += "\\x" + (bad < 0x10 ? "0" : "") + String(bad, radix: 16, uppercase: true)
+                    rest = rest.dropFirst()
+                }
             }
+            return out
         }
-        return out
-    }
-
-    /// The length of the valid UTF-8 sequence at `i`, or 0.
-    private static func utf8Length(_ b: [UInt8], at i: Int) -> Int {
-        let first = b[i]
-        let (n, low, high): (Int, UInt8, UInt8) =
-            switch first {
-            case 0x00...0x7F: (1, 0x80, 0xBF)
-            case 0xC2...0xDF: (2, 0x80, 0xBF)
-            case 0xE0: (3, 0xA0, 0xBF)
-            case 0xE1...0xEC, 0xEE...0xEF: (3, 0x80, 0xBF)
-            case 0xED: (3, 0x80, 0x9F)
-            case 0xF0: (4, 0x90, 0xBF)
-            case 0xF1...0xF3: (4, 0x80, 0xBF)
-            case 0xF4: (4, 0x80, 0x8F)
-            default: (0, 0, 0)
-            }
-        guard n > 0, i + n <= b.count else { return 0 }
-        if n > 1, !(low...high).contains(b[i + 1]) { return 0 }
-        for k in 2..<max(2, n) where !(0x80...0xBF).contains(b[i + k]) { return 0 }
-        return n
     }
 }
