@@ -15,7 +15,8 @@ let package = Package(
     ],
     targets: [
         .systemLibrary(name: "CYAML", pkgConfig: "yaml-0.1", providers: [.apt(["libyaml-dev"])]),
-        .target(name: "RoutineKit", dependencies: ["CYAML"]),
+        .systemLibrary(name: "CFileAttributes"),
+        .target(name: "RoutineKit", dependencies: ["CYAML", "CFileAttributes"]),
         .target(name: "RoutineHistory", dependencies: ["RoutineKit", .product(name: "GRDB", package: "GRDB.swift")]),
         .executableTarget(
             name: "routine",

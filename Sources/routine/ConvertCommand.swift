@@ -16,7 +16,7 @@ struct ConvertCommand: ParsableCommand {
     @Option(help: "The form to write: yaml or rt.")
     var to: Target
 
-    @Option(name: .shortAndLong, help: "Write to this file (atomically) instead of standard output.", completion: .file(extensions: ["rt", "yaml", "yml"]))
+    @Option(name: .shortAndLong, parsing: .unconditional, help: "Write to this file (atomically) instead of standard output.", completion: .file(extensions: ["rt", "yaml", "yml"]))
     var output: String?
 
     @OptionGroup var input: InputOptions
@@ -42,7 +42,7 @@ struct ConvertCommand: ParsableCommand {
         }
         if case .failure(let diagnostic) = AtomicFile.write(Array(text.utf8), to: output) {
             report(diagnostic, colors: input.colorsOnStandardError)
-            throw Exit.errors
+            throw Exit.outputFailed
         }
     }
 }

@@ -32,9 +32,18 @@ struct FormatCommand: ParsableCommand {
         ignoreBrokenPipes()
         var failed = false
         var unreadable = false
+        var unwritten = false
         var changed: [String] = []
         for path in files {
             let loaded: LoadedRoutine
+            // Taken before the read, so that any edit saved after it makes the rewrite refuse.
+            let identity = write ? FileIdentity.of(path) : nil
+            // Refused before the read: reading a FIFO would wait for a writer that may never come.
+            if write, let reason = AtomicFile.refusalToRewrite(path) {
+                report(.unwritable(path, reason: reason), colors: input.colorsOnStandardError)
+                unwritten = true
+                continue
+            }
             do {
                 loaded = try input.loadValid(path)
             } catch let exit as ExitCode {
@@ -61,9 +70,9 @@ struct FormatCommand: ParsableCommand {
                 if isChanged { changed.append(path) }
             } else if write {
                 guard isChanged else { continue }
-                if case .failure(let diagnostic) = AtomicFile.write(Array(formatted.utf8), to: path) {
+                if case .failure(let diagnostic) = AtomicFile.write(Array(formatted.utf8), to: path, purpose: .rewrite(expecting: identity)) {
                     report(diagnostic, colors: input.colorsOnStandardError)
-                    failed = true
+                    unwritten = true
                 }
             } else {
                 StandardOutput.write(formatted)
@@ -71,6 +80,7 @@ struct FormatCommand: ParsableCommand {
         }
         for path in changed { StandardOutput.write(Sanitizer.visible(path) + "\n") }
         if unreadable { throw Exit.unreadable }
+        if unwritten { throw Exit.outputFailed }
         if failed || !changed.isEmpty { throw Exit.errors }
     }
 }

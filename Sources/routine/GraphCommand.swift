@@ -24,7 +24,7 @@ struct GraphCommand: ParsableCommand {
     @Option(help: "dot (default) or mermaid; by default taken from the -o extension.")
     var format: Format?
 
-    @Option(name: .shortAndLong, help: "Write to this file: .dot, .gv or .mmd as text; .svg, .png or .pdf rendered by Graphviz's dot.",
+    @Option(name: .shortAndLong, parsing: .unconditional, help: "Write to this file: .dot, .gv or .mmd as text; .svg, .png or .pdf rendered by Graphviz's dot.",
         completion: .file(extensions: ["dot", "gv", "mmd", "svg", "png", "pdf"]))
     var output: String?
 
@@ -89,7 +89,7 @@ struct GraphCommand: ParsableCommand {
         }
         if case .failure(let diagnostic) = AtomicFile.write(bytes, to: output) {
             report(diagnostic, colors: input.colorsOnStandardError)
-            throw Exit.errors
+            throw Exit.outputFailed
         }
     }
 }
@@ -97,33 +97,4 @@ struct GraphCommand: ParsableCommand {
 func report(_ diagnostic: Diagnostic, colors: Bool) {
     let renderer = DiagnosticRenderer(style: .rich, colors: colors)
     StandardError.write(renderer.render([diagnostic], in: SourceFile(name: "routine", bytes: [])))
-}
-
-/// Runs Graphviz's `dot` to render DOT into an image file.
-enum Graphviz {
-    static func render(_ dot: UnsafeBufferPointer<UInt8>, as kind: String, to output: String, colors: Bool) throws {
-        var template = Array("/tmp/routine-graph-XXXXXX".utf8CString)
-        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-        guard fd >= 0 else {
-            report(.unwritable("a temporary file in /tmp", reason: InputReader.describe(errno)), colors: colors)
-            throw Exit.errors
-        }
-        let temporary = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        defer { unlink(temporary) }
-        writeAll(fd, dot)
-        close(fd)
-        let arguments = ["dot", "-T\(kind)", "-o", output, temporary]
-        var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
-        var pid: pid_t = 0
-        let spawned = posix_spawnp(&pid, "dot", nil, nil, &argv, environ)
-        guard spawned == 0 else {
-            report(.missingProgram("dot", for: output), colors: colors)
-            throw ExitCode(69)
-        }
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0, errno == EINTR {}
-        // dot has already explained any failure on stderr.
-        if status != 0 { throw Exit.errors }
-    }
 }

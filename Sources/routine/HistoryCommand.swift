@@ -24,7 +24,7 @@ struct HistoryExportCommand: ParsableCommand {
     @Option(help: "jsonl or csv.")
     var format: ExportFormat = .jsonl
 
-    @Option(name: .shortAndLong, help: "Write to this file (atomically) instead of standard output.", completion: .file())
+    @Option(name: .shortAndLong, parsing: .unconditional, help: "Write to this file (atomically) instead of standard output.", completion: .file())
     var output: String?
 
     @OptionGroup var history: HistoryOptions
@@ -46,7 +46,7 @@ struct HistoryExportCommand: ParsableCommand {
         }
         if case .failure(let diagnostic) = AtomicFile.write(Array(text.utf8), to: output) {
             report(diagnostic, colors: Terminal.wantsColor(.auto, fd: 2))
-            throw Exit.errors
+            throw Exit.outputFailed
         }
     }
 }

@@ -62,7 +62,7 @@ struct ConvertAndFormatTests {
         try bytes.write(to: file)
         try FileManager.default.setAttributes([.posixPermissions: 0o444], ofItemAtPath: file.path)
         let result = try execute(["fmt", "--write", file.path])
-        #expect(result.status == 1)
+        #expect(result.status == 74)
         #expect(result.stderr.contains("cannot write '\(file.path)': the file is read-only"))
         #expect(try Data(contentsOf: file) == bytes)
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path) == ["locked.rt"])
@@ -70,7 +70,7 @@ struct ConvertAndFormatTests {
 
     @Test func writingIntoAMissingFolderFailsCleanly() throws {
         let result = try execute(["convert", "routines/morning.rt", "--to", "rt", "-o", "/nonexistent/dir/x.rt"])
-        #expect(result.status == 1)
+        #expect(result.status == 74)
         #expect(result.stderr.contains("cannot write '/nonexistent/dir/x.rt': no such file or directory"))
     }
 

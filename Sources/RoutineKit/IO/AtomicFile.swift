@@ -4,44 +4,152 @@ import Glibc
 import Darwin
 #endif
 
-/// Writes files so that a reader never sees half of one: the bytes go to a temporary file in
-/// the same folder, which is flushed and then renamed over the target. If anything fails,
-/// the original file is untouched.
+/// Writes files so that a reader never sees half of one and nothing about the file but its
+/// bytes changes: the bytes go to a temporary file in the target's folder, which takes the
+/// old file's owner, mode and extended attributes, is flushed, and is renamed over the target.
+/// A symbolic link is written through; a device, FIFO or `/dev/stdout` is written directly,
+/// because a rename would replace it. If anything fails, the original file is untouched.
 public enum AtomicFile {
-    public static func write(_ bytes: [UInt8], to path: String) -> Result<Void, Diagnostic> {
-        bytes.withUnsafeBufferPointer { write($0, to: path) }
+    /// Why a file is written, which decides what may be replaced.
+    public enum Purpose: Sendable {
+        /// An output named by the user (`-o`): a new file, a regular file, or a stream.
+        case output
+        /// A file rewritten in place (`fmt --write`): only a regular file, and only while it is
+        /// still the one that was read (nil: no check).
+        case rewrite(expecting: FileIdentity?)
     }
 
-    public static func write(_ bytes: UnsafeBufferPointer<UInt8>, to path: String) -> Result<Void, Diagnostic> {
+    public static func write(_ bytes: [UInt8], to path: String, purpose: Purpose = .output) -> Result<Void, Diagnostic> {
+        bytes.withUnsafeBufferPointer { write($0, to: path, purpose: purpose) }
+    }
+
+    public static func write(_ bytes: UnsafeBufferPointer<UInt8>, to path: String, purpose: Purpose = .output) -> Result<Void, Diagnostic> {
+        write(to: path, purpose: purpose) { fd in
+            let failure = writeFully(fd, bytes)
+            return failure == 0 ? nil : .unwritable(path, reason: InputReader.describe(failure))
+        }
+    }
+
+    /// Writes the file with `produce`, which gets the descriptor to write to and returns a
+    /// diagnostic if it failed (the old file is then kept).
+    public static func write(to path: String, purpose: Purpose = .output, produce: (Int32) -> Diagnostic?) -> Result<Void, Diagnostic> {
+        if let stream = standardStream(path) {
+            if case .rewrite = purpose { return .failure(.unwritable(path, reason: "it is not a regular file")) }
+            return produce(stream).map { .failure($0) } ?? .success(())
+        }
+        guard let target = resolvingLinks(path) else {
+            return .failure(.unwritable(path, reason: InputReader.describe(ELOOP)))
+        }
+        var info = stat()
+        guard lstat(target, &info) == 0 else {
+            if case .rewrite = purpose { return .failure(.unwritable(path, reason: "it no longer exists")) }
+            return replace(target, shownAs: path, keeping: nil, expecting: nil, produce: produce)
+        }
+        let kind = info.st_mode & S_IFMT
+        if kind == S_IFDIR { return .failure(.unwritable(path, reason: InputReader.describe(EISDIR))) }
+        guard kind == S_IFREG else {
+            if case .rewrite = purpose { return .failure(.unwritable(path, reason: "it is not a regular file")) }
+            return writeDirectly(target, shownAs: path, produce: produce)
+        }
+        if let refusal = refusal(toReplace: target, info) { return .failure(.unwritable(path, reason: refusal)) }
+        var expected: FileIdentity? = nil
+        if case .rewrite(let identity) = purpose {
+            expected = identity
+            if let identity, identity != FileIdentity(info) { return .failure(.unwritable(path, reason: changedSinceRead)) }
+        }
+        return replace(target, shownAs: path, keeping: info, expecting: expected, produce: produce)
+    }
+
+    /// Why `path` cannot be rewritten in place at all (not a regular file), checked before it is read.
+    public static func refusalToRewrite(_ path: String) -> String? {
+        guard standardStream(path) == nil else { return "it is not a regular file" }
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        return info.st_mode & S_IFMT == S_IFREG ? nil : "it is not a regular file"
+    }
+
+    static let changedSinceRead = "it changed after it was read (saved by an editor?); it was left as it is now"
+
+    /// Why an existing regular file must not be replaced, if it must not.
+    private static func refusal(toReplace target: String, _ info: stat) -> String? {
         // A rename would replace a read-only file without complaint (and root ignores the
         // bits anyway), but read-only means "do not change this": respect it.
-        var existing = stat()
-        if stat(path, &existing) == 0, existing.st_mode & 0o222 == 0 {
-            return .failure(.unwritable(path, reason: "the file is read-only"))
+        if info.st_mode & 0o222 == 0 { return "the file is read-only" }
+        if access(target, W_OK) != 0 { return InputReader.describe(errno) }
+        if info.st_nlink > 1 {
+            return "it has \(info.st_nlink) hard links, and replacing it would split them apart; write to a new file instead"
         }
-        let folder = path.lastIndex(of: "/").map { String(path[...$0]) } ?? ""
-        let base = path.lastIndex(of: "/").map { String(path[path.index(after: $0)...]) } ?? path
-        var template = Array((folder + "." + base + ".XXXXXX").utf8CString)
+        return nil
+    }
+
+    /// `/dev/stdout`, `/dev/fd/N` and `/proc/self/fd/N` name a descriptor this process already has.
+    private static func standardStream(_ path: String) -> Int32? {
+        let named = ["/dev/stdout": 1, "/dev/stderr": 2]
+        if let fd = named[path] { return Int32(fd) }
+        for prefix in ["/dev/fd/", "/proc/self/fd/"] where path.hasPrefix(prefix) {
+            if let fd = Int32(path.dropFirst(prefix.count)), fcntl(fd, F_GETFD) >= 0 { return fd }
+        }
+        return nil
+    }
+
+    private static func writeDirectly(_ target: String, shownAs path: String, produce: (Int32) -> Diagnostic?) -> Result<Void, Diagnostic> {
+        let fd = open(target, O_WRONLY | O_NOCTTY | O_CLOEXEC)
+        guard fd >= 0 else { return .failure(.unwritable(path, reason: InputReader.describe(errno))) }
+        defer { close(fd) }
+        return produce(fd).map { .failure($0) } ?? .success(())
+    }
+
+    private static func replace(
+        _ target: String, shownAs path: String, keeping old: stat?, expecting expected: FileIdentity?,
+        produce: (Int32) -> Diagnostic?
+    ) -> Result<Void, Diagnostic> {
+        // A short fixed name, so that a file whose own name is 255 bytes can still be replaced.
+        let place = folder(of: target)
+        var template = Array((place + ".routine-XXXXXX").utf8CString)
         let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         guard fd >= 0 else { return .failure(.unwritable(path, reason: InputReader.describe(errno))) }
         let temporary = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        var failure = writeFully(fd, bytes)
-        // Keep the permissions of a file being replaced; new files get the usual 0644 less umask.
-        var info = stat()
-        if stat(path, &info) == 0 {
-            fchmod(fd, info.st_mode & 0o7777)
-        } else {
+        func fail(_ diagnostic: Diagnostic) -> Result<Void, Diagnostic> {
+            close(fd)
+            unlink(temporary)
+            return .failure(diagnostic)
+        }
+        if let diagnostic = produce(fd) { return fail(diagnostic) }
+        if let refusal = take(old, of: target, to: fd) { return fail(.unwritable(path, reason: refusal)) }
+        if fsync(fd) != 0 { return fail(.unwritable(path, reason: InputReader.describe(errno))) }
+        // The last look before the rename: only ever replace the regular file that was there.
+        var now = stat()
+        if lstat(target, &now) == 0 {
+            if now.st_mode & S_IFMT != S_IFREG { return fail(.unwritable(path, reason: "it is no longer a regular file")) }
+            if let expected, expected != FileIdentity(now) { return fail(.unwritable(path, reason: changedSinceRead)) }
+        }
+        if rename(temporary, target) != 0 { return fail(.unwritable(path, reason: InputReader.describe(errno))) }
+        close(fd)
+        syncFolder(place)
+        return .success(())
+    }
+
+    /// Gives the new file the old one's owner, group, mode and extended attributes (a new file
+    /// gets 0666 less the umask). Returns why that was impossible, if it was.
+    private static func take(_ old: stat?, of target: String, to fd: Int32) -> String? {
+        guard let old else {
             let mask = umask(0)
             umask(mask)
-            fchmod(fd, 0o666 & ~mask)
+            return fchmod(fd, 0o666 & ~mask) == 0 ? nil : InputReader.describe(errno)
         }
-        if failure == 0, fsync(fd) != 0 { failure = errno }
+        if old.st_uid != geteuid() || old.st_gid != getegid(), fchown(fd, old.st_uid, old.st_gid) != 0 {
+            return "its owner and group could not be kept (\(InputReader.describe(errno)))"
+        }
+        // After the owner, because changing the owner clears the set-user-ID bit.
+        if fchmod(fd, old.st_mode & 0o7777) != 0 { return InputReader.describe(errno) }
+        return ExtendedAttributes.copy(from: target, to: fd)
+    }
+
+    /// A rename is durable only once its folder is flushed too.
+    private static func syncFolder(_ place: String) {
+        let fd = open(place.isEmpty ? "." : place, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard fd >= 0 else { return }
+        fsync(fd)
         close(fd)
-        if failure == 0, rename(temporary, path) != 0 { failure = errno }
-        if failure != 0 {
-            unlink(temporary)
-            return .failure(.unwritable(path, reason: InputReader.describe(failure)))
-        }
-        return .success(())
     }
 }
