@@ -60,7 +60,8 @@ struct PathsCommand: ParsableCommand {
             out.write(visible: "\(ways) through '\(routine.name)' · shortest \(DurationText.human(summary.shortestSeconds)) · longest \(DurationText.human(summary.longestSeconds))\n")
         } catch let error as PathExplorer.TooComplex {
             out.flush()
-            StandardError.write(visible: "routine: error: '\(file)' has too many combinations of parallel branches to explore (over \(error.states) distinct agendas); its ways cannot be counted exactly in reasonable time\n")
+            let agendas = error.states > 0 ? ", after \(error.states) distinct agendas" : ""
+            StandardError.write(visible: "routine: error: exploring the ways through '\(file)' reached its work limit (three billion agenda steps\(agendas)): its parallel branches meet in too many combinations, or its agendas are too long, to count its ways in reasonable time\n")
             throw Exit.errors
         }
     }
@@ -74,7 +75,7 @@ struct PathsCommand: ParsableCommand {
             target = index
         } else {
             var message = "no node is named '\(id)' in '\(routine.name)'"
-            if let close = closestMatch(to: id, among: routine.nodes.lazy.map(\.id)) { message += "; did you mean '\(close)'?" }
+            if let close = closestMatch(to: id, among: (0..<routine.nodeCount).lazy.map(routine.id(of:))) { message += "; did you mean '\(close)'?" }
             StandardError.write(visible: "Error: \(message)\nUsage: \(RoutineCommand.usageString(for: Self.self))\n")
             throw ExitCode(64)
         }
@@ -103,16 +104,16 @@ struct PathsCommand: ParsableCommand {
         for line in lines.prefix(limit) { out.write(visible: "  \(line)\n") }
     }
 
+    /// Built from the records: a whole node would copy every option of its question.
     private func describe(_ answer: (question: Int, option: Int), _ routine: Routine) -> String {
-        let question = routine.nodes[answer.question]
-        return "\(question.id): \(question.options[answer.option].text)"
+        "\(routine.id(of: answer.question)): \(routine.answer(answer.option, of: answer.question))"
     }
 
     private func describe(_ path: PathExplorer.Path, number: Int, _ routine: Routine) -> String {
         let answers = path.answers.isEmpty ? "no questions" : path.answers.map { describe($0, routine) }.joined(separator: " · ")
         var nodes = path.nodes.map { index -> String in
-            let node = routine.nodes[index]
-            return node.days.map { "\(node.id) (\($0.words.joined(separator: " ")))" } ?? node.id
+            let id = routine.id(of: index)
+            return routine.days(of: index).map { "\(id) (\($0.words.joined(separator: " ")))" } ?? id
         }
         if path.reachedEnd { nodes.append("end") }
         return "\(number). \(answers) · \(DurationText.human(path.seconds))\n   \(nodes.joined(separator: ", "))\n"

@@ -23,6 +23,13 @@ extension Diagnostic {
             notes: [Note("install Graphviz (Debian: apt-get install graphviz), or write DOT with '-o \(stem(path)).dot'")])
     }
 
+    /// Closes a list cut short at ``DiagnosticList/limitPerCode`` diagnostics of one code.
+    public static func omitted(_ count: Int, of code: DiagnosticCode) -> Diagnostic {
+        Diagnostic(
+            code, "and \(count) more \(code.rawValue) not listed (\(code.summary))", at: nil,
+            notes: [Note("only the first \(DiagnosticList.limitPerCode) diagnostics of one code are kept; fix those and check again")])
+    }
+
     // MARK: History
 
     public static func notAHistory(_ path: String, reason: String) -> Diagnostic {

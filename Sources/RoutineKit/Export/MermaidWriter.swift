@@ -29,10 +29,10 @@ public enum MermaidWriter {
         var linkIndex = 0
         var redLinks: [Int] = []
         for arrow in view.arrows {
-            let from = arrow.from.map { nodeID(routine.nodes[$0].id) } ?? "s_start"
+            let from = arrow.from.map { nodeID(routine.id(of: $0)) } ?? "s_start"
             let to: String
             switch arrow.target {
-            case .node(let t): to = nodeID(routine.nodes[t].id)
+            case .node(let t): to = nodeID(routine.id(of: t))
             case .end: to = "s_end"
             case .missing(let k):
                 guard view.showProblems else { continue }

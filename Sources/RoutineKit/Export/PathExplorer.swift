@@ -11,16 +11,24 @@ public struct PathExplorer {
     private let graph: RoutineGraph
     private let agenda: WindowedAgenda
 
-    /// Exploring stops beyond this much work (agenda steps), rather than run for hours on a
-    /// routine whose parallel branches keep meeting in ever new combinations.
-    public static let workBudget = 400_000_000
+    /// Exploring stops beyond this much work (agenda entries scanned and arrows followed, in
+    /// every segment), rather than run for hours on a routine whose parallel branches keep
+    /// meeting in ever new combinations, or whose agendas are very long.
+    public static let workBudget = 3_000_000_000
+
+    /// The work done so far, in the units of ``workBudget``.
+    public var work: Int { agenda.work }
 
     public struct TooComplex: Error, Sendable {
         public let states: Int
     }
 
-    public init(_ routine: Routine) {
+    /// The budget this explorer stops at: ``workBudget`` unless a test asks for less.
+    let budget: Int
+
+    public init(_ routine: Routine, workBudget: Int = PathExplorer.workBudget) {
         self.routine = routine
+        budget = workBudget
         graph = RoutineGraph(routine)
         agenda = WindowedAgenda(graph: graph)
     }
@@ -37,17 +45,19 @@ public struct PathExplorer {
 
     /// Runs from `start`: first answering its question with `option`, if given. The cost is
     /// that of the nodes run and the agenda's window, not of the whole routine.
-    func segment(from start: [Target], option: Int?) -> Segment {
+    func segment(from start: [Target], option: Int?) throws(TooComplex) -> Segment {
         var list = start
+        agenda.track(list)
         var result = Segment()
         let records = routine.records
         let edges = routine.edges
         if let option, let k = agenda.next(in: list), case .node(let q) = list[k] {
-            list.remove(at: k)
+            agenda.untrack(list.remove(at: k))
             let chosen = routine.optionRecords[records[q].options.lowerBound + option]
-            WindowedAgenda.push(edges[chosen.next.range], then: edges[records[q].next.range], onto: &list)
+            agenda.push(edges[chosen.next.range], then: edges[records[q].next.range], onto: &list)
         }
         while let k = agenda.next(in: list) {
+            if agenda.work > budget { throw TooComplex(states: 0) }
             guard case .node(let index) = list[k] else {
                 result.reachedEnd = true
                 return result
@@ -57,10 +67,10 @@ public struct PathExplorer {
                 result.key = list
                 return result
             }
-            list.remove(at: k)
+            agenda.untrack(list.remove(at: k))
             result.nodes.append(index)
             result.seconds += records[index].duration ?? 0
-            WindowedAgenda.push(edges[records[index].next.range], onto: &list)
+            agenda.push(edges[records[index].next.range], onto: &list)
         }
         return result
     }
@@ -77,22 +87,20 @@ public struct PathExplorer {
     public func summarize() throws(TooComplex) -> Summary {
         struct Value { var count: BigCount; var low: Int; var high: Int }
         struct Frame { var key: [Target]; var question: Int; var option = 0; var value: Value? }
-        let root = segment(from: routine.start.map(\.target), option: nil)
+        let root = try segment(from: routine.start.map(\.target), option: nil)
         guard let firstQuestion = root.question else {
             return Summary(count: BigCount(1), shortestSeconds: root.seconds, longestSeconds: root.seconds, states: 0)
         }
         var memo: [[Target]: Value] = [:]
         var stack = [Frame(key: root.key, question: firstQuestion)]
-        var work = 0
         while let top = stack.last {
             if top.option == routine.optionCount(of: top.question) {
                 memo[top.key] = top.value ?? Value(count: BigCount(), low: 0, high: 0)
                 stack.removeLast()
                 continue
             }
-            work += top.key.count + 1
-            if work > Self.workBudget { throw TooComplex(states: memo.count) }
-            let next = segment(from: top.key, option: top.option)
+            let next: Segment
+            do { next = try segment(from: top.key, option: top.option) } catch { throw TooComplex(states: memo.count) }
             var child: Value
             if let question = next.question {
                 guard let known = memo[next.key] else {
@@ -131,7 +139,7 @@ public struct PathExplorer {
     public func forEachPath(_ visit: (Path) -> Bool) throws(TooComplex) {
         struct Frame { var path: Path; var key: [Target]; var question: Int; var option = 0 }
         var start = Path()
-        let root = segment(from: routine.start.map(\.target), option: nil)
+        let root = try segment(from: routine.start.map(\.target), option: nil)
         start.nodes = root.nodes
         start.seconds = root.seconds
         start.reachedEnd = root.reachedEnd
@@ -140,16 +148,14 @@ public struct PathExplorer {
             return
         }
         var stack = [Frame(path: start, key: root.key, question: first)]
-        var work = 0
         while let top = stack.last {
             guard top.option < routine.optionCount(of: top.question) else {
                 stack.removeLast()
                 continue
             }
             stack[stack.count - 1].option += 1
-            work += top.key.count + 1
-            if work > Self.workBudget { throw TooComplex(states: stack.count) }
-            let next = segment(from: top.key, option: top.option)
+            let next: Segment
+            do { next = try segment(from: top.key, option: top.option) } catch { throw TooComplex(states: stack.count) }
             var path = top.path
             path.answers.append((top.question, top.option))
             path.nodes.append(top.question)

@@ -11,17 +11,26 @@ final class WindowedAgenda {
     private var stamp: [UInt32]
     private var generation: UInt32 = 0
     private var stack: [Int32] = []
+    /// Which nodes the tracked agenda holds: `listed[n] == listing`.
+    private var listed: [UInt32]
+    private var listing: UInt32 = 0
+    private var endListed = false
+    /// Work done so far (agenda entries scanned, arrows followed), for a budget.
+    var work = 0
 
     init(graph: RoutineGraph) {
         self.graph = graph
         order = Self.topologicalOrder(graph)
         stamp = Array(repeating: 0, count: graph.nodeCount)
+        listed = Array(repeating: 0, count: graph.nodeCount)
     }
 
     /// The index in `agenda` of the entry to run next: `end` at once, otherwise the first node
     /// that no other agenda node can reach. Nil when the agenda is empty.
     func next(in agenda: [Target]) -> Int? {
         var limit: Int32 = -1
+        var followed = 0
+        defer { work += 2 * agenda.count + followed }
         for entry in agenda {
             switch entry {
             case .end: break
@@ -54,6 +63,7 @@ final class WindowedAgenda {
                 graph.targets.withUnsafeBufferPointer { targets in
                     stamp.withUnsafeMutableBufferPointer { stamp in
                         while let v = stack.popLast() {
+                            followed += Int(offsets[Int(v) + 1] - offsets[Int(v)])
                             for e in Int(offsets[Int(v)])..<Int(offsets[Int(v) + 1]) {
                                 let w = Int(targets[e])
                                 guard order[w] <= limit, stamp[w] != generation else { continue }
@@ -76,23 +86,56 @@ final class WindowedAgenda {
     }
 
     /// Puts the targets of `edges`, then of `more`, at the front of `agenda`, in order;
-    /// entries already there keep their place.
-    static func push(_ edges: ArraySlice<Edge>, then more: ArraySlice<Edge> = [], onto agenda: inout [Target]) {
+    /// entries already there keep their place. Membership is read from stamps that
+    /// ``track(_:)`` set, so a push costs its own targets, not the agenda's length.
+    func push(_ edges: ArraySlice<Edge>, then more: ArraySlice<Edge> = [], onto agenda: inout [Target]) {
+        let total = edges.count + more.count
+        guard total > 0 else { return }
+        work += total
         var fresh: [Target] = []
-        fresh.reserveCapacity(edges.count + more.count)
-        // Long lists use a set, so a node with 100,000 targets stays linear.
-        var present: Set<Target>? = edges.count + more.count + agenda.count > 32 ? Set(agenda) : nil
-        for k in 0..<(edges.count + more.count) {
+        fresh.reserveCapacity(total)
+        for k in 0..<total {
             let target = k < edges.count ? edges[edges.startIndex + k].target : more[more.startIndex + k - edges.count].target
-            if case .missing = target { continue }
-            if present != nil {
-                guard present!.insert(target).inserted else { continue }
-            } else if agenda.contains(target) || fresh.contains(target) {
-                continue
+            switch target {
+            case .missing: continue
+            case .end:
+                guard !endListed else { continue }
+                endListed = true
+            case .node(let n):
+                guard listed[n] != listing else { continue }
+                listed[n] = listing
             }
             fresh.append(target)
         }
         agenda.insert(contentsOf: fresh, at: 0)
+    }
+
+    /// Starts tracking which targets `agenda` holds, for ``push(_:then:onto:)``; one agenda at a time.
+    func track(_ agenda: [Target]) {
+        listing &+= 1
+        if listing == 0 {
+            listed = Array(repeating: 0, count: listed.count)
+            listing = 1
+        }
+        endListed = false
+        // A segment also allocates, and its agenda is hashed as a memo key: a fixed cost on top.
+        work += agenda.count + 16
+        for target in agenda {
+            switch target {
+            case .node(let n): listed[n] = listing
+            case .end: endListed = true
+            case .missing: break
+            }
+        }
+    }
+
+    /// Notes that `target` left the agenda being tracked.
+    func untrack(_ target: Target) {
+        switch target {
+        case .node(let n): listed[n] = 0
+        case .end: endListed = false
+        case .missing: break
+        }
     }
 
     /// Kahn's algorithm; the validator has already refused cycles.

@@ -29,12 +29,12 @@ public enum RoutineLoader {
             parsed = RoutineParser.parse(file)
             if let key = yamlKeyOpening(file.bytes) {
                 // One error that names the cause, instead of one per line of YAML.
-                parsed.diagnostics = [.looksLikeYAML(at: key)]
+                parsed.diagnostics = DiagnosticList([.looksLikeYAML(at: key)])
                 parsed.isComplete = false
             }
         case .yaml: parsed = YAMLRoutineReader.read(file)
         }
-        var found = parsed.isComplete ? Validator.validate(parsed.routine, form: format) : []
+        var found = parsed.isComplete ? Validator.validate(parsed.routine, form: format) : DiagnosticList()
         if parsed.diagnostics.hasErrors {
             // After a syntax error part of the graph is missing, so "unreachable" and "empty"
             // would mostly describe the parser's recovery, not the author's routine.
@@ -45,7 +45,7 @@ public enum RoutineLoader {
         if !badIDs.isEmpty { found.removeAll { ($0.code == .unknownTarget || $0.code == .unknownStart) && badIDs.contains($0.span!) } }
         let diagnostics = parsed.diagnostics + found
         return LoadedRoutine(
-            file: file, format: format, routine: parsed.routine, diagnostics: diagnostics.sortedByPosition(),
+            file: file, format: format, routine: parsed.routine, diagnostics: diagnostics.finished(),
             comments: parsed.comments)
     }
 }

@@ -59,7 +59,7 @@ enum AttributeValues {
     }
 
     /// Adds one schedule word to `days`, reporting unknown and repeated days.
-    static func addDay(_ word: Substring, span: Span, to days: inout Weekdays, diagnostics: inout [Diagnostic]) {
+    static func addDay(_ word: Substring, span: Span, to days: inout Weekdays, diagnostics: inout DiagnosticList) {
         guard let set = Weekdays.named(word) else {
             diagnostics.append(.unknownDay(String(word), at: span))
             return

@@ -6,7 +6,7 @@ struct RoutineBuilder {
     private var symbols = SymbolTable()
     /// For each symbol, the index of the node declaring it, or -1.
     private var nodeOfSymbol: [Int32] = []
-    var diagnostics: [Diagnostic] = []
+    var diagnostics = DiagnosticList()
 
     /// Room for the nodes of a source of `sourceSize` bytes at `bytesPerNode`, so that a large
     /// routine is not copied as its array grows. Untouched room costs address space, not memory.

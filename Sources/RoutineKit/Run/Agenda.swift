@@ -8,16 +8,20 @@
 /// guarantees it), so these counts are reference counts that reach zero exactly when a node
 /// can no longer be reached: each node is made live, run or dropped once, each arrow is
 /// counted and uncounted once, and a whole run is linear in the size of the graph.
+///
+/// Every change is written to a journal, so that ``undo(to:)`` takes the agenda back to any
+/// earlier ``mark`` at the cost of the changes since: going back a step costs that step.
 public struct Agenda: Sendable {
     private let graph: RoutineGraph
-    private var live: [Bool]
-    private var liveArrowsIn: [Int32]
-    private var onAgenda: [Bool]
-    private var ran: [Bool]
+    fileprivate var live: [Bool]
+    fileprivate var liveArrowsIn: [Int32]
+    fileprivate var onAgenda: [Bool]
+    fileprivate var ran: [Bool]
     /// Agenda position; smaller is nearer the front. Front insertion counts down.
-    private var position: [Int]
-    private var front = 0
-    private var ready = MinHeap()
+    fileprivate var position: [Int]
+    fileprivate var front = 0
+    fileprivate var ready = MinHeap()
+    fileprivate var journal: [AgendaChange] = []
     /// The reserved `end`, which is never waiting for anything: index `graph.nodeCount`.
     private var endIndex: Int { graph.nodeCount }
 
@@ -36,7 +40,7 @@ public struct Agenda: Sendable {
 
     /// The node to run next, or `.end` when `end` is reached, or nil when the agenda is empty.
     public mutating func next() -> Target? {
-        guard let (_, node) = ready.pop() else { return nil }
+        guard let (_, node) = ready.pop(journal: &journal) else { return nil }
         if node == endIndex { return .end }
         return .node(node)
     }
@@ -44,6 +48,9 @@ public struct Agenda: Sendable {
     /// Records that `node` ran and puts `targets` at the front of the agenda, in order.
     /// A target already on the agenda keeps its place; a node that already ran is not added.
     public mutating func complete(_ node: Int, targets: [Target]) {
+        journal.append(.onAgenda(Int32(node), onAgenda[node]))
+        journal.append(.ran(Int32(node), ran[node]))
+        journal.append(.live(Int32(node), live[node]))
         onAgenda[node] = false
         ran[node] = true
         live[node] = false
@@ -76,13 +83,16 @@ public struct Agenda: Sendable {
         for target in targets {
             guard let index = Self.index(of: target, end: endIndex), !onAgenda[index] else { continue }
             if index < graph.nodeCount, ran[index] { continue }
+            journal.append(.onAgenda(Int32(index), false))
             onAgenda[index] = true
             fresh.append(index)
         }
+        journal.append(.front(front))
         front -= fresh.count
         for (k, index) in fresh.enumerated() {
+            journal.append(.position(Int32(index), position[index]))
             position[index] = front + k
-            if index == endIndex || liveArrowsIn[index] == 0 { ready.push((front + k, index)) }
+            if index == endIndex || liveArrowsIn[index] == 0 { ready.push((front + k, index), journal: &journal) }
         }
     }
 
@@ -111,11 +121,13 @@ public struct Agenda: Sendable {
         while let v = stack.popLast() {
             for w in graph.successors(of: Int(v)) {
                 let t = Int(w)
+                journal.append(.arrows(w, liveArrowsIn[t]))
                 liveArrowsIn[t] -= 1
                 guard liveArrowsIn[t] == 0, live[t] else { continue }
                 if onAgenda[t] {
-                    ready.push((position[t], t))
+                    ready.push((position[t], t), journal: &journal)
                 } else {
+                    journal.append(.live(w, true))
                     live[t] = false
                     stack.append(w)
                 }
@@ -124,28 +136,37 @@ public struct Agenda: Sendable {
     }
 }
 
-/// A binary min-heap of (agenda position, node).
+/// A binary min-heap of (agenda position, node), journaling every write of its array.
 struct MinHeap: Sendable {
-    private var items: [(Int, Int)] = []
+    fileprivate var items: [(Int, Int)] = []
 
     var isEmpty: Bool { items.isEmpty }
 
-    mutating func push(_ item: (Int, Int)) {
+    private mutating func swap(_ i: Int, _ j: Int, _ journal: inout [AgendaChange]) {
+        journal.append(.heapSet(Int32(i), items[i]))
+        journal.append(.heapSet(Int32(j), items[j]))
+        items.swapAt(i, j)
+    }
+
+    mutating func push(_ item: (Int, Int), journal: inout [AgendaChange]) {
+        journal.append(.heapAppend)
         items.append(item)
         var i = items.count - 1
         while i > 0 {
             let parent = (i - 1) / 2
             guard items[i].0 < items[parent].0 else { break }
-            items.swapAt(i, parent)
+            swap(i, parent, &journal)
             i = parent
         }
     }
 
-    mutating func pop() -> (Int, Int)? {
+    mutating func pop(journal: inout [AgendaChange]) -> (Int, Int)? {
         guard !items.isEmpty else { return nil }
         let top = items[0]
         let last = items.removeLast()
+        journal.append(.heapRemoveLast(last))
         if !items.isEmpty {
+            journal.append(.heapSet(0, items[0]))
             items[0] = last
             var i = 0
             while true {
@@ -155,10 +176,45 @@ struct MinHeap: Sendable {
                 if l < items.count, items[l].0 < items[smallest].0 { smallest = l }
                 if r < items.count, items[r].0 < items[smallest].0 { smallest = r }
                 if smallest == i { break }
-                items.swapAt(i, smallest)
+                swap(i, smallest, &journal)
                 i = smallest
             }
         }
         return top
+    }
+}
+
+/// One write to the agenda, with the value it replaced.
+enum AgendaChange: Sendable {
+    case live(Int32, Bool)
+    case arrows(Int32, Int32)
+    case onAgenda(Int32, Bool)
+    case ran(Int32, Bool)
+    case position(Int32, Int)
+    case front(Int)
+    case heapSet(Int32, (Int, Int))
+    case heapAppend
+    case heapRemoveLast((Int, Int))
+}
+
+extension Agenda {
+    /// A point in the agenda's history that ``undo(to:)`` can return to.
+    public var mark: Int { journal.count }
+
+    /// Takes the agenda back to how it was at `mark`, undoing the changes since, newest first.
+    public mutating func undo(to mark: Int) {
+        while journal.count > mark {
+            switch journal.removeLast() {
+            case .live(let n, let old): live[Int(n)] = old
+            case .arrows(let n, let old): liveArrowsIn[Int(n)] = old
+            case .onAgenda(let n, let old): onAgenda[Int(n)] = old
+            case .ran(let n, let old): ran[Int(n)] = old
+            case .position(let n, let old): position[Int(n)] = old
+            case .front(let old): front = old
+            case .heapSet(let i, let old): ready.items[Int(i)] = old
+            case .heapAppend: ready.items.removeLast()
+            case .heapRemoveLast(let old): ready.items.append(old)
+            }
+        }
     }
 }

@@ -11,6 +11,10 @@ public enum RunInput: Hashable, Sendable {
 /// It never guesses: an answer that could mean two things, or nothing, is refused.
 public enum AnswerInterpreter {
     public static func interpret(_ line: String, at node: RoutineNode) -> RunInput {
+        interpret(line, at: AskedNode(node))
+    }
+
+    public static func interpret(_ line: String, at node: AskedNode) -> RunInput {
         let text = line.trimmingWhitespace()
         let word = text.lowercased()
         if node.isQuestion { return interpretAnswer(text, word: word, options: node.options) }
@@ -46,7 +50,7 @@ public enum AnswerInterpreter {
         }
     }
 
-    private static func interpretAnswer(_ text: String, word: String, options: [QuestionOption]) -> RunInput {
+    private static func interpretAnswer(_ text: String, word: String, options: OptionIndex) -> RunInput {
         let range = "1 to \(options.count)"
         if text.isEmpty { return .invalid("choose an option: a number from \(range), or an option's text") }
         // A number is always a position, whatever the options read (`check` warns when an
@@ -58,16 +62,17 @@ public enum AnswerInterpreter {
             return .decision(.option(n - 1))
         }
         // An option's own text wins over commands, so an option called "b" can be chosen.
-        if let exact = options.firstIndex(where: { $0.text.lowercased() == word }) { return .decision(.option(exact)) }
+        if let exact = options.exact(word) { return .decision(.option(exact)) }
         if let command = command(word) { return command }
         if word == "s" || word == "skip" { return .invalid("a question cannot be skipped: choose \(range)") }
-        let matches = options.indices.filter { options[$0].text.lowercased().hasPrefix(word) }
+        let matches = options.prefixed(word)
         switch matches.count {
-        case 1: return .decision(.option(matches[0]))
+        case 1: return .decision(.option(matches.named[0]))
         case 0: return .invalid("'\(text)' is not an option: choose \(range), or type an option's text")
         default:
-            let names = matches.prefix(4).map { "'\(options[$0].text)'" }.joined(separator: " or ")
-            return .invalid("'\(text)' could be \(names): type more of it, or its number")
+            let names = matches.named.map { "'\(options.texts[$0])'" }.joined(separator: " or ")
+            let more = matches.count > 4 ? " (and \(matches.count - 4) more)" : ""
+            return .invalid("'\(text)' could be \(names)\(more): type more of it, or its number")
         }
     }
 }

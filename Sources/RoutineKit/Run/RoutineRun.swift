@@ -33,7 +33,14 @@ public struct RoutineRun: Sendable {
     public let date: CalendarDate
     private let graph: RoutineGraph
     private var agenda: Agenda
-    private var decisions: [RunDecision] = []
+    /// Where each decision was taken, newest last, for ``back()``.
+    private var checkpoints: [Checkpoint] = []
+
+    private struct Checkpoint: Sendable {
+        var agenda: Int
+        var records: Int
+        var node: Int
+    }
     public private(set) var records: [RunRecord] = []
     /// The node waiting for a decision; nil once the run is over.
     public private(set) var current: Int?
@@ -56,7 +63,7 @@ public struct RoutineRun: Sendable {
     /// The step number of the current node.
     public var step: Int { records.count + 1 }
     /// Whether there is a decision that ``back()`` can undo.
-    public var canGoBack: Bool { !decisions.isEmpty }
+    public var canGoBack: Bool { !checkpoints.isEmpty }
 
     /// Whether a habit is scheduled on the run's date.
     public func isScheduled(_ node: RoutineNode) -> Bool {
@@ -67,19 +74,20 @@ public struct RoutineRun: Sendable {
     /// person, passing over habits not scheduled today.
     public mutating func decide(_ decision: RunDecision) {
         guard let node = current else { return }
-        decisions.append(decision)
+        checkpoints.append(Checkpoint(agenda: agenda.mark, records: records.count, node: node))
         apply(decision, to: node)
         advance()
     }
 
-    /// Undoes the last decision by replaying the ones before it; returns the node whose
-    /// decision was undone, which is current again.
+    /// Undoes the last decision, at the cost of what it changed (no replay from the start);
+    /// returns the node whose decision was undone, which is current again.
     @discardableResult
     public mutating func back() -> Int? {
-        guard !decisions.isEmpty else { return nil }
-        var replay = RoutineRun(routine: routine, graph: graph, date: date)
-        for decision in decisions.dropLast() { replay.decide(decision) }
-        self = replay
+        guard let checkpoint = checkpoints.popLast() else { return nil }
+        agenda.undo(to: checkpoint.agenda)
+        records.removeSubrange(checkpoint.records...)
+        current = checkpoint.node
+        reachedEnd = false
         return current
     }
 

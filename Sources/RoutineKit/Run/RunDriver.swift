@@ -19,6 +19,7 @@ public enum RunDriver {
         emit(.start, run)
         for record in run.records { emit(.record(record), run) }
         var again = false
+        var asked: (node: Int, facts: AskedNode)? = nil
         while let node = run.current {
             emit(.prompt(node: node, step: run.step, again: again), run)
             again = false
@@ -32,7 +33,8 @@ public enum RunDriver {
                 again = true
                 continue
             }
-            switch AnswerInterpreter.interpret(text, at: run.routine.nodes[node]) {
+            if asked?.node != node { asked = (node, AskedNode(node, of: run.routine)) }
+            switch AnswerInterpreter.interpret(text, at: asked!.facts) {
             case .decision(let decision):
                 let before = run.records.count
                 run.decide(decision)

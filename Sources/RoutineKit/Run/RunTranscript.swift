@@ -13,7 +13,9 @@ public struct RunTranscript: Sendable {
 
     /// The text for `event`: `stdout` for the screen, `stderr` for complaints.
     public func render(_ event: RunEvent, _ run: RoutineRun, elapsed: Double = 0) -> (stdout: String, stderr: String) {
-        let nodes = run.routine.nodes
+        // Single fields from the records: a whole node would copy every option of a question,
+        // and a question of 100,000 options is answered, refused and recorded many times.
+        let routine = run.routine
         switch event {
         case .start:
             var text = paint(run.routine.name, "1") + dim(" · \(run.date.weekdayName) \(run.date)") + "\n"
@@ -21,33 +23,33 @@ public struct RunTranscript: Sendable {
             return (text, "")
         case .prompt(let index, let step, let again):
             guard interactive else { return ("", "") }
-            return (again ? "  " + inputLine(nodes[index]) : prompt(nodes[index], step: step, run: run), "")
+            return (again ? "  " + inputLine(index, routine) : prompt(routine.nodes[index], index: index, step: step, run: run), "")
         case .record(let record):
-            let node = nodes[record.node]
+            let title = routine.title(of: record.node)
             switch record.outcome {
             case .habit(.notScheduled, _):
-                return (dim("\(record.step). \(node.title): not scheduled on \(run.date.weekdayName)s") + "\n", "")
+                return (dim("\(record.step). \(title): not scheduled on \(run.date.weekdayName)s") + "\n", "")
             case _ where interactive:
                 return ("", "")
             case .habit(let result, let value):
-                let shown = value.map { "\(NumberText.format($0))" + (node.target?.unit.map { " " + $0 } ?? "") } ?? result.rawValue
-                return (clean("\(record.step). \(node.title): \(shown)") + "\n", "")
+                let shown = value.map { "\(NumberText.format($0))" + (routine.target(of: record.node)?.unit.map { " " + $0 } ?? "") } ?? result.rawValue
+                return (clean("\(record.step). \(title): \(shown)") + "\n", "")
             case .answer(let k):
-                return (clean("\(record.step). \(node.title) \(node.options[k].text)") + "\n", "")
+                return (clean("\(record.step). \(title) \(routine.answer(k, of: record.node))") + "\n", "")
             }
         case .back(let index):
-            return (dim("back to step \(run.step): \(nodes[index].title)") + "\n", "")
+            return (dim("back to step \(run.step): \(routine.title(of: index))") + "\n", "")
         case .invalid(let index, _, let message):
-            let prefix = interactive ? "  " : "step \(run.step) ('\(nodes[index].id)'): "
+            let prefix = interactive ? "  " : "step \(run.step) ('\(routine.id(of: index))'): "
             return ("", clean(prefix + message) + "\n")
         case .help(let index):
-            return (help(nodes[index]), "")
+            return (help(index, routine), "")
         case .end(let result):
             return (summary(result, run, elapsed: elapsed), "")
         }
     }
 
-    private func prompt(_ node: RoutineNode, step: Int, run: RoutineRun) -> String {
+    private func prompt(_ node: RoutineNode, index: Int, step: Int, run: RoutineRun) -> String {
         var text = "\n" + dim("Step \(step) · \(run.routine.name)") + "\n"
         var details: [String] = []
         if let seconds = node.duration { details.append(DurationText.human(seconds)) }
@@ -57,20 +59,20 @@ public struct RunTranscript: Sendable {
         if node.isQuestion {
             for (k, option) in node.options.enumerated() { text += "    \(k + 1). " + clean(option.text) + "\n" }
         }
-        return text + "  " + inputLine(node)
+        return text + "  " + inputLine(index, run.routine)
     }
 
     /// The line the answer is typed on.
-    private func inputLine(_ node: RoutineNode) -> String {
-        if node.isQuestion { return "answer (1-\(node.options.count)) > " }
-        return node.target != nil ? "amount > " : "done? > "
+    private func inputLine(_ index: Int, _ routine: Routine) -> String {
+        if routine.isQuestion(index) { return "answer (1-\(routine.optionCount(of: index))) > " }
+        return routine.target(of: index) != nil ? "amount > " : "done? > "
     }
 
-    private func help(_ node: RoutineNode) -> String {
-        if node.isQuestion {
+    private func help(_ index: Int, _ routine: Routine) -> String {
+        if routine.isQuestion(index) {
             return "  Type an option's number or its text (or the start of it). b: back · q: quit\n"
         }
-        let done = node.target != nil ? "a number: the amount done" : "Enter or d: done"
+        let done = routine.target(of: index) != nil ? "a number: the amount done" : "Enter or d: done"
         return "  \(done) · s: skip · b: back to the previous step · q: quit and show the summary\n"
     }
 

@@ -20,12 +20,25 @@ enum SelfCheck {
             listed += 1
             return listed < 100
         }
-        var run = RoutineRun(routine: loaded.routine, date: CalendarDate(year: 2026, month: 11, day: 23))
+        let date = CalendarDate(year: 2026, month: 11, day: 23)
+        var run = RoutineRun(routine: loaded.routine, date: date)
+        var kept: [RunDecision] = []
         var steps = 0
         while let node = run.current, steps < 10_000 {
             let options = loaded.routine.optionCount(of: node)
-            run.decide(options > 0 ? .option(steps % options) : .skip)
-            if steps % 7 == 3 { run.back() }
+            let decision: RunDecision = options > 0 ? .option(steps % options) : .skip
+            run.decide(decision)
+            kept.append(decision)
+            if steps % 7 == 3 {
+                run.back()
+                kept.removeLast()
+                // Going back undoes the journal; replaying the kept decisions must agree (checked
+                // early in the run only, where a replay is cheap).
+                guard steps < 700 else { steps += 1; continue }
+                var replay = RoutineRun(routine: loaded.routine, date: date)
+                for decision in kept { replay.decide(decision) }
+                precondition(replay.records == run.records && replay.current == run.current, "back differs from a replay")
+            }
             steps += 1
         }
     }

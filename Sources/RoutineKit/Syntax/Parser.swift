@@ -2,7 +2,7 @@
 public struct ParsedRoutine: Sendable {
     public var routine: Routine
     /// Syntax problems, in the order found.
-    public var diagnostics: [Diagnostic]
+    public var diagnostics: DiagnosticList
     /// The spans of every comment, for the formatter.
     public var comments: [Span]
     /// False when reading stopped early (a YAML syntax error): the graph is a fragment, so
@@ -28,7 +28,7 @@ struct Parser {
     var lexer: Lexer
     var token: Token
     var builder: RoutineBuilder
-    var diagnostics: [Diagnostic] = []
+    var diagnostics = DiagnosticList()
     var routineSpan: Span?
     var sawDeclaration = false
     /// The gather line of the question being read, if it has one.

@@ -10,7 +10,7 @@ enum StringLiteral {
     /// `bytes` are `storage`'s source: that range itself unless the literal has escapes.
     static func text(
         _ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, storage: inout TextStorage,
-        diagnostics: inout [Diagnostic]
+        diagnostics: inout DiagnosticList
     ) -> TextRef {
         guard memchr(bytes.baseAddress! + range.lowerBound, Int32(UInt8(ascii: "\\")), range.count) != nil else {
             return TextRef(start: UInt32(range.lowerBound), count: UInt32(range.count))
@@ -21,7 +21,7 @@ enum StringLiteral {
     /// The value of the literal whose content (between the quotes) is `bytes[range]`.
     /// An invalid escape is reported and kept as written, so one typo costs one diagnostic.
     static func decode(
-        _ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, diagnostics: inout [Diagnostic]
+        _ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, diagnostics: inout DiagnosticList
     ) -> String {
         guard memchr(bytes.baseAddress! + range.lowerBound, Int32(UInt8(ascii: "\\")), range.count) != nil else {
             return String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self)

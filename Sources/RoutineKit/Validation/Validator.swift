@@ -7,8 +7,8 @@ public enum Validator {
 
     /// `form` words the advice for the form the routine was written in; in YAML a question
     /// without options has been reported by the reader, in its own terms.
-    public static func validate(_ routine: Routine, form: SourceFormat = .rt) -> [Diagnostic] {
-        var diagnostics: [Diagnostic] = []
+    public static func validate(_ routine: Routine, form: SourceFormat = .rt) -> DiagnosticList {
+        var diagnostics = DiagnosticList()
         if routine.name.isEmpty, !routine.nameSpan.isEmpty {
             diagnostics.append(.emptyText("the routine's name", at: routine.nameSpan))
         }
@@ -42,7 +42,7 @@ public enum Validator {
 
     private static func checkNode(
         _ node: NodeRecord, of routine: Routine, edges: UnsafeBufferPointer<Edge>, form: SourceFormat,
-        into diagnostics: inout [Diagnostic]
+        into diagnostics: inout DiagnosticList
     ) {
         let text = routine.text
         var id: String { text.string(node.id) }
@@ -139,7 +139,7 @@ public enum Validator {
     /// misspelt arrow: once the typo is fixed it is reached, and the error already says so.
     private static func checkReachability(
         _ routine: Routine, _ graph: RoutineGraph, suggested: Set<String>, form: SourceFormat,
-        into diagnostics: inout [Diagnostic]
+        into diagnostics: inout DiagnosticList
     ) {
         let roots = routine.start.compactMap(\.target.nodeIndex)
         let reached = graph.reachable(from: roots)
@@ -157,7 +157,7 @@ public enum Validator {
 /// Checks arrows: unknown targets (with a suggestion), repeated targets, targets after `end`.
 private struct EdgeChecker {
     let routine: Routine
-    var diagnostics: [Diagnostic] = []
+    var diagnostics = DiagnosticList()
     private var suggestions: [Int: String?] = [:]
     /// Every node's ID, built when the first unknown target needs a suggestion.
     private var ids: [String]?

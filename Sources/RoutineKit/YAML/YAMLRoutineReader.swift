@@ -116,7 +116,7 @@ struct YAMLLoader: ~Copyable {
 
     var reader: YAMLEventReader
     var builder: RoutineBuilder
-    var diagnostics: [Diagnostic] = []
+    var diagnostics = DiagnosticList()
     var event = YAMLEvent(kind: .streamStart, span: Span(at: 0))
     private var depth = 0
     /// The span of each key of the mappings being read, by depth, for duplicate-key labels.

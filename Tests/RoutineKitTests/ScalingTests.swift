@@ -1,0 +1,135 @@
+import Foundation
+import Testing
+
+@testable import RoutineKit
+
+/// Growth, not speed: each test runs a shape at size N and 4N and compares, either the work
+/// done (counted by the code) or the best of three timings within a generous factor. Linear
+/// code gives about 4x; the quadratic code these tests were written against gave 16x.
+struct ScalingTests {
+    /// The best of three timings of `body`, in seconds.
+    private func best(_ body: () throws -> Void) rethrows -> Double {
+        var fastest = Double.infinity
+        for _ in 0..<3 {
+            let start = ContinuousClock.now
+            try body()
+            let elapsed = ContinuousClock.now - start
+            fastest = min(fastest, Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
+        }
+        return fastest
+    }
+
+    private func question(options n: Int) -> Routine {
+        var text = "routine \"R\"\nquestion q \"Q\"\n"
+        for i in 0..<n { text += "  \"option \(i)\" -> h\(i % 50)\n" }
+        for i in 0..<50 { text += "habit h\(i) \"H\"\n" }
+        let loaded = load(text)
+        precondition(!loaded.hasErrors)
+        return loaded.routine
+    }
+
+    @Test func mermaidIsLinearInTheOptionsOfOneQuestion() {
+        let small = GraphView(question(options: 2_000), showProblems: false)
+        let large = GraphView(question(options: 8_000), showProblems: false)
+        let ratio = best { _ = MermaidWriter.write(large) } / best { _ = MermaidWriter.write(small) }
+        #expect(ratio < 8, "4x the options took \(ratio)x the time")
+    }
+
+    @Test func aRefusedAnswerCostsTheSameWithFourTimesTheOptions() {
+        /// Seconds per refused answer after the first (which builds the question's index).
+        func perAnswer(options: Int) -> Double {
+            var run = RoutineRun(routine: question(options: options), date: CalendarDate(year: 2026, month: 11, day: 23))
+            var reads = 0
+            var started = ContinuousClock.now
+            let answers = 3_000
+            _ = RunDriver.drive(&run, read: {
+                reads += 1
+                if reads == 2 { started = .now }
+                return reads <= answers ? .line("no such option") : .endOfInput
+            }, emit: { _, _ in })
+            let elapsed = ContinuousClock.now - started
+            return (Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18) / Double(answers - 1)
+        }
+        let small = (0..<3).map { _ in perAnswer(options: 5_000) }.min()!
+        let large = (0..<3).map { _ in perAnswer(options: 20_000) }.min()!
+        #expect(large / small < 2.5, "4x the options made each answer \(large / small)x as costly")
+    }
+
+    @Test func goingBackCostsTheStepNotTheRun() {
+        func chain(_ n: Int) -> Routine {
+            var text = "routine \"R\"\n"
+            for i in 0..<n { text += "habit h\(i) \"H\"" + (i + 1 < n ? " -> h\(i + 1)\n" : "\n") }
+            return load(text).routine
+        }
+        func walk(_ routine: Routine) {
+            var run = RoutineRun(routine: routine, date: CalendarDate(year: 2026, month: 11, day: 23))
+            while run.current != nil {
+                run.decide(.skip)
+                run.back()
+                run.decide(.done(value: nil))
+            }
+        }
+        let small = chain(1_000)
+        let large = chain(4_000)
+        let ratio = best { walk(large) } / best { walk(small) }
+        #expect(ratio < 8, "4x the steps with a back each took \(ratio)x the time")
+    }
+
+    @Test func goingBackLeavesTheRunAsAReplayWould() {
+        var text = "routine \"R\"\nstart -> a, b\n"
+        text += "habit a \"A\" on mon -> q\nhabit b \"B\" -> c, q\nhabit c \"C\" -> end\n"
+        text += "question q \"Q\"\n  \"x\" -> d\n  \"y\" -> e, c\n  -> f\nhabit d \"D\"\nhabit e \"E\" -> f\nhabit f \"F\"\n"
+        let routine = load(text).routine
+        for date in [CalendarDate(year: 2026, month: 11, day: 23), CalendarDate(year: 2026, month: 11, day: 24)] {
+            for pattern in 0..<64 {
+                var run = RoutineRun(routine: routine, date: date)
+                var kept: [RunDecision] = []
+                var step = 0
+                while let node = run.current, step < 20 {
+                    let decision: RunDecision = routine.isQuestion(node) ? .option((pattern >> step) & 1) : .done(value: nil)
+                    run.decide(decision)
+                    kept.append(decision)
+                    if (pattern >> (step + 2)) & 1 == 1, run.back() != nil { kept.removeLast() }
+                    var replay = RoutineRun(routine: routine, date: date)
+                    for decision in kept { replay.decide(decision) }
+                    #expect(replay.records == run.records && replay.current == run.current && replay.reachedEnd == run.reachedEnd)
+                    step += 1
+                }
+            }
+        }
+    }
+
+    @Test func workInsideOneSegmentCountsAgainstTheBudget() {
+        // One question, after a start list of 5,000 habits: two segments, each one very long.
+        var text = "routine \"R\"\nstart -> " + (0..<5_000).map { "h\($0)" }.joined(separator: ", ") + ", q\n"
+        for i in 0..<5_000 { text += "habit h\(i) \"H\"\n" }
+        text += "question q \"Q\"\n  \"a\" -> end\n  \"b\" -> end\n"
+        let routine = load(text).routine
+        #expect(throws: PathExplorer.TooComplex.self) { try PathExplorer(routine, workBudget: 1_000_000).summarize() }
+        #expect(throws: PathExplorer.TooComplex.self) { try PathExplorer(routine, workBudget: 1_000_000).forEachPath { _ in true } }
+    }
+
+    @Test func pathWorkIsLinearInAChainOfQuestions() throws {
+        func work(_ n: Int) throws -> Int {
+            var text = "routine \"R\"\n"
+            for i in 0..<n {
+                let next = i + 1 < n ? "q\(i + 1)" : "end"
+                text += "question q\(i) \"Q\"\n  \"a\" -> a\(i)\n  \"b\" -> \(next)\nhabit a\(i) \"A\" -> \(next)\n"
+            }
+            let explorer = PathExplorer(load(text).routine)
+            _ = try explorer.summarize()
+            return explorer.work
+        }
+        let ratio = Double(try work(2_000)) / Double(try work(500))
+        #expect(ratio < 5, "4x the questions took \(ratio)x the work")
+    }
+
+    @Test func repeatsOfOneCodeAreCappedWithACount() {
+        let text = "routine \"R\"\nhabit a \"A\" -> " + Array(repeating: "b", count: 30_001).joined(separator: ", ") + "\nhabit b \"B\"\n"
+        let diagnostics = load(text).diagnostics
+        #expect(diagnostics.count == DiagnosticList.limitPerCode + 1)
+        #expect(diagnostics.last?.code == .duplicateTarget)
+        #expect(diagnostics.last?.message == "and 20000 more W004 not listed (a target listed twice in one arrow)")
+        #expect(diagnostics.last?.span == nil)
+    }
+}
