@@ -109,6 +109,25 @@ struct InteractiveRunTests {
         #expect(screen.contains("1 done · 0 skipped · 0 not scheduled"))
     }
 
+    /// A routine whose texts carry escape sequences cannot retitle the window, clear the screen
+    /// or reach the clipboard: the screen shows them as visible escapes.
+    @Test func aHostileRoutineCannotDriveTheTerminal() throws {
+        let hostile = "Tests/RoutineKitTests/Fixtures/fuzz/hostile-text.rt"
+        let session = try TmuxSession(
+            command: "cd '\(packageRoot.path)' && '\(routineBinary.path)' run \(hostile) --date 2020-01-06 --no-history",
+            environment: ["TERM": "xterm-256color", "NO_COLOR": "1"])
+        try session.waitFor("done? >")
+        try session.send("Enter")
+        let screen = try session.waitFor("answer (1-2) >")
+        #expect(screen.contains("M\\u{1B}]0;title\\u{7} · Monday 2020-01-06"), "the header survives: nothing cleared the screen")
+        #expect(screen.contains("A \\u{1B}[2J \\u{202E}x"))
+        #expect(screen.contains("1. \\u{1B}]52;c;aGk=\\u{7}"))
+        let title = try session.tmux(["display-message", "-p", "-t", session.name, "#{pane_title}"])
+        #expect(!title.contains("title"), "the window title was set to '\(title)'")
+        try session.send("q", "Enter")
+        try session.waitFor("[exit=0]")
+    }
+
     /// `capture-pane -e` keeps the escape sequences of colour and bold, so their absence shows.
     @Test(arguments: [["NO_COLOR": "1", "TERM": "xterm"], ["TERM": "dumb"], ["TERM": "xterm"]])
     func colourOnlyWhenTheTerminalAllowsIt(_ environment: [String: String]) throws {
