@@ -89,6 +89,14 @@ enum Terminal {
         return true
     }
 
+    /// The width of the terminal on `fd`, else $COLUMNS, else 80.
+    static func columns(fd: Int32) -> Int {
+        var size = winsize()
+        if ioctl(fd, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 { return Int(size.ws_col) }
+        if let text = getenv("COLUMNS"), let n = Int(String(cString: text)), n > 0 { return n }
+        return 80
+    }
+
     static func wantsColor(_ choice: ColorChoice, fd: Int32) -> Bool {
         switch choice {
         case .always: true

@@ -16,11 +16,7 @@ struct LogCommand: ParsableCommand {
     @Argument(help: "Only the runs of this routine (.rt, .yaml, .yml).", completion: .routineFiles)
     var file: String?
 
-    @Option(help: "Only runs on or after this day (YYYY-MM-DD).")
-    var since: String?
-
-    @Option(help: "Only runs on or before this day (YYYY-MM-DD).")
-    var until: String?
+    @OptionGroup var range: DateRangeOptions
 
     @Option(help: "At most this many runs.")
     var limit: Int?
@@ -36,18 +32,14 @@ struct LogCommand: ParsableCommand {
     @OptionGroup var input: InputOptions
 
     func validate() throws {
-        for (name, value) in [("--since", since), ("--until", until), ("--date", date)] {
-            if let value, CalendarDate(value) == nil {
-                throw ValidationError("\(name) '\(value)' is not a date: use YYYY-MM-DD, such as 2026-11-23")
-            }
-        }
+        try DateRangeOptions.checkDates([("--date", date)])
         if let limit, limit < 1 { throw ValidationError("--limit must be at least 1") }
-        if date != nil, since != nil || until != nil { throw ValidationError("--date names one day: it cannot go with --since or --until") }
+        if date != nil, range.since != nil || range.until != nil { throw ValidationError("--date names one day: it cannot go with --since or --until") }
     }
 
     func run() throws {
         ignoreBrokenPipes()
-        var filter = RunFilter(since: date ?? since, until: date ?? until, limit: limit)
+        var filter = RunFilter(since: date ?? range.since, until: date ?? range.until, limit: limit)
         if let file { filter.routine = try routineName(file) }
         let store = try history.openForReading()
         var out = BufferedOutput(fd: 1)

@@ -1,0 +1,106 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Every figure `routine stats` shows for one habit, computed from its days at read time.
+public struct HabitStats: Sendable {
+    public var index: Int
+    public var id: String
+    public var title: String
+    /// One entry per day of the window, oldest first.
+    public var days: [HabitDay]
+    public var currentStreak = 0
+    public var bestStreak = 0
+    /// done / (done + skipped + missed), over the last 7 and 30 days and the whole window;
+    /// nil when nothing was due.
+    public var rate7: Double?
+    public var rate30: Double?
+    public var rateAll: Double?
+    /// The strength score, 0...1, and how each due day moved it.
+    public var score = 0.0
+    public var scoreSteps: [ScoreStep] = []
+    public var lastDone: CalendarDate?
+    public var counts: [DayStatus: Int] = [:]
+    /// Numeric habits: the target, the values given (with their days), how often it was met.
+    public var target: TargetValue?
+    public var values: [(date: CalendarDate, value: Double)] = []
+    public var targetMet = 0
+    /// Timed habits: the planned seconds, and the average measured on done days.
+    public var plannedSeconds: Int?
+    public var measuredSeconds: Double?
+
+    /// One due day's contribution to the score: s = m·s + (1 − m)·v.
+    public struct ScoreStep: Sendable {
+        public var date: CalendarDate
+        public var status: DayStatus
+        public var value: Double
+        public var score: Double
+    }
+
+    /// The score's smoothing: m = 0.5^(√f / 13), f the habit's frequency per day.
+    public static func multiplier(frequency: Double) -> Double { pow(0.5, frequency.squareRoot() / 13) }
+
+    init(index: Int, routine: Routine, days: [HabitDay], frequency: Double, until: CalendarDate) {
+        self.index = index
+        id = routine.id(of: index)
+        title = routine.title(of: index)
+        self.days = days
+        target = routine.target(of: index)
+        plannedSeconds = routine.duration(of: index)
+        let m = Self.multiplier(frequency: frequency)
+        var current = 0
+        var measured: [Double] = []
+        for day in days {
+            counts[day.status, default: 0] += 1
+            var v: Double?
+            switch day.status {
+            case .done:
+                current += 1
+                bestStreak = max(bestStreak, current)
+                lastDone = day.date
+                if let value = day.value {
+                    values.append((day.date, value))
+                    if let target, value >= target.amount { targetMet += 1 }
+                }
+                if let seconds = day.seconds, seconds > 0 { measured.append(seconds) }
+                v = target.map { t in t.amount > 0 ? min(1, (day.value ?? 0) / t.amount) : 1 } ?? 1
+            case .missed:
+                current = 0
+                v = 0
+            case .skipped, .notDue, .unknown:
+                break
+            }
+            if let v {
+                score = m * score + (1 - m) * v
+                scoreSteps.append(ScoreStep(date: day.date, status: day.status, value: v, score: score))
+            }
+        }
+        currentStreak = current
+        measuredSeconds = measured.isEmpty ? nil : measured.reduce(0, +) / Double(measured.count)
+        rate7 = Self.rate(days.filter { until.dayNumber - $0.date.dayNumber < 7 })
+        rate30 = Self.rate(days.filter { until.dayNumber - $0.date.dayNumber < 30 })
+        rateAll = Self.rate(days)
+    }
+
+    static func rate(_ days: [HabitDay]) -> Double? {
+        var done = 0
+        var due = 0
+        for day in days {
+            switch day.status {
+            case .done:
+                done += 1
+                due += 1
+            case .skipped, .missed: due += 1
+            case .notDue, .unknown: break
+            }
+        }
+        return due == 0 ? nil : Double(done) / Double(due)
+    }
+
+    /// The average of the values given, for a numeric habit.
+    public var averageValue: Double? {
+        values.isEmpty ? nil : values.map(\.value).reduce(0, +) / Double(values.count)
+    }
+}

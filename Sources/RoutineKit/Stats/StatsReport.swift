@@ -1,0 +1,56 @@
+/// The statistics of one routine over a window of days: every habit's days and figures, and
+/// for each day the share of its due habits that were done (the calendar's shading).
+public struct StatsReport: Sendable {
+    public var routine: Routine
+    public var first: CalendarDate
+    public var until: CalendarDate
+    /// Habits in declaration order.
+    public var habits: [HabitStats]
+    /// Per day of the window: (done, due), due being done + skipped + missed.
+    public var daily: [CalendarDate: (done: Int, due: Int)]
+    /// Whether `until` itself counts: a day without a run yet is still open, not missed.
+    public var untilIsOpen: Bool
+
+    /// Builds the report from `runs` (any order) for the days from `since` (or the first run)
+    /// through `until`. `unconditional` are the habits on every way through the routine.
+    public init(routine: Routine, runs: [StatsRun], since: CalendarDate?, until: CalendarDate, unconditional: Set<Int>) {
+        self.routine = routine
+        self.until = until
+        var byDay: [Int: [StatsRun]] = [:]
+        for run in runs where run.date <= until && since.map({ run.date >= $0 }) ?? true {
+            byDay[run.date.dayNumber, default: []].append(run)
+        }
+        let firstRun = byDay.keys.min().map(CalendarDate.init(dayNumber:)) ?? until
+        first = since ?? firstRun
+        untilIsOpen = byDay[until.dayNumber] == nil
+        // A day that has not been run yet is not over: it neither breaks a streak nor counts as due.
+        let last = untilIsOpen ? until.dayNumber - 1 : until.dayNumber
+        let classifier = DayClassifier(routine: routine, unconditional: unconditional)
+        var habits: [HabitStats] = []
+        var daily: [CalendarDate: (done: Int, due: Int)] = [:]
+        for index in 0..<routine.nodeCount where !routine.isQuestion(index) {
+            var days: [HabitDay] = []
+            if first.dayNumber <= last {
+                for n in first.dayNumber...last {
+                    let date = CalendarDate(dayNumber: n)
+                    let day = classifier.day(index, on: date, runs: byDay[n] ?? [])
+                    days.append(day)
+                    var tally = daily[date] ?? (0, 0)
+                    if day.status == .done { tally.done += 1 }
+                    if [.done, .skipped, .missed].contains(day.status) { tally.due += 1 }
+                    daily[date] = tally
+                }
+            }
+            habits.append(HabitStats(index: index, routine: routine, days: days, frequency: classifier.frequency(index), until: until))
+        }
+        self.habits = habits
+        self.daily = daily
+    }
+
+    /// The share of `date`'s due habits that were done; nil when nothing was due or the day
+    /// is outside the window.
+    public func share(on date: CalendarDate) -> Double? {
+        guard let tally = daily[date], tally.due > 0 else { return nil }
+        return Double(tally.done) / Double(tally.due)
+    }
+}

@@ -1,0 +1,102 @@
+/// `routine stats` as text for people: the table of habits, a habit's own page, and the
+/// day-by-day explanation of a score. Every text from the routine passes the sanitiser.
+public enum StatsText {
+    public static func percent(_ share: Double?) -> String {
+        guard let share else { return "–" }
+        return "\(Int((share * 100).rounded()))%"
+    }
+
+    /// The heading: the routine, the window, how many days had runs.
+    public static func heading(_ report: StatsReport, runDays: Int) -> String {
+        let days = report.until.dayNumber - report.first.dayNumber + 1
+        let open = report.untilIsOpen ? " · \(report.until) not run yet" : ""
+        return Sanitizer.visible(report.routine.name) + " · \(report.first) to \(report.until) · \(days) day\(days == 1 ? "" : "s"), \(runDays) with runs\(open)\n"
+    }
+
+    /// One row per habit: streaks, rates, score, last done; numeric and timed details below.
+    public static func table(_ report: StatsReport) -> String {
+        let idWidth = max(5, report.habits.map { $0.id.count }.max() ?? 5)
+        func pad(_ text: String, _ width: Int, right: Bool = false) -> String {
+            let room = String(repeating: " ", count: max(0, width - text.count))
+            return right ? room + text : text + room
+        }
+        var text = pad("habit", idWidth) + "  streak  best    7d   30d   all  score  last done\n"
+        for habit in report.habits {
+            text += pad(Sanitizer.visible(habit.id), idWidth)
+            text += pad(String(habit.currentStreak), 8, right: true) + pad(String(habit.bestStreak), 6, right: true)
+            for rate in [habit.rate7, habit.rate30, habit.rateAll] { text += pad(percent(rate), 6, right: true) }
+            text += pad(percent(habit.scoreSteps.isEmpty ? nil : habit.score), 7, right: true)
+            text += "  " + (habit.lastDone.map(String.init(describing:)) ?? "never") + "\n"
+            for line in details(habit) { text += "  " + line + "\n" }
+        }
+        return text
+    }
+
+    /// Lines under a habit's row: values against the target, planned against measured time.
+    static func details(_ habit: HabitStats) -> [String] {
+        var lines: [String] = []
+        if let target = habit.target {
+            let unit = target.unit.map { " " + Sanitizer.visible($0) } ?? ""
+            if let last = habit.values.last, let average = habit.averageValue {
+                lines.append("values: last \(NumberText.format(last.value))\(unit) · average \(NumberText.format((average * 10).rounded() / 10))\(unit) · target \(target.amountText)\(unit) met \(habit.targetMet) of \(habit.values.count)")
+            } else {
+                lines.append("values: none given · target \(target.amountText)\(unit)")
+            }
+        }
+        if let planned = habit.plannedSeconds {
+            let measured = habit.measuredSeconds.map { "measured \(DurationText.human(Int($0.rounded()))) on average" } ?? "not measured yet"
+            lines.append("time: planned \(DurationText.human(planned)) · \(measured)")
+        }
+        return lines
+    }
+
+    /// A habit's own page: its counts, streaks and score, and for a numeric habit a sparkline
+    /// of its values with the target marked.
+    public static func habitPage(_ habit: HabitStats) -> String {
+        var text = Sanitizer.visible("\(habit.id): \(habit.title)") + "\n"
+        let order: [DayStatus] = [.done, .skipped, .missed, .notDue, .unknown]
+        text += "  " + order.map { "\(habit.counts[$0] ?? 0) \($0.rawValue)" }.joined(separator: " · ") + "\n"
+        text += "  streak \(habit.currentStreak) · best \(habit.bestStreak) · score \(percent(habit.scoreSteps.isEmpty ? nil : habit.score))"
+        text += " · last done " + (habit.lastDone.map(String.init(describing:)) ?? "never") + "\n"
+        for line in details(habit) { text += "  " + line + "\n" }
+        if let target = habit.target, !habit.values.isEmpty {
+            text += "  " + sparkline(habit.values.map(\.value), target: target.amount) + "\n"
+        }
+        return text
+    }
+
+    /// Values as bars `▁▂▃▄▅▆▇█` scaled to the larger of the highest value and the target,
+    /// followed by where the target sits.
+    static func sparkline(_ values: [Double], target: Double) -> String {
+        let bars = Array("▁▂▃▄▅▆▇█")
+        let top = max(values.max() ?? 0, target)
+        guard top > 0 else { return String(repeating: "▁", count: values.count) }
+        let line = values.suffix(60).map { bars[min(7, max(0, Int(($0 / top * 7).rounded())))] }
+        let mark = bars[min(7, Int((target / top * 7).rounded()))]
+        return String(line) + "  (target \(NumberText.format(target)) = \(mark))"
+    }
+
+    /// Every due day's contribution to the score, with the formula.
+    public static func explain(_ habit: HabitStats, frequency: Double) -> String {
+        let m = HabitStats.multiplier(frequency: frequency)
+        var text = Sanitizer.visible("\(habit.id): \(habit.title)") + "\n"
+        text += "  s = m·s + (1 − m)·v from s = 0, with m = 0.5^(√f / 13) = \(format(m, 4)), f = \(format(frequency, 3)) (the share of days it is scheduled)\n"
+        text += "  v is 1 on a done day (for a numeric habit, value / target, at most 1), 0 on a missed day;\n"
+        text += "  skipped, not-due and unknown days leave s as it is\n"
+        for step in habit.scoreSteps {
+            text += "  \(step.date)  " + step.status.rawValue.padding(6) + "  v = \(format(step.value, 2))  s = \(format(step.score, 4))\n"
+        }
+        if habit.scoreSteps.isEmpty { text += "  no due day yet: no score\n" }
+        return text
+    }
+
+    static func format(_ x: Double, _ digits: Int) -> String {
+        var scale = 1.0
+        for _ in 0..<digits { scale *= 10 }
+        return NumberText.format((x * scale).rounded() / scale)
+    }
+}
+
+extension String {
+    func padding(_ width: Int) -> String { self + String(repeating: " ", count: max(0, width - count)) }
+}

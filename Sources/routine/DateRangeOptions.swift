@@ -1,0 +1,30 @@
+import ArgumentParser
+import RoutineKit
+
+/// `--since` and `--until`, shared by the commands that read the history over a span of days.
+struct DateRangeOptions: ParsableArguments {
+    @Option(help: "From this day on (YYYY-MM-DD).")
+    var since: String?
+
+    @Option(help: "Up to this day (YYYY-MM-DD).")
+    var until: String?
+
+    var sinceDate: CalendarDate? { since.flatMap(CalendarDate.init) }
+    var untilDate: CalendarDate? { until.flatMap(CalendarDate.init) }
+
+    func validate() throws {
+        try Self.checkDates([("--since", since), ("--until", until)])
+        if let from = sinceDate, let to = untilDate, from > to {
+            throw ValidationError("--since \(from) comes after --until \(to)")
+        }
+    }
+
+    /// Refuses a value that is not a date, naming its flag.
+    static func checkDates(_ values: [(String, String?)]) throws {
+        for (name, value) in values {
+            if let value, CalendarDate(value) == nil {
+                throw ValidationError("\(name) '\(value)' is not a date: use YYYY-MM-DD, such as 2026-11-23")
+            }
+        }
+    }
+}

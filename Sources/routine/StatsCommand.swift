@@ -1,0 +1,118 @@
+import ArgumentParser
+import RoutineHistory
+import RoutineKit
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+struct StatsCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "stats",
+        abstract: "Streaks, completion rates, strength scores and a calendar of a routine's recorded runs.",
+        discussion: """
+            Each habit's day is done, skipped, not-due, missed or unknown, by the rules in grammar.md \
+            ("Day status"): a habit on a branch the answers did not take was not due, and a day without \
+            a run is missed only for a habit on every way through the routine. Figures are computed from \
+            the history when asked; nothing derived is stored. Today counts once it has a run.
+            """
+    )
+
+    @Argument(help: "The routine (.rt, .yaml, .yml): its runs are those recorded under its name.", completion: .routineFiles)
+    var file: String
+
+    /// Default: from the first recorded run up to today.
+    @OptionGroup var range: DateRangeOptions
+
+    @Option(help: "One habit's page: its calendar of statuses, streaks, and its values over time.")
+    var habit: String?
+
+    @Option(help: "Show how each due day moved this habit's strength score.")
+    var explain: String?
+
+    @Option(help: "Weeks in the calendar; default: as many as the terminal is wide.")
+    var weeks: Int?
+
+    @Flag(help: "Every figure, per habit and per day, as one JSON object.")
+    var json = false
+
+    @Flag(help: "One row per habit and day: date, habit, status, value, seconds.")
+    var csv = false
+
+    @OptionGroup var history: HistoryOptions
+
+    @OptionGroup var input: InputOptions
+
+    func validate() throws {
+        if json && csv { throw ValidationError("--json and --csv cannot be used together") }
+        if let weeks, weeks < 1 { throw ValidationError("--weeks must be at least 1") }
+    }
+
+    func run() throws {
+        ignoreBrokenPipes()
+        let routine = try input.loadValid(file).routine
+        let byID = routine.indexByID()
+        for (flag, id) in [("--habit", habit), ("--explain", explain)] {
+            guard let id else { continue }
+            guard let index = byID[id], !routine.isQuestion(index) else {
+                var message = "'\(id)' is not a habit of '\(routine.name)'"
+                let habits = (0..<routine.nodeCount).filter { !routine.isQuestion($0) }.map(routine.id(of:))
+                if let close = closestMatch(to: id, among: habits) { message += "; did you mean '\(close)'?" }
+                StandardError.write(visible: "Error: \(flag): \(message)\nUsage: \(RoutineCommand.usageString(for: Self.self))\n")
+                throw ExitCode(64)
+            }
+        }
+        let until = range.untilDate ?? .today()
+        let since = range.sinceDate
+        let stored = try history.openForReading()?.runs(RunFilter(routine: routine.name, since: since?.description, until: until.description)) ?? []
+        let runs = stored.compactMap { run in
+            CalendarDate(run.date).map {
+                StatsRun(date: $0, completed: run.result == .completed, steps: run.steps.map(\.decision), seconds: run.steps.map(\.seconds))
+            }
+        }
+        var unconditional: Set<Int> = []
+        do {
+            unconditional = try PathExplorer(routine).nodesOnEveryWay()
+        } catch {
+            StandardError.write(visible: "routine: note: '\(file)' has too many ways to tell which habits are on all of them; days without a run count as unknown\n")
+        }
+        let report = StatsReport(routine: routine, runs: runs, since: since, until: until, unconditional: unconditional)
+        var out = BufferedOutput(fd: 1)
+        defer { out.flush() }
+        if json {
+            out.write(StatsJSON.encode(report).text + "\n")
+            return
+        }
+        if csv {
+            out.write(StatsJSON.csv(report))
+            return
+        }
+        let map = HeatMap(palette: palette, weeks: weeks ?? HeatMap.weeks(fitting: Terminal.columns(fd: 1)))
+        let lastDay = report.untilIsOpen ? until.adding(days: -1) : until
+        if let id = explain, let stats = report.habits.first(where: { $0.id == id }) {
+            out.write(StatsText.explain(stats, frequency: DayClassifier(routine: routine, unconditional: unconditional).frequency(stats.index)))
+            return
+        }
+        if runs.isEmpty {
+            out.write(visible: "no runs of '\(routine.name)' recorded" + (since.map { " from \($0)" } ?? "") + " up to \(until)\n")
+            return
+        }
+        out.write(StatsText.heading(report, runDays: Set(runs.map(\.date)).count))
+        if let id = habit, let stats = report.habits.first(where: { $0.id == id }) {
+            let byDate = Dictionary(uniqueKeysWithValues: stats.days.map { ($0.date, $0.status) })
+            out.write(StatsText.habitPage(stats) + "\n")
+            out.write(map.render(last: lastDay) { byDate[$0] })
+            return
+        }
+        out.write(StatsText.table(report) + "\n")
+        out.write(map.render(last: lastDay) { HeatMap.level(share: report.share(on: $0)) })
+    }
+
+    /// Colour as the terminal allows: 24-bit where COLORTERM says so, else 256 colours;
+    /// characters under NO_COLOR, TERM=dumb or a pipe.
+    private var palette: HeatMap.Palette {
+        guard Terminal.wantsColor(input.color, fd: 1) else { return .characters }
+        let colorTerm = getenv("COLORTERM").map { String(cString: $0) } ?? ""
+        return colorTerm == "truecolor" || colorTerm == "24bit" ? .trueColor : .colors256
+    }
+}

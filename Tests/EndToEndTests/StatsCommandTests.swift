@@ -1,0 +1,83 @@
+import Foundation
+import Testing
+
+/// `routine stats` over a history written by real scripted runs of a small routine.
+@Suite(.serialized)
+struct StatsCommandTests {
+    static let routine = """
+        routine "Day"
+        habit tea "Tea" -> mood
+        question mood "How?"
+          "Good" -> run
+          "Tired" -> end
+          then -> water
+        habit run "Run" for 20m
+        habit water "Water" target 8 glasses
+
+        """
+
+    /// A folder with `day.rt` and a history of runs on 2026-11-02 (Good), 11-03 (Tired) and
+    /// 11-05 (quit at the question).
+    private func recorded() throws -> URL {
+        let dir = try temporaryDirectory()
+        try Self.routine.write(to: dir.appendingPathComponent("day.rt"), atomically: true, encoding: .utf8)
+        for (date, answers) in [("2026-11-02", "d\n1\nd\n8\n"), ("2026-11-03", "d\n2\n"), ("2026-11-05", "s\nq\n")] {
+            let result = try execute(["run", "day.rt", "--date", date, "--history", "h.sqlite", "--answers", "-"], stdin: answers, in: dir)
+            #expect(result.status == 0, "\(date): \(result.stderr)")
+        }
+        return dir
+    }
+
+    @Test func theTableAndCalendarFollowTheDayStatuses() throws {
+        let dir = try recorded()
+        let result = try execute(["stats", "day.rt", "--history", "h.sqlite", "--until", "2026-11-06", "--weeks", "3"], in: dir)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.hasPrefix("Day · 2026-11-02 to 2026-11-06 · 5 days, 3 with runs · 2026-11-06 not run yet\n"))
+        // tea: done, done, missed (no run, and it is on every way), skipped: the missed day ends the streak.
+        #expect(result.stdout.contains("tea         0     2   50%   50%   50%"), "\(result.stdout)")
+        #expect(result.stdout.contains("     less · ░ ▒ ▓ █ more\n"))
+        #expect(!result.stdout.contains("\u{1B}["), "a pipe gets characters, not colour")
+    }
+
+    @Test func jsonAndCSVCarryEveryDay() throws {
+        let dir = try recorded()
+        let json = try execute(["stats", "day.rt", "--history", "h.sqlite", "--until", "2026-11-05", "--json"], in: dir)
+        #expect(json.status == 0)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        let habits = try #require(object["habits"] as? [[String: Any]])
+        #expect(habits.map { $0["id"] as? String } == ["tea", "run", "water"])
+        let run = habits[1]
+        let statuses = (run["days"] as? [[String: Any]])?.map { $0["status"] as? String }
+        #expect(statuses == ["done", "not-due", "unknown", "missed"])
+        #expect(habits[2]["targetMet"] as? Int == 1)
+        let csv = try execute(["stats", "day.rt", "--history", "h.sqlite", "--until", "2026-11-05", "--csv"], in: dir)
+        let lines = csv.stdout.split(separator: "\n")
+        #expect(lines.first == "date,habit,status,value,seconds")
+        #expect(lines.count == 1 + 3 * 4)
+        #expect(lines.contains { $0.hasPrefix("2026-11-02,water,done,8,") })
+    }
+
+    @Test func explainShowsEachDueDay() throws {
+        let dir = try recorded()
+        let result = try execute(["stats", "day.rt", "--history", "h.sqlite", "--until", "2026-11-05", "--explain", "tea"], in: dir)
+        #expect(result.status == 0)
+        #expect(result.stdout.contains("s = m·s + (1 − m)·v from s = 0"))
+        #expect(result.stdout.contains("2026-11-04  missed  v = 0"))
+        #expect(!result.stdout.contains("2026-11-05  skipped"), "a skipped day does not move the score")
+    }
+
+    @Test func anUnknownHabitIsAUsageError() throws {
+        let dir = try recorded()
+        let result = try execute(["stats", "day.rt", "--history", "h.sqlite", "--habit", "wter"], in: dir)
+        #expect(result.status == 64)
+        #expect(result.stderr.contains("'wter' is not a habit of 'Day'; did you mean 'water'?"))
+    }
+
+    @Test func noRunsSaysSo() throws {
+        let dir = try temporaryDirectory()
+        try Self.routine.write(to: dir.appendingPathComponent("day.rt"), atomically: true, encoding: .utf8)
+        let result = try execute(["stats", "day.rt", "--history", "none.sqlite", "--until", "2026-11-05"], in: dir)
+        #expect(result.status == 0)
+        #expect(result.stdout == "no runs of 'Day' recorded up to 2026-11-05\n")
+    }
+}

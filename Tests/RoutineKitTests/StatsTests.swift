@@ -1,0 +1,145 @@
+import Foundation
+import Testing
+
+@testable import RoutineKit
+
+/// Day statuses, streaks, rates and scores over hand-built histories of a small branching
+/// routine, and the rendered table and calendars against golden files.
+struct StatsTests {
+    /// `tea` is on every way; `run` only after "Good"; `rest` only after "Tired"; `read`
+    /// only on weekdays; `water` is numeric; `end` after "Skip" leaves `read` undone.
+    static let source = """
+        routine "Day"
+        habit tea "Tea" -> mood
+        question mood "How?"
+          "Good" -> run
+          "Tired" -> rest
+          "Skip" -> end
+          then -> read
+        habit run "Run" for 20m
+        habit rest "Rest"
+        habit read "Read" on weekdays -> water
+        habit water "Water" target 8 glasses
+        """
+    static let routine = load(source + "\n").routine
+    static let monday = CalendarDate(year: 2026, month: 11, day: 2)
+
+    /// A run on `monday + day`: `steps` as "id:result[:value]", completed unless `stopped`.
+    static func run(_ day: Int, _ steps: String, stopped: Bool = false) -> StatsRun {
+        let recorded = steps.split(separator: " ").enumerated().map { k, text -> RecordedStep in
+            let parts = text.split(separator: ":").map(String.init)
+            if parts[1].hasPrefix("=") {
+                return RecordedStep(step: k + 1, node: parts[0], kind: .question, result: .answered, option: Int(parts[1].dropFirst()))
+            }
+            return RecordedStep(
+                step: k + 1, node: parts[0], kind: .habit, result: RecordedStep.Result(rawValue: parts[1])!,
+                value: parts.count > 2 ? Double(parts[2]) : nil)
+        }
+        return StatsRun(date: monday.adding(days: day), completed: !stopped, steps: recorded)
+    }
+
+    static func report(_ runs: [StatsRun], until day: Int) -> StatsReport {
+        let unconditional = try! PathExplorer(routine).nodesOnEveryWay()
+        return StatsReport(routine: routine, runs: runs, since: monday, until: monday.adding(days: day), unconditional: unconditional)
+    }
+
+    static func statuses(_ report: StatsReport, _ id: String) -> String {
+        report.habits.first { $0.id == id }!.days.map(\.status.rawValue).joined(separator: " ")
+    }
+
+    @Test func onlyTheHabitsOnEveryWayAreUnconditional() throws {
+        let every = try PathExplorer(Self.routine).nodesOnEveryWay().map(Self.routine.id(of:)).sorted()
+        #expect(every == ["mood", "tea"])
+    }
+
+    /// (case, habit, runs, the day asked about, expected status); the window runs to day 6.
+    @Test(arguments: [
+        ("a branch not taken is not due", "run", [run(0, "tea:done mood:=1 rest:done read:done water:done:8")], 0, "not-due"),
+        ("a branch taken and done", "run", [run(0, "tea:done mood:=0 run:done read:done water:done:8")], 0, "done"),
+        ("no run: missed when on every way", "tea", [run(1, "tea:done")], 0, "missed"),
+        ("no run: unknown when conditional", "run", [run(1, "tea:done")], 0, "unknown"),
+        ("a run stopped before it", "read", [run(0, "tea:done mood:=1", stopped: true)], 0, "missed"),
+        ("a completed run that ended first", "read", [run(0, "tea:done mood:=2")], 0, "not-due"),
+        ("skipped, then done in a second run", "tea", [run(0, "tea:skipped", stopped: true), run(0, "tea:done mood:=2")], 0, "done"),
+        ("skipped and not done", "tea", [run(0, "tea:skipped mood:=2")], 0, "skipped"),
+        ("recorded not scheduled", "read", [run(5, "tea:done mood:=1 rest:done read:not-scheduled water:done:8")], 5, "not-due"),
+        ("no run on a Sunday: not scheduled", "read", [run(0, "tea:done")], 6, "not-due"),
+    ] as [(String, String, [StatsRun], Int, String)])
+    func dayStatus(_ name: String, _ habit: String, _ runs: [StatsRun], _ day: Int, _ expected: String) {
+        // A run on day 6 keeps the last day from being "not run yet".
+        let report = Self.report(runs + [Self.run(6, "tea:done mood:=2")], until: 6)
+        let days = report.habits.first { $0.id == habit }!.days
+        #expect(days[day].status.rawValue == expected, "\(name)")
+    }
+
+    @Test func skippedDaysNeitherBreakNorExtendAStreakAndMissedDaysBreakIt() {
+        let runs = [
+            Self.run(0, "tea:done mood:=2"), Self.run(1, "tea:skipped mood:=2"), Self.run(2, "tea:done mood:=2"),
+            Self.run(3, "tea:done mood:=2"), Self.run(5, "tea:skipped mood:=2"), Self.run(6, "tea:done mood:=2"),
+        ]
+        let report = Self.report(runs, until: 6)
+        #expect(Self.statuses(report, "tea") == "done skipped done done missed skipped done")
+        let tea = report.habits.first { $0.id == "tea" }!
+        #expect(tea.currentStreak == 1)
+        #expect(tea.bestStreak == 3)
+        #expect(tea.rateAll == 4.0 / 7)
+        #expect(tea.counts[.skipped] == 2)
+    }
+
+    @Test func todayWithoutARunIsStillOpen() {
+        let report = Self.report([Self.run(0, "tea:done mood:=2"), Self.run(1, "tea:done mood:=2")], until: 2)
+        #expect(report.untilIsOpen)
+        #expect(Self.statuses(report, "tea") == "done done")
+        #expect(report.habits.first { $0.id == "tea" }!.currentStreak == 2)
+    }
+
+    @Test func theScoreFollowsItsFormula() {
+        let report = Self.report([Self.run(0, "tea:done mood:=2"), Self.run(2, "tea:done mood:=2")], until: 2)
+        let tea = report.habits.first { $0.id == "tea" }!
+        let m = pow(0.5, 1.0 / 13)
+        let expected = m * (m * (1 - m) + 0) + (1 - m)
+        #expect(abs(tea.score - expected) < 1e-12)
+        #expect(tea.scoreSteps.map(\.status) == [.done, .missed, .done])
+    }
+
+    @Test func aNumericHabitScoresItsShareOfTheTarget() {
+        let report = Self.report([Self.run(0, "tea:done mood:=1 rest:done read:done water:done:4")], until: 0)
+        let water = report.habits.first { $0.id == "water" }!
+        #expect(water.scoreSteps.first?.value == 0.5)
+        #expect(water.targetMet == 0)
+        #expect(water.averageValue == 4)
+    }
+
+    @Test func aRenamedHabitKeepsItsDaysByID() {
+        // The history recorded the old title; the routine's ID is what joins them.
+        let report = Self.report([Self.run(0, "tea:done mood:=2")], until: 0)
+        #expect(report.habits.first { $0.id == "tea" }!.title == "Tea")
+        #expect(Self.statuses(report, "tea") == "done")
+    }
+
+    @Test(arguments: [(0, "1970-01-01"), (-1, "1969-12-31"), (11_016, "2000-02-29"), (-719_528, "0000-01-01"), (20_415, "2025-11-23")])
+    func dayNumbersRoundTrip(_ number: Int, _ text: String) {
+        #expect(CalendarDate(dayNumber: number).description == text)
+        #expect(CalendarDate(text)!.dayNumber == number)
+    }
+
+    /// Three weeks of a fixed history, "today" fixed: the table and both calendars.
+    @Test(arguments: [("characters", HeatMap.Palette.characters), ("colors256", .colors256), ("truecolor", .trueColor)])
+    func goldenTableAndCalendars(_ name: String, _ palette: HeatMap.Palette) throws {
+        var runs: [StatsRun] = []
+        for day in 0..<18 where day % 5 != 3 {
+            let answer = day % 3
+            let branch = ["run:done", "rest:done", ""][answer]
+            let read = day % 7 >= 5 ? "read:not-scheduled" : (day % 4 == 0 ? "read:skipped" : "read:done")
+            runs.append(Self.run(day, "tea:done mood:=\(answer) \(branch) \(answer == 2 ? "" : read + " water:done:\(6 + day % 4)")"))
+        }
+        let report = Self.report(runs, until: 18)
+        let map = HeatMap(palette: palette, weeks: 5)
+        var text = StatsText.heading(report, runDays: Set(runs.map(\.date)).count) + StatsText.table(report) + "\n"
+        text += map.render(last: report.until.adding(days: -1)) { HeatMap.level(share: report.share(on: $0)) } + "\n"
+        let water = report.habits.first { $0.id == "water" }!
+        let byDate = Dictionary(uniqueKeysWithValues: water.days.map { ($0.date, $0.status) })
+        text += StatsText.habitPage(water) + "\n" + map.render(last: report.until.adding(days: -1)) { byDate[$0] }
+        try assertGolden(text, testsDirectory.appendingPathComponent("Fixtures/stats/\(name).txt"))
+    }
+}
