@@ -41,6 +41,9 @@ measure log "$runs" "" "$bin/routine log --history $work/years.sqlite"
 measure log-routine "$runs" "" "$bin/routine log --history $work/years.sqlite --since 2026-01-01"
 measure log-json 5 "" "$bin/routine log --history $work/years.sqlite --json"
 measure export 5 "" "$bin/routine history export --history $work/years.sqlite"
+# Benchmarks/ten-years.rt is the routine the generator's runs are of.
+measure stats "$runs" "" "$bin/routine stats Benchmarks/ten-years.rt --history $work/years.sqlite --until 2026-11-22"
+measure stats-json 5 "" "$bin/routine stats Benchmarks/ten-years.rt --history $work/years.sqlite --until 2026-11-22 --json"
 
 python3 - "$work" "$days" "$steps" "$nodes" > "$out" <<'PY'
 import json, os, statistics, sys
@@ -62,5 +65,7 @@ print(f"| `routine log` over {days:,} daily runs ({days * 30:,} steps) | {ms('lo
 print(f"| `routine log --since 2026-01-01` | {ms('log-routine'):.1f} ms |")
 print(f"| `routine log --json` (every step) | {ms('log-json'):.1f} ms |")
 print(f"| `routine history export` | {ms('export'):.1f} ms |")
+print(f"| `routine stats` over the same ten years | {ms('stats'):.1f} ms |")
+print(f"| `routine stats --json` (every habit and day) | {ms('stats-json'):.1f} ms |")
 PY
 cat "$out"

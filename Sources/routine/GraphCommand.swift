@@ -1,4 +1,5 @@
 import ArgumentParser
+import RoutineHistory
 import RoutineKit
 
 #if canImport(Glibc)
@@ -34,6 +35,14 @@ struct GraphCommand: ParsableCommand {
     @Flag(help: "Draw an invalid routine with its problems marked instead of refusing it.")
     var allowInvalid = false
 
+    @Flag(help: "Draw the history: habits filled by completion rate, answers labelled with how often they were chosen, nodes never reached faded.")
+    var stats = false
+
+    /// The window of --stats; default: the first recorded run up to today.
+    @OptionGroup var range: DateRangeOptions
+
+    @OptionGroup var history: HistoryOptions
+
     @OptionGroup var input: InputOptions
 
     private var rendered: String? {
@@ -49,6 +58,9 @@ struct GraphCommand: ParsableCommand {
     }
 
     func validate() throws {
+        if stats, resolvedFormat == .mermaid { throw ValidationError("--stats draws on DOT output (.dot, .gv, .svg, .png, .pdf), not Mermaid") }
+        if stats, allowInvalid { throw ValidationError("--stats draws the history of a valid routine; it cannot go with --allow-invalid") }
+        if !stats, range.since != nil || range.until != nil { throw ValidationError("--since and --until choose the window of --stats") }
         guard let output else { return }
         let lower = output.lowercased()
         let known = [".dot", ".gv", ".mmd", ".svg", ".png", ".pdf"].contains { lower.hasSuffix($0) }
@@ -69,6 +81,7 @@ struct GraphCommand: ParsableCommand {
         }
         var view = GraphView(loaded.routine, showProblems: allowInvalid)
         if allowInvalid { view.markInvalidAttributes(loaded.diagnostics, in: loaded.file) }
+        if stats { view.history = try history(of: loaded.routine) }
         // DOT is written from the writer's own buffer: a graph's text is the largest thing
         // the command holds, and a copy would cost another pass and a page fault per 4 KiB.
         if resolvedFormat == .dot {
@@ -76,6 +89,16 @@ struct GraphCommand: ParsableCommand {
         } else {
             try Array(MermaidWriter.write(view, direction: rankdir).utf8).withUnsafeBufferPointer { try emit($0) }
         }
+    }
+
+    /// The routine's recorded runs in the window, as the drawing shows them.
+    private func history(of routine: Routine) throws -> GraphHistory {
+        let until = range.untilDate ?? .today()
+        let filter = RunFilter(routine: routine.name, since: range.since, until: until.description)
+        let runs = try history.openForReading()?.statsRuns(filter, of: routine) ?? []
+        let unconditional = (try? PathExplorer(routine).nodesOnEveryWay()) ?? []
+        let report = StatsReport(routine: routine, runs: runs, since: range.sinceDate, until: until, unconditional: unconditional)
+        return GraphHistory(report: report, runs: runs)
     }
 
     private func emit(_ bytes: UnsafeBufferPointer<UInt8>) throws {

@@ -64,12 +64,8 @@ struct StatsCommand: ParsableCommand {
         }
         let until = range.untilDate ?? .today()
         let since = range.sinceDate
-        let stored = try history.openForReading()?.runs(RunFilter(routine: routine.name, since: since?.description, until: until.description)) ?? []
-        let runs = stored.compactMap { run in
-            CalendarDate(run.date).map {
-                StatsRun(date: $0, completed: run.result == .completed, steps: run.steps.map(\.decision), seconds: run.steps.map(\.seconds))
-            }
-        }
+        let filter = RunFilter(routine: routine.name, since: since?.description, until: until.description)
+        let runs = try history.openForReading()?.statsRuns(filter, of: routine) ?? []
         var unconditional: Set<Int> = []
         do {
             unconditional = try PathExplorer(routine).nodesOnEveryWay()

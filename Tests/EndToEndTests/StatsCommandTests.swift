@@ -80,4 +80,25 @@ struct StatsCommandTests {
         #expect(result.status == 0)
         #expect(result.stdout == "no runs of 'Day' recorded up to 2026-11-05\n")
     }
+
+    @Test func graphStatsDrawsTheHistoryAndDotAcceptsIt() throws {
+        let dir = try recorded()
+        let args = ["graph", "day.rt", "--stats", "--history", "h.sqlite", "--until", "2026-11-05"]
+        let result = try execute(args, in: dir)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains(##""tea" [shape=box, style="rounded,filled", label="Tea", fillcolor="#f5e79e""##), "\(result.stdout)")
+        #expect(result.stdout.contains(#""mood" -> "run" [label="Good · 1×"]"#))
+        #expect(result.stdout.contains(#""mood" -> " end" [label="Tired · 1×"]"#))
+        #expect(result.stdout.contains("\" legend\" [shape=plaintext"))
+        let dot = try shell("$ROUTINE " + args.joined(separator: " ") + " | dot -Tsvg > /dev/null", in: dir)
+        #expect(dot.status == 0, "dot refused it: \(dot.stderr)")
+        let later = try execute(args + ["--since", "2026-11-03"], in: dir)
+        #expect(later.stdout.contains(#""run" [shape=box, style="rounded,dashed", label="Run\n20m", color=gray70"#), "\(later.stdout)")
+    }
+
+    @Test func graphStatsIsRefusedForMermaid() throws {
+        let result = try execute(["graph", "routines/morning.rt", "--stats", "--format", "mermaid"])
+        #expect(result.status == 64)
+        #expect(result.stderr.contains("--stats draws on DOT output"))
+    }
 }

@@ -35,7 +35,7 @@ struct StatsTests {
                 step: k + 1, node: parts[0], kind: .habit, result: RecordedStep.Result(rawValue: parts[1])!,
                 value: parts.count > 2 ? Double(parts[2]) : nil)
         }
-        return StatsRun(date: monday.adding(days: day), completed: !stopped, steps: recorded)
+        return StatsRun(date: monday.adding(days: day), completed: !stopped, recorded: recorded, in: routine)
     }
 
     static func report(_ runs: [StatsRun], until day: Int) -> StatsReport {

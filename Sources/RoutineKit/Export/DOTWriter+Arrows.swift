@@ -3,23 +3,25 @@ extension DOTWriter {
     /// routine's records: a label is written from the answer's bytes, not built as a string.
     static func writeArrows(_ view: GraphView, _ buffers: RoutineBuffers, into out: inout ByteWriter) {
         view.routine.start.withUnsafeBufferPointer { start in
-            writeArrows(start, from: nil, label: nil, isGather: false, view, buffers, into: &out)
+            writeArrows(start, from: nil, label: nil, option: nil, isGather: false, view, buffers, into: &out)
         }
         for i in buffers.records.indices {
             let record = buffers.records[i]
             for k in record.options {
                 let option = buffers.options[k]
-                writeArrows(buffers.edges(option.next), from: i, label: option.text, isGather: false, view, buffers, into: &out)
+                writeArrows(
+                    buffers.edges(option.next), from: i, label: option.text, option: k - record.options.lowerBound, isGather: false,
+                    view, buffers, into: &out)
             }
             let isQuestion = record.kind == .question
-            writeArrows(buffers.edges(record.next), from: i, label: nil, isGather: isQuestion, view, buffers, into: &out)
+            writeArrows(buffers.edges(record.next), from: i, label: nil, option: nil, isGather: isQuestion, view, buffers, into: &out)
         }
     }
 
     /// The arrows of one list. A gather is labelled "then"; when a list has several targets,
     /// each label ends with the target's place in it.
     private static func writeArrows(
-        _ edges: UnsafeBufferPointer<Edge>, from: Int?, label: TextRef?, isGather: Bool, _ view: GraphView,
+        _ edges: UnsafeBufferPointer<Edge>, from: Int?, label: TextRef?, option: Int?, isGather: Bool, _ view: GraphView,
         _ buffers: RoutineBuffers, into out: inout ByteWriter
     ) {
         for (k, edge) in edges.enumerated() {
@@ -43,6 +45,11 @@ extension DOTWriter {
                 out.write(" [label=\"")
                 if let label { escape(buffers.bytes(label), into: &out) }
                 if isGather { out.write("then") }
+                if let history = view.history, let from, let option {
+                    out.write(" · ")
+                    out.write(history.chosen[from].map { $0[option] } ?? 0)
+                    out.write("×")
+                }
                 if let order {
                     if label != nil || isGather { out.byte(UInt8(ascii: " ")) }
                     out.byte(UInt8(ascii: "("))
@@ -73,5 +80,38 @@ extension DOTWriter {
             if opened { out.byte(UInt8(ascii: "]")) }
             out.write(";\n")
         }
+    }
+}
+
+extension DOTWriter {
+    /// A node's look under `graph --stats`: a habit filled by its completion rate; a node no
+    /// run reached drawn faded.
+    static func writeHistory(_ history: GraphHistory, of node: Int, _ isHabit: Bool, into out: inout ByteWriter) {
+        guard history.reached[node] else {
+            out.write(", color=gray70, fontcolor=gray55, tooltip=\"never reached in this window\"")
+            return
+        }
+        guard isHabit, let rate = history.rates[node] else { return }
+        out.write(", fillcolor=\"")
+        out.write(string: GraphHistory.color(rate: rate))
+        out.write("\", tooltip=\"done on ")
+        out.write(Int((rate * 100).rounded()))
+        out.write("% of its due days\"")
+    }
+
+    /// The scale of the fill colours, the window, and how arrows are labelled.
+    static func writeLegend(_ history: GraphHistory, into out: inout ByteWriter) {
+        out.write("  \" legend\" [shape=plaintext, fontsize=9, label=<<table border=\"0\" cellborder=\"1\" cellspacing=\"0\" cellpadding=\"3\">")
+        out.write("<tr><td colspan=\"5\">")
+        out.write(string: "completion rate, \(history.first) to \(history.until), \(history.runs) run\(history.runs == 1 ? "" : "s"); N× on an answer: times chosen; faded: never reached")
+        out.write("</td></tr><tr>")
+        for (k, band) in GraphHistory.bands.enumerated() {
+            out.write("<td bgcolor=\"")
+            out.write(string: GraphHistory.color(rate: Double(k) / 5))
+            out.write("\">")
+            out.write(string: band)
+            out.write("</td>")
+        }
+        out.write("</tr></table>>];\n")
     }
 }

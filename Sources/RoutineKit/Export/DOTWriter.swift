@@ -37,6 +37,7 @@ public enum DOTWriter {
             }
         }
         routine.withBuffers { buffers in writeArrows(view, buffers, into: &out) }
+        if let history = view.history { writeLegend(history, into: &out) }
         out.write("}\n")
         return out
     }
@@ -48,10 +49,15 @@ public enum DOTWriter {
             out.write("  ")
             quote(buffers.bytes(record.id), into: &out)
             let unreachable = view.showProblems && !view.reachable[i]
+            let faded = view.history.map { !$0.reached[i] } ?? false
+            let filled = record.kind == .habit && !faded && view.history?.rates[i] != nil
             if record.kind == .habit {
-                out.write(unreachable ? " [shape=box, style=\"rounded,dashed\", label=\"" : " [shape=box, style=\"rounded\", label=\"")
+                out.write(" [shape=box, style=\"rounded")
+                if unreachable || faded { out.write(",dashed") }
+                if filled { out.write(",filled") }
+                out.write("\", label=\"")
             } else {
-                out.write(unreachable ? " [shape=hexagon, style=dashed, label=\"" : " [shape=hexagon, label=\"")
+                out.write(unreachable || faded ? " [shape=hexagon, style=dashed, label=\"" : " [shape=hexagon, label=\"")
             }
             escape(buffers.bytes(record.title), into: &out)
             writeDetails(record, buffers, into: &out)
@@ -62,6 +68,7 @@ public enum DOTWriter {
             out.byte(UInt8(ascii: "\""))
             if view.invalidAttributes[i] != nil, !unreachable { out.write(", color=red") }
             if unreachable { out.write(", color=gray60, fontcolor=gray60, tooltip=\"unreachable\"") }
+            if let history = view.history { writeHistory(history, of: i, record.kind == .habit, into: &out) }
             out.write("];\n")
         }
     }

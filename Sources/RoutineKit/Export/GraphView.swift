@@ -14,6 +14,8 @@ public struct GraphView: Sendable {
     /// Attributes that did not parse, as written, by node: drawn marked as invalid, so that a
     /// drawing never shows a value the author did not write.
     public var invalidAttributes: [Int: [String]] = [:]
+    /// The history drawn on the graph (`graph --stats`), if any.
+    public var history: GraphHistory?
 
     public init(_ routine: Routine, showProblems: Bool) {
         self.routine = routine

@@ -14,19 +14,56 @@ public enum DayStatus: String, Sendable, CaseIterable {
 }
 
 /// One recorded run, as the statistics need it: its day, whether it completed, and what
-/// each habit it reached came to.
+/// each habit it reached came to, by node index in the routine being counted.
 public struct StatsRun: Sendable {
     public var date: CalendarDate
     public var completed: Bool
-    public var steps: [RecordedStep]
-    /// Seconds spent on each step, in the order of `steps`.
-    public var seconds: [Double]
+    public var steps: [Step]
+    /// The answers given, as (question, option) indices.
+    public var answers: [Answer] = []
 
-    public init(date: CalendarDate, completed: Bool, steps: [RecordedStep], seconds: [Double] = []) {
+    public struct Answer: Sendable {
+        public var question: Int
+        public var option: Int
+
+        public init(question: Int, option: Int) {
+            self.question = question
+            self.option = option
+        }
+    }
+
+    /// One habit's step; steps of questions, and of nodes the routine no longer has, are left out.
+    public struct Step: Sendable {
+        public var node: Int
+        public var result: RecordedStep.Result
+        public var value: Double?
+        public var seconds: Double
+
+        public init(node: Int, result: RecordedStep.Result, value: Double? = nil, seconds: Double = 0) {
+            self.node = node
+            self.result = result
+            self.value = value
+            self.seconds = seconds
+        }
+    }
+
+    public init(date: CalendarDate, completed: Bool, steps: [Step]) {
         self.date = date
         self.completed = completed
         self.steps = steps
-        self.seconds = seconds
+    }
+
+    /// A run from recorded steps, matched to `routine` by node ID.
+    public init(date: CalendarDate, completed: Bool, recorded: [RecordedStep], seconds: [Double] = [], in routine: Routine) {
+        let ids = routine.indexByID()
+        self.init(date: date, completed: completed, steps: recorded.enumerated().compactMap { k, step in
+            guard step.kind == .habit, let node = ids[step.node] else { return nil }
+            return Step(node: node, result: step.result, value: step.value, seconds: k < seconds.count ? seconds[k] : 0)
+        })
+        answers = recorded.compactMap { step in
+            guard step.kind == .question, let node = ids[step.node], let option = step.option else { return nil }
+            return Answer(question: node, option: option)
+        }
     }
 }
 
@@ -49,33 +86,63 @@ public struct DayClassifier: Sendable {
         self.unconditional = unconditional
     }
 
-    /// The status of habit `index` on `date`, given that day's runs (maybe none).
-    public func day(_ index: Int, on date: CalendarDate, runs: [StatsRun]) -> HabitDay {
-        let id = routine.id(of: index)
-        var result = HabitDay(date: date, status: .unknown)
-        var skipped = false
-        var notScheduled = false
-        for run in runs {
-            for (k, step) in run.steps.enumerated() where step.node == id && step.kind == .habit {
-                switch step.result {
-                case .done:
-                    result.status = .done
-                    result.value = step.value ?? result.value
-                    result.seconds = (result.seconds ?? 0) + (k < run.seconds.count ? run.seconds[k] : 0)
-                case .skipped: skipped = true
-                case .notScheduled: notScheduled = true
-                case .answered: break
+    /// What one day's runs recorded, by node index: read once per day, so that classifying
+    /// every habit of the day costs a lookup each.
+    public struct DayRecord: Sendable {
+        struct Entry: Sendable {
+            var done = false
+            var skipped = false
+            var notScheduled = false
+            var value: Double?
+            var seconds = 0.0
+        }
+
+        /// By node index; empty on a day without runs.
+        var entries: [Entry] = []
+        var hadRuns = false
+        var anyCompleted = false
+
+        public init(runs: [StatsRun], nodeCount: Int) {
+            hadRuns = !runs.isEmpty
+            anyCompleted = runs.contains(where: \.completed)
+            if hadRuns { entries = Array(repeating: Entry(), count: nodeCount) }
+            for run in runs {
+                for step in run.steps {
+                    var entry = entries[step.node]
+                    switch step.result {
+                    case .done:
+                        entry.done = true
+                        entry.value = step.value ?? entry.value
+                        entry.seconds += step.seconds
+                    case .skipped: entry.skipped = true
+                    case .notScheduled: entry.notScheduled = true
+                    case .answered: break
+                    }
+                    entries[step.node] = entry
                 }
             }
         }
-        if result.status == .done { return result }
-        if skipped {
+    }
+
+    /// The status of habit `index` on `date`, given that day's runs (maybe none).
+    public func day(_ index: Int, on date: CalendarDate, runs: [StatsRun]) -> HabitDay {
+        day(index, on: date, record: DayRecord(runs: runs, nodeCount: routine.nodeCount))
+    }
+
+    public func day(_ index: Int, on date: CalendarDate, record: DayRecord) -> HabitDay {
+        var result = HabitDay(date: date, status: .unknown)
+        let entry = record.entries.isEmpty ? nil : record.entries[index]
+        if let entry, entry.done {
+            result.status = .done
+            result.value = entry.value
+            result.seconds = entry.seconds
+        } else if entry?.skipped == true {
             result.status = .skipped
-        } else if notScheduled || !isScheduled(index, on: date) {
+        } else if entry?.notScheduled == true || !isScheduled(index, on: date) {
             result.status = .notDue
-        } else if !runs.isEmpty {
+        } else if record.hadRuns {
             // A completed run that never reached it: the answers led elsewhere, or `end` came first.
-            result.status = runs.contains(where: \.completed) ? .notDue : .missed
+            result.status = record.anyCompleted ? .notDue : .missed
         } else {
             result.status = unconditional.contains(index) ? .missed : .unknown
         }

@@ -79,12 +79,14 @@ public struct HabitStats: Sendable {
         }
         currentStreak = current
         measuredSeconds = measured.isEmpty ? nil : measured.reduce(0, +) / Double(measured.count)
-        rate7 = Self.rate(days.filter { until.dayNumber - $0.date.dayNumber < 7 })
-        rate30 = Self.rate(days.filter { until.dayNumber - $0.date.dayNumber < 30 })
-        rateAll = Self.rate(days)
+        // The days are consecutive, so the last n of them are a suffix.
+        let lastDay = days.last.map { $0.date.dayNumber } ?? until.dayNumber
+        rate7 = Self.rate(days.suffix(max(0, 7 - (until.dayNumber - lastDay))))
+        rate30 = Self.rate(days.suffix(max(0, 30 - (until.dayNumber - lastDay))))
+        rateAll = Self.rate(days[...])
     }
 
-    static func rate(_ days: [HabitDay]) -> Double? {
+    static func rate(_ days: ArraySlice<HabitDay>) -> Double? {
         var done = 0
         var due = 0
         for day in days {

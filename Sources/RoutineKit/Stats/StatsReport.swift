@@ -26,22 +26,25 @@ public struct StatsReport: Sendable {
         // A day that has not been run yet is not over: it neither breaks a streak nor counts as due.
         let last = untilIsOpen ? until.dayNumber - 1 : until.dayNumber
         let classifier = DayClassifier(routine: routine, unconditional: unconditional)
-        var habits: [HabitStats] = []
+        let habitIndices = (0..<routine.nodeCount).filter { !routine.isQuestion($0) }
+        var perHabit = Array(repeating: [HabitDay](), count: habitIndices.count)
         var daily: [CalendarDate: (done: Int, due: Int)] = [:]
-        for index in 0..<routine.nodeCount where !routine.isQuestion(index) {
-            var days: [HabitDay] = []
-            if first.dayNumber <= last {
-                for n in first.dayNumber...last {
-                    let date = CalendarDate(dayNumber: n)
-                    let day = classifier.day(index, on: date, runs: byDay[n] ?? [])
-                    days.append(day)
-                    var tally = daily[date] ?? (0, 0)
+        if first.dayNumber <= last {
+            for n in first.dayNumber...last {
+                let date = CalendarDate(dayNumber: n)
+                let record = DayClassifier.DayRecord(runs: byDay[n] ?? [], nodeCount: routine.nodeCount)
+                var tally = (done: 0, due: 0)
+                for (k, index) in habitIndices.enumerated() {
+                    let day = classifier.day(index, on: date, record: record)
+                    perHabit[k].append(day)
                     if day.status == .done { tally.done += 1 }
-                    if [.done, .skipped, .missed].contains(day.status) { tally.due += 1 }
-                    daily[date] = tally
+                    if day.status == .done || day.status == .skipped || day.status == .missed { tally.due += 1 }
                 }
+                daily[date] = tally
             }
-            habits.append(HabitStats(index: index, routine: routine, days: days, frequency: classifier.frequency(index), until: until))
+        }
+        let habits = habitIndices.enumerated().map { k, index in
+            HabitStats(index: index, routine: routine, days: perHabit[k], frequency: classifier.frequency(index), until: until)
         }
         self.habits = habits
         self.daily = daily
