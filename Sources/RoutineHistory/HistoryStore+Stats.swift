@@ -44,3 +44,20 @@ extension HistoryStore {
         }
     }
 }
+
+extension HistoryStore {
+    /// On how many days from `from` through `through` each node of `routine` was done, by node
+    /// ID, leaving out the run `excluded` (one being resumed, whose steps are replayed).
+    public func doneDays(of routine: String, from: String, through: String, excluding excluded: Int64? = nil) throws(HistoryError) -> [String: Int] {
+        try read { db in
+            let sql = """
+                SELECT step.node, count(DISTINCT run.date) FROM step JOIN run ON run.id = step.runId
+                WHERE run.routine = ? AND run.date BETWEEN ? AND ? AND run.id IS NOT ? AND step.result = 'done'
+                GROUP BY step.node
+                """
+            var counts: [String: Int] = [:]
+            for row in try Row.fetchAll(db, sql: sql, arguments: [routine, from, through, excluded]) { counts[row[0]] = row[1] }
+            return counts
+        }
+    }
+}

@@ -102,9 +102,9 @@ public struct ResumePlan: Sendable {
     /// How many of the stored steps still apply; the rest are dropped when the run resumes.
     public let keptSteps: Int
 
-    public init(_ stored: StoredRun, routine: Routine, date: CalendarDate) {
+    public init(_ stored: StoredRun, routine: Routine, date: CalendarDate, doneThisWeek: [Int: Int] = [:]) {
         self.stored = stored
-        var run = RoutineRun(routine: routine, date: date)
+        var run = RoutineRun(routine: routine, date: date, doneThisWeek: doneThisWeek)
         let divergence = run.replay(stored.steps.map(\.decision))
         self.run = run
         self.divergence = divergence

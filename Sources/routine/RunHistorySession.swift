@@ -56,7 +56,7 @@ struct RunHistorySession {
             if resume { StandardError.write(visible: "routine: note: no unfinished run of '\(name)' on \(date) to resume; starting a new one\n") }
             return .fresh
         }
-        let plan = ResumePlan(latest, routine: loaded.routine, date: date)
+        let plan = ResumePlan(latest, routine: loaded.routine, date: date, doneThisWeek: doneThisWeek(excluding: latest.id))
         if let divergence = plan.divergence { StandardError.write(visible: describe(divergence)) }
         if resume { return .resume(plan) }
         let day = date == .today() ? "today's run" : "the \(date.weekdayName) \(date) run"
@@ -82,6 +82,7 @@ struct RunHistorySession {
     /// The run to drive, with its recorder.
     mutating func begin(_ choice: Choice) -> RoutineRun {
         guard let store else { return RoutineRun(routine: loaded.routine, date: date) }
+        let counts = doneThisWeek(excluding: nil)
         do {
             switch choice {
             case .resume(let plan):
@@ -103,7 +104,24 @@ struct RunHistorySession {
         } catch {
             Self.warn(error.diagnostic)
         }
-        return RoutineRun(routine: loaded.routine, date: date)
+        return RoutineRun(routine: loaded.routine, date: date, doneThisWeek: counts)
+    }
+
+    /// For each habit with a weekly quota, the days of this ISO week (Monday on) it was done,
+    /// other runs of today included. Without a history every habit is offered.
+    func doneThisWeek(excluding run: Int64?) -> [Int: Int] {
+        let routine = loaded.routine
+        let quotas = (0..<routine.nodeCount).filter { routine.perWeek(of: $0) != nil }
+        guard let store, !quotas.isEmpty else { return [:] }
+        do {
+            let days = try store.doneDays(of: routine.name, from: date.weekStart.description, through: date.description, excluding: run)
+            var counts: [Int: Int] = [:]
+            for index in quotas { counts[index] = days[routine.id(of: index)] ?? 0 }
+            return counts
+        } catch {
+            Self.warn(error.diagnostic)
+            return [:]
+        }
     }
 
     private func describe(_ divergence: ReplayDivergence) -> String {

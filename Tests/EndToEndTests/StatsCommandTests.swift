@@ -101,4 +101,25 @@ struct StatsCommandTests {
         #expect(result.status == 64)
         #expect(result.stderr.contains("--stats draws on DOT output"))
     }
+
+    /// A habit due twice a week is offered until done twice in the run's ISO week, then passed
+    /// over with the count; without a history it is always offered.
+    @Test func aWeeklyQuotaIsCountedFromTheHistory() throws {
+        let dir = try temporaryDirectory()
+        try "routine \"Q\"\nhabit tea \"Tea\" -> run\nhabit run \"Run\" for 30m 2 per week\n"
+            .write(to: dir.appendingPathComponent("q.rt"), atomically: true, encoding: .utf8)
+        func run(_ date: String, _ extra: [String] = ["--history", "h.sqlite"]) throws -> String {
+            let result = try execute(["run", "q.rt", "--date", date, "--answers", "-"] + extra, stdin: "d\nd\n", in: dir)
+            #expect(result.status == 0, "\(result.stderr)")
+            return result.stdout
+        }
+        #expect(try run("2026-11-02").contains("2. Run: done\n"))
+        #expect(try run("2026-11-04").contains("2. Run: done\n"))
+        #expect(try run("2026-11-06").contains("2. Run: done 2 of 2 this week\n"))
+        #expect(try run("2026-11-06", ["--no-history"]).contains("2. Run: done\n"))
+        #expect(try run("2026-11-09").contains("2. Run: done\n"), "a new week")
+        let stats = try execute(["stats", "q.rt", "--history", "h.sqlite", "--until", "2026-11-16", "--csv"], in: dir)
+        let run = stats.stdout.split(separator: "\n").filter { $0.contains(",run,") }.map { $0.split(separator: ",")[2] }
+        #expect(run == ["done", "not-due", "done", "not-due", "not-due", "not-due", "not-due", "done", "not-due", "not-due", "not-due", "not-due", "not-due", "missed"])
+    }
 }

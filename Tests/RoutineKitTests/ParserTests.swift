@@ -38,6 +38,8 @@ struct ParserTests {
         Case(name: "byte order mark", source: "\u{FEFF}routine \"R\"\nhabit a \"A\"", expected: "routine R\nhabit a [A]"),
         Case(name: "comments everywhere", source: "# top\nroutine \"R\" # name\nhabit a \"A # not a comment\" # c\n# end",
              expected: "routine R\nhabit a [A # not a comment]"),
+        Case(name: "weekly quota, on the header or below, with days", source: "routine \"R\"\nhabit a \"A\" for 30m 3 per week\nhabit b \"B\"\n  on weekdays\n  2 per week\nhabit per \"P\" -> week\nhabit week \"W\"",
+             expected: "routine R\nhabit a [A] for=1800 per-week=3\nhabit b [B] on=weekdays per-week=2\nhabit per [P] -> week\nhabit week [W]"),
         Case(name: "question with note", source: "routine \"R\"\nquestion q \"Q\" note \"think\"\n \"a\" -> end\n \"b\" -> end",
              expected: "routine R\nquestion q [Q] note=[think] {a -> end} {b -> end}"),
     ]

@@ -142,4 +142,43 @@ struct StatsTests {
         text += StatsText.habitPage(water) + "\n" + map.render(last: report.until.adding(days: -1)) { byDate[$0] }
         try assertGolden(text, testsDirectory.appendingPathComponent("Fixtures/stats/\(name).txt"))
     }
+
+    /// `run` is due twice a week: a week that met it early has no missed day, a week that
+    /// ended short has the shortfall missed on its last days, the open week has none yet.
+    @Test func aWeeklyQuotaIsTheSchedule() {
+        let routine = load("routine \"Q\"\nhabit tea \"Tea\" -> run\nhabit run \"Run\" 2 per week\n").routine
+        func run(_ day: Int, _ steps: String) -> StatsRun {
+            let recorded = steps.split(separator: " ").enumerated().map { k, text in
+                let parts = text.split(separator: ":").map(String.init)
+                return RecordedStep(step: k + 1, node: parts[0], kind: .habit, result: RecordedStep.Result(rawValue: parts[1])!)
+            }
+            return StatsRun(date: Self.monday.adding(days: day), completed: true, recorded: recorded, in: routine)
+        }
+        let runs = [
+            run(0, "tea:done run:done"), run(1, "tea:done run:done"), run(2, "tea:done run:not-scheduled"),  // met by Tuesday
+            run(7, "tea:done run:done"), run(8, "tea:done run:skipped"),  // 1 done + 1 skipped: met
+            run(14, "tea:done run:done"),  // one short
+            run(21, "tea:done run:skipped"),  // the open week
+        ]
+        let report = StatsReport(routine: routine, runs: runs, since: Self.monday, until: Self.monday.adding(days: 23), unconditional: [0, 1])
+        let days = report.habits[1].days.map(\.status.rawValue)
+        #expect(Array(days[0..<7]) == ["done", "done", "not-due", "not-due", "not-due", "not-due", "not-due"])
+        #expect(Array(days[7..<14]) == ["done", "skipped", "not-due", "not-due", "not-due", "not-due", "not-due"])
+        #expect(Array(days[14..<21]) == ["done", "not-due", "not-due", "not-due", "not-due", "not-due", "missed"])
+        #expect(Array(days[21...]) == ["skipped", "not-due"])
+        #expect(abs(HabitStats.multiplier(frequency: 2.0 / 7) - pow(0.5, (2.0 / 7).squareRoot() / 13)) < 1e-15)
+    }
+
+    @Test func theRunShowsTheWeeksCountAndPassesOverAMetQuota() {
+        let routine = load("routine \"Q\"\nhabit tea \"Tea\" -> run\nhabit run \"Run\" for 30m 2 per week\n").routine
+        var run = RoutineRun(routine: routine, date: Self.monday, doneThisWeek: [1: 1])
+        run.decide(.done(value: nil))
+        let prompt = RunTranscript(interactive: true, colors: false).render(.prompt(node: 1, step: 2, again: false), run).stdout
+        #expect(prompt.contains("Run · 30m · 1 of 2 this week"), "\(prompt)")
+        var met = RoutineRun(routine: routine, date: Self.monday, doneThisWeek: [1: 2])
+        met.decide(.done(value: nil))
+        #expect(met.isFinished)
+        let passed = RunTranscript(interactive: false, colors: false).render(.record(met.records[1]), met).stdout
+        #expect(passed == "2. Run: done 2 of 2 this week\n")
+    }
 }

@@ -28,6 +28,7 @@ func dump(_ routine: Routine) -> String {
         if let d = node.duration { line += " for=\(d)" }
         if let t = node.target { line += " target=\(t.amountText)" + (t.unit.map { "/\($0)" } ?? "") }
         if let days = node.days { line += " on=" + days.words.joined(separator: "+") }
+        if let perWeek = node.perWeek { line += " per-week=\(perWeek)" }
         if let note = node.note { line += " note=[\(note)]" }
         for option in node.options { line += " {\(option.text)\(targets(option.next))}" }
         lines.append(line + targets(node.next))

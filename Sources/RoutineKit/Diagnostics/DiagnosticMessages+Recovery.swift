@@ -1,5 +1,19 @@
 /// The catalogue, continued: mistakes read as meant, each said once with its fix.
 extension Diagnostic {
+    /// `0 per week`, `9 per week`: a quota a week cannot hold.
+    static func perWeekOutOfRange(_ text: String, at span: Span) -> Diagnostic {
+        Diagnostic(
+            .invalidNumber, "invalid quota '\(text) per week': a habit can be due 1 to 7 times a week", at: span,
+            notes: [Note("for a habit due every day, leave the quota out")])
+    }
+
+    /// `3 per` without `week`, or a number where an attribute belongs.
+    static func expectedPerWeek(after number: String, at span: Span) -> Diagnostic {
+        Diagnostic(
+            .expectedToken, "expected 'per week' after '\(number)', as in '\(number) per week'", at: span,
+            fixIt: FixIt("write the quota in full", replacing: span, with: "\(number) per week"))
+    }
+
     static func unquotedOption(_ text: String, at span: Span) -> Diagnostic {
         let quoted = StringLiteral.encode(text)
         return Diagnostic(

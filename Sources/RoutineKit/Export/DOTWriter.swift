@@ -106,10 +106,16 @@ public enum DOTWriter {
         }
         if let days = record.days {
             out.write(separator)
+            separator = " \u{B7} "
             for (k, word) in days.words.enumerated() {
                 if k > 0 { out.byte(UInt8(ascii: " ")) }
                 out.write(string: word)
             }
+        }
+        if record.perWeek > 0 {
+            out.write(separator)
+            out.write(Int(record.perWeek))
+            out.write(" per week")
         }
     }
 

@@ -90,6 +90,7 @@ public struct GraphView: Sendable {
         if let seconds = node.duration { parts.append(DurationText.human(seconds)) }
         if let target = node.target { parts.append("target " + AnswerInterpreter.describe(target)) }
         if let days = node.days { parts.append(days.words.joined(separator: " ")) }
+        if let perWeek = node.perWeek { parts.append("\(perWeek) per week") }
         return parts.isEmpty ? nil : parts.joined(separator: " · ")
     }
 

@@ -45,6 +45,8 @@ struct NodeRecord: Sendable {
     private var storedDaysSpan = Span.absent
     private var storedNoteSpan = Span.absent
     var days: Weekdays?
+    /// How many times a week a habit is due (`3 per week`); 0 for none.
+    var perWeek: UInt8 = 0
     var kind: RoutineNode.Kind
 
     init(id: TextRef, title: TextRef, firstOption: UInt32, idSpan: Span, titleSpan: Span, kind: RoutineNode.Kind) {

@@ -47,6 +47,7 @@ public struct Routine: Sendable {
         record.amount = node.target?.amount
         record.duration = node.duration
         record.days = node.days
+        record.perWeek = UInt8(node.perWeek ?? 0)
         record.arrowSpan = node.arrowSpan
         record.daysSpan = node.daysSpan
         record.noteSpan = node.noteSpan
@@ -117,6 +118,9 @@ public struct Routine: Sendable {
     /// The days habit `index` is scheduled on; nil for every day.
     public func days(of index: Int) -> Weekdays? { records[index].days }
 
+    /// How many times a week habit `index` is due; nil when it has no quota.
+    public func perWeek(of index: Int) -> Int? { records[index].perWeek == 0 ? nil : Int(records[index].perWeek) }
+
     /// The targets of node `index`'s own arrow, in order.
     public func targets(of index: Int) -> [Target] { edges[records[index].next.range].map(\.target) }
 
@@ -148,6 +152,7 @@ public struct NodeList: RandomAccessCollection, Sendable {
             days: record.days, next: Array(routine.edges[record.next.range]), idSpan: record.idSpan,
             titleSpan: record.titleSpan, arrowSpan: record.arrowSpan, daysSpan: record.daysSpan)
         node.noteSpan = record.noteSpan
+        node.perWeek = record.perWeek == 0 ? nil : Int(record.perWeek)
         node.options = routine.optionRecords[record.options].map { option in
             QuestionOption(
                 text: text.string(option.text), next: Array(routine.edges[option.next.range]),

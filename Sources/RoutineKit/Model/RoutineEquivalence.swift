@@ -9,7 +9,7 @@ extension Routine {
         else { return false }
         for (a, b) in zip(nodes, other.nodes) {
             guard a.kind == b.kind, a.id == b.id, a.title == b.title, a.note == b.note, a.duration == b.duration,
-                a.target == b.target, a.days == b.days, names(a.next, self) == names(b.next, other),
+                a.target == b.target, a.days == b.days, a.perWeek == b.perWeek, names(a.next, self) == names(b.next, other),
                 a.options.count == b.options.count
             else { return false }
             for (x, y) in zip(a.options, b.options) where x.text != y.text || names(x.next, self) != names(y.next, other) {

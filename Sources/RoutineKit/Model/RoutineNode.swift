@@ -13,6 +13,8 @@ public struct RoutineNode: Sendable {
     public var target: TargetValue?
     /// The days a habit is scheduled on; `nil` means every day.
     public var days: Weekdays?
+    /// How many times a week the habit is due (`3 per week`); `nil` when not a quota.
+    public var perWeek: Int?
     /// A question's answers, in order.
     public var options: [QuestionOption]
     /// A habit's targets, or a question's gather: where it goes after the chosen option's targets.

@@ -30,6 +30,9 @@ public struct Weekdays: OptionSet, Hashable, Sendable {
     /// The day with ISO weekday number `n` (1 = Monday ... 7 = Sunday).
     public static func isoDay(_ n: Int) -> Weekdays { Weekdays(rawValue: 1 << UInt8((n - 1) % 7)) }
 
+    /// How many days of the week the set holds.
+    public var count: Int { rawValue.nonzeroBitCount }
+
     /// The canonical words for this set: `weekdays` and `weekends` where they fit whole.
     public var words: [String] {
         var rest = self

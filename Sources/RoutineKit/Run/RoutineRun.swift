@@ -47,14 +47,15 @@ public struct RoutineRun: Sendable {
     /// Whether the run reached `end`, as opposed to running out of agenda.
     public private(set) var reachedEnd = false
 
-    public init(routine: Routine, date: CalendarDate) {
-        self.init(routine: routine, graph: RoutineGraph(routine), date: date)
-    }
+    /// How often each habit with a weekly quota was already done in the run's week (by node
+    /// index, from the history): one that has met its quota is passed over.
+    public let doneThisWeek: [Int: Int]
 
-    private init(routine: Routine, graph: RoutineGraph, date: CalendarDate) {
+    public init(routine: Routine, date: CalendarDate, doneThisWeek: [Int: Int] = [:]) {
         self.routine = routine
-        self.graph = graph
+        self.graph = RoutineGraph(routine)
         self.date = date
+        self.doneThisWeek = doneThisWeek
         agenda = Agenda(graph: graph, start: routine.start.map(\.target))
         advance()
     }
@@ -91,6 +92,13 @@ public struct RoutineRun: Sendable {
         return current
     }
 
+    /// Whether habit `index` is due today: on one of its days, and its weekly quota not met.
+    public func isDue(_ index: Int) -> Bool {
+        if let days = routine.days(of: index), !days.contains(date.weekday) { return false }
+        if let quota = routine.perWeek(of: index), doneThisWeek[index, default: 0] >= quota { return false }
+        return true
+    }
+
     private mutating func apply(_ decision: RunDecision, to index: Int) {
         var targets = routine.targets(of: index)
         let outcome: RunRecord.Outcome
@@ -114,7 +122,7 @@ public struct RoutineRun: Sendable {
                 reachedEnd = true
                 return
             }
-            if !routine.isQuestion(index), let days = routine.days(of: index), !days.contains(date.weekday) {
+            if !routine.isQuestion(index), !isDue(index) {
                 records.append(RunRecord(step: step, node: index, outcome: .habit(.notScheduled, value: nil)))
                 agenda.complete(index, targets: routine.targets(of: index))
                 continue

@@ -27,6 +27,10 @@ public struct RunTranscript: Sendable {
         case .record(let record):
             let title = routine.title(of: record.node)
             switch record.outcome {
+            case .habit(.notScheduled, _) where run.routine.days(of: record.node).map({ $0.contains(run.date.weekday) }) ?? true:
+                // On its day, so passed over for its weekly quota.
+                let quota = routine.perWeek(of: record.node) ?? 0
+                return (dim("\(record.step). \(title): done \(run.doneThisWeek[record.node] ?? quota) of \(quota) this week") + "\n", "")
             case .habit(.notScheduled, _):
                 return (dim("\(record.step). \(title): not scheduled on \(run.date.weekdayName)s") + "\n", "")
             case _ where interactive:
@@ -54,6 +58,7 @@ public struct RunTranscript: Sendable {
         var details: [String] = []
         if let seconds = node.duration { details.append(DurationText.human(seconds)) }
         if let target = node.target { details.append("target " + AnswerInterpreter.describe(target)) }
+        if let quota = node.perWeek { details.append("\(run.doneThisWeek[index] ?? 0) of \(quota) this week") }
         text += "  " + paint(node.title, "1") + (details.isEmpty ? "" : dim(" · " + details.joined(separator: " · "))) + "\n"
         if let note = node.note { text += dim(indent(note, by: "  ")) + "\n" }
         if node.isQuestion {

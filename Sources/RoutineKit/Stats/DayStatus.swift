@@ -155,6 +155,7 @@ public struct DayClassifier: Sendable {
 
     /// How often the habit is due per day, for the strength score: its days a week over 7.
     public func frequency(_ index: Int) -> Double {
-        Double(routine.days(of: index)?.words.count ?? 7) / 7
+        if let quota = routine.perWeek(of: index) { return Double(quota) / 7 }
+        return Double(routine.days(of: index)?.count ?? 7) / 7
     }
 }

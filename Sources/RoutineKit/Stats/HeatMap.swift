@@ -55,7 +55,7 @@ public struct HeatMap: Sendable {
 
     private func render(last: CalendarDate, legend: String, cell: (CalendarDate) -> String) -> String {
         let firstMonday = last.weekStart.adding(days: -7 * (weeks - 1))
-        var monthLine = Array(repeating: Character(" "), count: 5 + 2 * weeks)
+        var monthLine = Array(repeating: Character(" "), count: 5 + 2 * weeks + 4)
         var previousMonth = -1
         for week in 0..<weeks {
             let monday = firstMonday.adding(days: 7 * week)

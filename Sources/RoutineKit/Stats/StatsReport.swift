@@ -33,14 +33,18 @@ public struct StatsReport: Sendable {
             for n in first.dayNumber...last {
                 let date = CalendarDate(dayNumber: n)
                 let record = DayClassifier.DayRecord(runs: byDay[n] ?? [], nodeCount: routine.nodeCount)
-                var tally = (done: 0, due: 0)
-                for (k, index) in habitIndices.enumerated() {
-                    let day = classifier.day(index, on: date, record: record)
-                    perHabit[k].append(day)
-                    if day.status == .done { tally.done += 1 }
-                    if day.status == .done || day.status == .skipped || day.status == .missed { tally.due += 1 }
-                }
-                daily[date] = tally
+                for (k, index) in habitIndices.enumerated() { perHabit[k].append(classifier.day(index, on: date, record: record)) }
+            }
+        }
+        for (k, index) in habitIndices.enumerated() {
+            if let quota = routine.perWeek(of: index) { Self.applyQuota(quota, to: &perHabit[k], scheduled: classifier, index: index, last: last) }
+        }
+        for days in perHabit {
+            for day in days {
+                var tally = daily[day.date] ?? (0, 0)
+                if day.status == .done { tally.done += 1 }
+                if day.status == .done || day.status == .skipped || day.status == .missed { tally.due += 1 }
+                daily[day.date] = tally
             }
         }
         let habits = habitIndices.enumerated().map { k, index in
@@ -48,6 +52,35 @@ public struct StatsReport: Sendable {
         }
         self.habits = habits
         self.daily = daily
+    }
+
+    /// A weekly quota is the habit's schedule: in each ISO week, days it was not done are not
+    /// due, unless the week is over and fell short; then the shortfall (quota less the days
+    /// done or skipped) is missed, on the week's last scheduled days.
+    static func applyQuota(_ quota: Int, to days: inout [HabitDay], scheduled: DayClassifier, index: Int, last: Int) {
+        var start = 0
+        while start < days.count {
+            let monday = days[start].date.weekStart.dayNumber
+            var end = start
+            while end < days.count, days[end].date.dayNumber < monday + 7 { end += 1 }
+            var counted = 0
+            for k in start..<end {
+                switch days[k].status {
+                case .done, .skipped: counted += 1
+                default: days[k].status = .notDue
+                }
+            }
+            var shortfall = monday + 6 <= last ? quota - counted : 0
+            var k = end - 1
+            while shortfall > 0, k >= start {
+                if days[k].status == .notDue, scheduled.isScheduled(index, on: days[k].date) {
+                    days[k].status = .missed
+                    shortfall -= 1
+                }
+                k -= 1
+            }
+            start = end
+        }
     }
 
     /// The share of `date`'s due habits that were done; nil when nothing was due or the day

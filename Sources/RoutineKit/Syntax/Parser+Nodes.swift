@@ -31,6 +31,7 @@ extension Parser {
     /// Reads the body of node `index`, filling in its record in place.
     private mutating func parseBody(of index: Int) -> Bool {
         var seen = AttributeSpans()
+        var perWeekSpan: Span?
         let isQuestion = builder.routine.records[index].kind == .question
         var id: String { builder.routine.id(of: index) }
         while true {
@@ -52,6 +53,22 @@ extension Parser {
                 var record = builder.routine.records[index]
                 guard parseAttribute(kind, into: &record) else { return false }
                 if !dropped { builder.routine.records[index] = record }
+            case .word where text(token.span).allSatisfy(\.isNumber) && !(isQuestion && token.atLineStart):
+                // (A number opening a line of a question is an unquoted option, read below.)
+                // `3 per week`: 'per' and 'week' are words only here, so no ID is taken from anyone.
+                let number = token.span
+                guard let quota = parsePerWeek() else { return false }
+                let whole = number.union(quota.span)
+                if let first = perWeekSpan {
+                    diagnostics.append(.duplicateAttribute("per week", node: id, at: whole, first: first))
+                } else {
+                    perWeekSpan = whole
+                }
+                if isQuestion {
+                    diagnostics.append(.attributeOnQuestion("per week", node: id, at: whole))
+                } else if let count = quota.count {
+                    builder.routine.records[index].perWeek = UInt8(count)
+                }
             case .arrow where isQuestion && !token.atLineStart && builder.routine.records[index].optionCount > 0:
                 // An arrow on an option's line belongs to the option.
                 let record = builder.routine.records[index]
@@ -94,11 +111,36 @@ extension Parser {
                 report(
                     expected: isQuestion
                         ? "an option in quotes, 'then ->' or the next declaration"
-                        : "'for', 'target', 'on', 'note', '->' or the next declaration",
+                        : "'for', 'target', 'on', 'N per week', 'note', '->' or the next declaration",
                     keywords: isQuestion ? ["note", "then", "habit", "question"] : ["for", "target", "on", "note", "habit", "question"])
                 return false
             }
         }
+    }
+
+    /// Parses `N per week` with the current token on the number: the count (nil when out of
+    /// range, reported) and the span of `per week`; nil after a syntax error.
+    private mutating func parsePerWeek() -> (count: Int?, span: Span)? {
+        let number = token.span
+        let digits = String(text(number))
+        advance()
+        guard !token.atLineStart, token.kind == .identifier, text(token.span) == "per" else {
+            diagnostics.append(.expectedPerWeek(after: digits, at: number))
+            return nil
+        }
+        let per = token.span
+        advance()
+        guard !token.atLineStart, token.kind == .identifier, text(token.span) == "week" else {
+            diagnostics.append(.expectedPerWeek(after: digits, at: number.union(per)))
+            return nil
+        }
+        let span = per.union(token.span)
+        advance()
+        guard let count = Int(digits), (1...7).contains(count) else {
+            diagnostics.append(.perWeekOutOfRange(digits, at: number.union(span)))
+            return (nil, span)
+        }
+        return (count, span)
     }
 
     /// Parses one attribute, with the current token on its keyword.

@@ -105,6 +105,7 @@ public enum RoutinePrinter {
                 if let unit = target.unit { header += " " + (isIdentifier(unit) ? unit : StringLiteral.encode(unit)) }
             }
             if let days = node.days { header += " on " + days.words.joined(separator: " ") }
+            if let perWeek = node.perWeek { header += " \(perWeek) per week" }
             let arrowInline = node.isHabit && node.note == nil && !node.next.isEmpty
             if arrowInline { header += " " + arrow(node.next) }
             lines.append(Line(text: header, anchor: node.idSpan.lowerBound, topLevel: true))

@@ -98,6 +98,13 @@ extension YAMLLoader {
                     node.days = days
                     node.daysSpan = start
                 }
+            case .perWeek:
+                guard let (text, span) = try loader.readString("per-week") else { return }
+                if let count = Int(text), (1...7).contains(count) {
+                    node.perWeek = UInt8(count)
+                } else {
+                    loader.diagnostics.append(.perWeekOutOfRange(text, at: span))
+                }
             case .note:
                 if let (note, _) = try loader.readText("note") { node.note = note }
             case .next:
@@ -158,7 +165,7 @@ extension YAMLLoader {
                 diagnostics.append(.misplacedKey("title", at: span, instead: "prompt", reason: "a question has a 'prompt'"))
             case (.habit, .options):
                 diagnostics.append(.misplacedKey("options", at: span, instead: "next", reason: "only a question has options"))
-            case (.question, .for), (.question, .target), (.question, .unit), (.question, .on):
+            case (.question, .for), (.question, .target), (.question, .unit), (.question, .on), (.question, .perWeek):
                 diagnostics.append(.attributeOnQuestion(key.rawValue, node: builder.routine.text.string(id), at: span))
             default:
                 break
@@ -169,6 +176,7 @@ extension YAMLLoader {
             node.amount = nil
             node.unit = .none
             node.days = nil
+            node.perWeek = 0
         } else if node.amount == nil, !node.unit.isNone {
             if let unitSpan, !keys.contains(.target) {
                 diagnostics.append(.missingKey("target", in: place, at: unitSpan, note: "'unit' names the unit of a 'target'"))

@@ -25,12 +25,13 @@ enum YAMLKey: String, CaseIterable {
     case routine, start, nodes
     case habit, question, title, prompt, `for`, target, unit, on, note, next, options
     case answer
+    case perWeek = "per-week"
 
     static let top: YAMLKeySet = [.routine, .start, .nodes]
-    static let node: YAMLKeySet = [.habit, .question, .title, .prompt, .for, .target, .unit, .on, .note, .next, .options]
+    static let node: YAMLKeySet = [.habit, .question, .title, .prompt, .for, .target, .unit, .on, .perWeek, .note, .next, .options]
     static let option: YAMLKeySet = [.answer, .next]
     /// Keys that only one kind of node may have.
-    static let kindSpecific: [YAMLKey] = [.title, .prompt, .for, .target, .unit, .on, .options]
+    static let kindSpecific: [YAMLKey] = [.title, .prompt, .for, .target, .unit, .on, .perWeek, .options]
 
     /// The key spelt by `bytes`, if it is one of `keys`.
     static func match(_ bytes: UnsafeBufferPointer<UInt8>, among keys: YAMLKeySet) -> YAMLKey? {
@@ -57,6 +58,7 @@ enum YAMLKey: String, CaseIterable {
         case 0x7478_656E: self = .next
         case 0x73_6E6F_6974_706F: self = .options
         case 0x7265_7773_6E61: self = .answer
+        case 0x6B65_6577_2D72_6570: self = .perWeek
         default: return nil
         }
     }
@@ -79,6 +81,7 @@ enum YAMLKey: String, CaseIterable {
         case .next: 12
         case .options: 13
         case .answer: 14
+        case .perWeek: 15
         }
     }
 }

@@ -29,6 +29,7 @@ public enum YAMLWriter {
                 emitter.scalar("on")
                 emitter.flowList(days.words)
             }
+            if let perWeek = node.perWeek { emitter.pair("per-week", plain: String(perWeek)) }
             if let note = node.note { emitter.pair("note", string: note) }
             if node.isQuestion {
                 emitter.scalar("options")
