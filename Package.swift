@@ -17,7 +17,11 @@ let package = Package(
         .systemLibrary(name: "CYAML", pkgConfig: "yaml-0.1", providers: [.apt(["libyaml-dev"])]),
         .systemLibrary(name: "CFileAttributes"),
         .target(name: "RoutineKit", dependencies: ["CYAML", "CFileAttributes"]),
-        .target(name: "RoutineHistory", dependencies: ["RoutineKit", .product(name: "GRDB", package: "GRDB.swift")]),
+        .target(
+            name: "RoutineHistory",
+            dependencies: [
+                "RoutineKit", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "GRDBSQLite", package: "GRDB.swift"),
+            ]),
         .executableTarget(
             name: "routine",
             dependencies: [

@@ -122,4 +122,20 @@ struct StatsCommandTests {
         let run = stats.stdout.split(separator: "\n").filter { $0.contains(",run,") }.map { $0.split(separator: ",")[2] }
         #expect(run == ["done", "not-due", "done", "not-due", "not-due", "not-due", "not-due", "done", "not-due", "not-due", "not-due", "not-due", "not-due", "missed"])
     }
+
+    /// A run started before midnight and finished after it counts for the day it started.
+    @Test func aRunThatCrossedMidnightCountsForItsFirstDay() throws {
+        let dir = try temporaryDirectory()
+        try Self.routine.write(to: dir.appendingPathComponent("day.rt"), atomically: true, encoding: .utf8)
+        let step = #"{"step":1,"node":"tea","kind":"habit","title":"Tea","result":"done","at":"2026-11-03T00:10:00.000Z","seconds":900}"#
+        let run = #"{"date":"2026-11-02","routine":"Day","result":"quit","reachedEnd":false,"started":"2026-11-02T23:55:00.000Z","#
+            + #""ended":"2026-11-03T00:10:00.000Z","utcOffset":"+00:00","path":"/x/day.rt","sourceHash":"fnv1a64:0000000000000000","steps":["#
+            + step + "]}\n"
+        try run.write(to: dir.appendingPathComponent("late.jsonl"), atomically: true, encoding: .utf8)
+        let imported = try execute(["history", "import", "late.jsonl", "--history", "h.sqlite"], in: dir)
+        #expect(imported.status == 0, "\(imported.stderr)")
+        let stats = try execute(["stats", "day.rt", "--history", "h.sqlite", "--until", "2026-11-04", "--csv"], in: dir)
+        let tea = stats.stdout.split(separator: "\n").filter { $0.contains(",tea,") }
+        #expect(tea == ["2026-11-02,tea,done,,900", "2026-11-03,tea,missed,,"], "\(stats.stdout)")
+    }
 }

@@ -39,14 +39,15 @@ public struct StatsReport: Sendable {
         for (k, index) in habitIndices.enumerated() {
             if let quota = routine.perWeek(of: index) { Self.applyQuota(quota, to: &perHabit[k], scheduled: classifier, index: index, last: last) }
         }
+        // Every habit's days run over the same dates, so they are tallied by position.
+        var tallies = Array(repeating: (done: 0, due: 0), count: max(0, last - first.dayNumber + 1))
         for days in perHabit {
-            for day in days {
-                var tally = daily[day.date] ?? (0, 0)
-                if day.status == .done { tally.done += 1 }
-                if day.status == .done || day.status == .skipped || day.status == .missed { tally.due += 1 }
-                daily[day.date] = tally
+            for (k, day) in days.enumerated() {
+                if day.status == .done { tallies[k].done += 1 }
+                if day.status == .done || day.status == .skipped || day.status == .missed { tallies[k].due += 1 }
             }
         }
+        for (k, tally) in tallies.enumerated() { daily[first.adding(days: k)] = tally }
         let habits = habitIndices.enumerated().map { k, index in
             HabitStats(index: index, routine: routine, days: perHabit[k], frequency: classifier.frequency(index), until: until)
         }
