@@ -21,17 +21,25 @@ extension HistoryStore {
             // comparison per habit and step, a dictionary one hash per step.
             var nodes: [String: Int] = [:]
             for index in 0..<routine.nodeCount { nodes[routine.id(of: index)] = index }
+            // Each run's steps are one range of the step table's key (runId, step), read in
+            // step order; an IN over the runs would cost a lookup per step.
+            var conditions = ["1"]
+            var stepArguments: StatementArguments = []
+            if let routine = filter.routine { conditions.append("run.routine = ?"); stepArguments += [routine] }
+            if let since = filter.since { conditions.append("run.date >= ?"); stepArguments += [since] }
+            if let until = filter.until { conditions.append("run.date <= ?"); stepArguments += [until] }
             let sql = """
-                SELECT runId, node, CASE result WHEN 'done' THEN 0 WHEN 'skipped' THEN 1 WHEN 'not-scheduled' THEN 2 ELSE 3 END,
-                    value, seconds, optionIndex
-                FROM step WHERE runId IN (SELECT id FROM run \(selection))
-                ORDER BY runId, step
+                SELECT step.runId, step.node,
+                    CASE step.result WHEN 'done' THEN 0 WHEN 'skipped' THEN 1 WHEN 'not-scheduled' THEN 2 ELSE 3 END,
+                    step.value, step.seconds, step.optionIndex
+                FROM run CROSS JOIN step ON step.runId = run.id
+                WHERE \(conditions.joined(separator: " AND "))
                 """
             let results: [RecordedStep.Result] = [.done, .skipped, .notScheduled, .answered]
             // Stepped through SQLite's own calls: a GRDB row per step costs more than the
             // query (ten years are 110,000 steps), and every column here is a plain value.
             let statement = try db.makeStatement(sql: sql)
-            try statement.setArguments(arguments)
+            try statement.setArguments(stepArguments)
             let raw = statement.sqliteStatement
             defer { sqlite3_reset(raw) }
             // Steps come ordered by run: one lookup of the run per run, not per step.
