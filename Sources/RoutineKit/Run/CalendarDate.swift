@@ -6,15 +6,20 @@ import Darwin
 
 /// A day in the proleptic Gregorian calendar, as a run's date.
 public struct CalendarDate: Hashable, Sendable, CustomStringConvertible {
-    public let year: Int
-    public let month: Int
-    public let day: Int
+    // Eight bytes, not twenty-four: statistics keep one date per habit and day, ten years of them.
+    private let storedYear: Int32
+    private let storedMonth: UInt8
+    private let storedDay: UInt8
+
+    public var year: Int { Int(storedYear) }
+    public var month: Int { Int(storedMonth) }
+    public var day: Int { Int(storedDay) }
 
     /// Parses `YYYY-MM-DD`, refusing days that do not exist (`2026-02-30`).
     public init?(_ text: String) {
         var text = text
         guard let parsed = text.withUTF8({ $0.count == 10 ? Self.parse($0) : nil }) else { return nil }
-        (year, month, day) = parsed
+        self.init(year: parsed.0, month: parsed.1, day: parsed.2)
     }
 
     /// Digits and dashes read in place: a history lists thousands of dates.
@@ -35,9 +40,9 @@ public struct CalendarDate: Hashable, Sendable, CustomStringConvertible {
     }
 
     public init(year: Int, month: Int, day: Int) {
-        self.year = year
-        self.month = month
-        self.day = day
+        storedYear = Int32(truncatingIfNeeded: year)
+        storedMonth = UInt8(truncatingIfNeeded: month)
+        storedDay = UInt8(truncatingIfNeeded: day)
     }
 
     /// Today in local time.
