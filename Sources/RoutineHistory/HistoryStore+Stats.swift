@@ -80,7 +80,7 @@ extension HistoryStore {
     public func doneDays(of routine: String, from: String, through: String, excluding excluded: Int64? = nil) throws(HistoryError) -> [String: Int] {
         try read { db in
             let sql = """
-                SELECT step.node, count(DISTINCT run.date) FROM step JOIN run ON run.id = step.runId
+                SELECT step.node, count(DISTINCT run.date) FROM run CROSS JOIN step ON step.runId = run.id
                 WHERE run.routine = ? AND run.date BETWEEN ? AND ? AND run.id IS NOT ? AND step.result = 'done'
                 GROUP BY step.node
                 """
