@@ -105,8 +105,41 @@ struct ScalingTests {
         for i in 0..<5_000 { text += "habit h\(i) \"H\"\n" }
         text += "question q \"Q\"\n  \"a\" -> end\n  \"b\" -> end\n"
         let routine = load(text).routine
-        #expect(throws: PathExplorer.TooComplex.self) { try PathExplorer(routine, workBudget: 1_000_000).summarize() }
-        #expect(throws: PathExplorer.TooComplex.self) { try PathExplorer(routine, workBudget: 1_000_000).forEachPath { _ in true } }
+        #expect(throws: PathExplorer.TooComplex.self) { try PathExplorer(routine, workBudget: 10_000).summarize() }
+        #expect(throws: PathExplorer.TooComplex.self) { try PathExplorer(routine, workBudget: 10_000).forEachPath { _ in true } }
+    }
+
+    /// A long start list, one arrow with many targets meeting again in one node, and a
+    /// question whose options lead into a dense block: linear in the work counted.
+    @Test(arguments: ["start list", "wide arrow", "dense options"])
+    func pathWorkIsLinearInTheLengthOfAnAgenda(_ shape: String) throws {
+        func routine(_ n: Int) -> Routine {
+            var text = "routine \"R\"\n"
+            switch shape {
+            case "start list":
+                text += "start -> " + (0..<n).map { "h\($0)" }.joined(separator: ", ") + "\n"
+                for i in 0..<n { text += "habit h\(i) \"H\"\n" }
+            case "wide arrow":
+                text += "habit x \"X\" -> " + (0..<n).map { "h\($0)" }.joined(separator: ", ") + "\n"
+                for i in 0..<n { text += "habit h\(i) \"H\" -> z\n" }
+                text += "habit z \"Z\"\n"
+            default:
+                text += "question q \"Q\"\n"
+                for i in 0..<n { text += "  \"o\(i)\" -> d\(i % 40)\n" }
+                for i in 0..<40 {
+                    let next = (i + 1..<min(40, i + 10)).map { "d\($0)" }
+                    text += "habit d\(i) \"D\"" + (next.isEmpty ? "" : " -> " + next.joined(separator: ", ")) + "\n"
+                }
+            }
+            return load(text).routine
+        }
+        func work(_ n: Int) throws -> Int {
+            let explorer = PathExplorer(routine(n))
+            _ = try explorer.summarize()
+            return explorer.work
+        }
+        let ratio = Double(try work(4_000)) / Double(try work(1_000))
+        #expect(ratio < 5, "\(shape): 4x the size took \(ratio)x the work")
     }
 
     @Test func pathWorkIsLinearInAChainOfQuestions() throws {

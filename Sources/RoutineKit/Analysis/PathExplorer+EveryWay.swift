@@ -4,7 +4,7 @@ extension PathExplorer {
     /// ``summarize()``, memoized by agenda: what follows an agenda depends on nothing else.
     public func nodesOnEveryWay() throws(TooComplex) -> Set<Int> {
         struct Frame { var key: [Target]; var question: Int; var option = 0; var common: Set<Int>? }
-        let root = try segment(from: routine.start.map(\.target), option: nil)
+        let root = try segment(from: routine.start.map(\.target), answer: nil)
         var result = Set(root.nodes)
         guard let firstQuestion = root.question else { return result }
         // For each agenda: the nodes every way from it runs, itself not included.
@@ -17,7 +17,7 @@ extension PathExplorer {
                 continue
             }
             let next: Segment
-            do { next = try segment(from: top.key, option: top.option) } catch { throw TooComplex(states: memo.count) }
+            do { next = try segment(from: top.key, answer: (top.question, top.option)) } catch { throw TooComplex(states: memo.count) }
             var child = Set(next.nodes)
             if let question = next.question {
                 guard let known = memo[next.key] else {

@@ -9,7 +9,13 @@
 public struct PathExplorer {
     public let routine: Routine
     private let graph: RoutineGraph
-    private let agenda: WindowedAgenda
+    /// Short agendas: a window search per step, cheapest while the agenda is short.
+    private let windowed: WindowedAgenda
+    /// Long agendas: counted incrementally, linear in the segment however long the agenda.
+    private let incremental: SegmentAgenda
+    /// Past this many entries a segment switches from the one to the other (tests lower it
+    /// to exercise the incremental agenda on small routines).
+    let longAgenda: Int
 
     /// Exploring stops beyond this much work (agenda entries scanned and arrows followed, in
     /// every segment), rather than run for hours on a routine whose parallel branches keep
@@ -17,7 +23,7 @@ public struct PathExplorer {
     public static let workBudget = 3_000_000_000
 
     /// The work done so far, in the units of ``workBudget``.
-    public var work: Int { agenda.work }
+    public var work: Int { windowed.work + incremental.work }
 
     public struct TooComplex: Error, Sendable {
         public let states: Int
@@ -27,10 +33,16 @@ public struct PathExplorer {
     let budget: Int
 
     public init(_ routine: Routine, workBudget: Int = PathExplorer.workBudget) {
+        self.init(routine, workBudget: workBudget, longAgenda: 48)
+    }
+
+    init(_ routine: Routine, workBudget: Int = PathExplorer.workBudget, longAgenda: Int) {
         self.routine = routine
+        self.longAgenda = longAgenda
         budget = workBudget
         graph = RoutineGraph(routine)
-        agenda = WindowedAgenda(graph: graph)
+        windowed = WindowedAgenda(graph: graph)
+        incremental = SegmentAgenda(graph: graph, order: windowed.order)
     }
 
     /// From an agenda, everything up to the next question (or the end of the run).
@@ -45,19 +57,24 @@ public struct PathExplorer {
 
     /// Runs from `start`: first answering its question with `option`, if given. The cost is
     /// that of the nodes run and the agenda's window, not of the whole routine.
-    func segment(from start: [Target], option: Int?) throws(TooComplex) -> Segment {
-        var list = start
-        agenda.track(list)
+    /// `answer`: the question first in line in `start` and the option chosen there.
+    func segment(from start: [Target], answer: (question: Int, option: Int)?) throws(TooComplex) -> Segment {
         var result = Segment()
         let records = routine.records
         let edges = routine.edges
-        if let option, let k = agenda.next(in: list), case .node(let q) = list[k] {
-            agenda.untrack(list.remove(at: k))
+        var list = start
+        if let (q, option) = answer {
+            // The question is known to be first in line: no search, which would count the
+            // arrows of all of its options once per option.
+            list.removeAll { $0 == .node(q) }
+            windowed.track(list)
             let chosen = routine.optionRecords[records[q].options.lowerBound + option]
-            agenda.push(edges[chosen.next.range], then: edges[records[q].next.range], onto: &list)
+            windowed.push(edges[chosen.next.range], then: edges[records[q].next.range], onto: &list)
+        } else {
+            windowed.track(list)
         }
-        while let k = agenda.next(in: list) {
-            if agenda.work > budget { throw TooComplex(states: 0) }
+        while list.count <= longAgenda, let k = windowed.next(in: list) {
+            if work > budget { throw TooComplex(states: 0) }
             guard case .node(let index) = list[k] else {
                 result.reachedEnd = true
                 return result
@@ -67,10 +84,27 @@ public struct PathExplorer {
                 result.key = list
                 return result
             }
-            agenda.untrack(list.remove(at: k))
+            windowed.untrack(list.remove(at: k))
             result.nodes.append(index)
             result.seconds += records[index].duration ?? 0
-            agenda.push(edges[records[index].next.range], onto: &list)
+            windowed.push(edges[records[index].next.range], onto: &list)
+        }
+        guard list.count > longAgenda else { return result }
+        incremental.start(list)
+        while let entry = incremental.next() {
+            if work > budget { throw TooComplex(states: 0) }
+            guard case .node(let index) = entry else {
+                result.reachedEnd = true
+                return result
+            }
+            if records[index].kind == .question {
+                result.question = index
+                result.key = incremental.pending()
+                return result
+            }
+            result.nodes.append(index)
+            result.seconds += records[index].duration ?? 0
+            incremental.complete(index, targets: edges[records[index].next.range])
         }
         return result
     }
@@ -87,7 +121,7 @@ public struct PathExplorer {
     public func summarize() throws(TooComplex) -> Summary {
         struct Value { var count: BigCount; var low: Int; var high: Int }
         struct Frame { var key: [Target]; var question: Int; var option = 0; var value: Value? }
-        let root = try segment(from: routine.start.map(\.target), option: nil)
+        let root = try segment(from: routine.start.map(\.target), answer: nil)
         guard let firstQuestion = root.question else {
             return Summary(count: BigCount(1), shortestSeconds: root.seconds, longestSeconds: root.seconds, states: 0)
         }
@@ -100,7 +134,7 @@ public struct PathExplorer {
                 continue
             }
             let next: Segment
-            do { next = try segment(from: top.key, option: top.option) } catch { throw TooComplex(states: memo.count) }
+            do { next = try segment(from: top.key, answer: (top.question, top.option)) } catch { throw TooComplex(states: memo.count) }
             var child: Value
             if let question = next.question {
                 guard let known = memo[next.key] else {
@@ -139,7 +173,7 @@ public struct PathExplorer {
     public func forEachPath(_ visit: (Path) -> Bool) throws(TooComplex) {
         struct Frame { var path: Path; var key: [Target]; var question: Int; var option = 0 }
         var start = Path()
-        let root = try segment(from: routine.start.map(\.target), option: nil)
+        let root = try segment(from: routine.start.map(\.target), answer: nil)
         start.nodes = root.nodes
         start.seconds = root.seconds
         start.reachedEnd = root.reachedEnd
@@ -155,7 +189,7 @@ public struct PathExplorer {
             }
             stack[stack.count - 1].option += 1
             let next: Segment
-            do { next = try segment(from: top.key, option: top.option) } catch { throw TooComplex(states: stack.count) }
+            do { next = try segment(from: top.key, answer: (top.question, top.option)) } catch { throw TooComplex(states: stack.count) }
             var path = top.path
             path.answers.append((top.question, top.option))
             path.nodes.append(top.question)

@@ -139,7 +139,7 @@ final class WindowedAgenda {
     }
 
     /// Kahn's algorithm; the validator has already refused cycles.
-    private static func topologicalOrder(_ graph: RoutineGraph) -> [Int32] {
+    static func topologicalOrder(_ graph: RoutineGraph) -> [Int32] {
         let n = graph.nodeCount
         var indegree = [Int32](repeating: 0, count: n)
         for t in graph.targets { indegree[Int(t)] += 1 }

@@ -168,17 +168,7 @@ struct MinHeap: Sendable {
         if !items.isEmpty {
             journal.append(.heapSet(0, items[0]))
             items[0] = last
-            var i = 0
-            while true {
-                let l = 2 * i + 1
-                let r = l + 1
-                var smallest = i
-                if l < items.count, items[l].0 < items[smallest].0 { smallest = l }
-                if r < items.count, items[r].0 < items[smallest].0 { smallest = r }
-                if smallest == i { break }
-                swap(i, smallest, &journal)
-                i = smallest
-            }
+            siftDown(count: items.count, isLess: { items[$0].0 < items[$1].0 }, swap: { swap($0, $1, &journal) })
         }
         return top
     }
