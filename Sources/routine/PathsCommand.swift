@@ -53,7 +53,9 @@ struct PathsCommand: ParsableCommand {
                 out.write(visible: describe(path, number: listed, routine))
                 return true
             }
-            if BigCount(UInt64(listed)) < summary.count {
+            if limit == 0 {
+                out.write("none are listed (--limit 0)\n")
+            } else if BigCount(UInt64(listed)) < summary.count {
                 out.write(visible: "... and more: \(summary.count) ways in all (--limit N lists more)\n")
             }
             let ways = summary.count == BigCount(1) ? "1 way" : "\(summary.count) ways"

@@ -142,5 +142,7 @@ struct HostileOutputTests {
     @Test func pathsWithLimitZeroSaysNoneWereListed() throws {
         let result = try execute(["paths", "--limit", "0", "--to", "meditate", Self.morning])
         #expect(result.stdout == "'meditate' runs after some answers; none are listed (--limit 0)\n")
+        let all = try execute(["paths", "--limit", "0", Self.morning])
+        #expect(all.stdout == "none are listed (--limit 0)\n5 ways through 'Morning' · shortest 5m · longest 48m\n")
     }
 }
