@@ -42,9 +42,12 @@ extension HistoryStore {
             try statement.setArguments(stepArguments)
             let raw = statement.sqliteStatement
             defer { sqlite3_reset(raw) }
-            // Steps come ordered by run: one lookup of the run per run, not per step.
+            // Steps come ordered by run: one lookup of the run per run, not per step, and each
+            // run's steps are a range of one array rather than an array of their own.
             var lastRun: Int64 = -1
             var lastPosition: Int?
+            var steps: [StatsRun.Step] = []
+            var ranges: [(run: Int, start: Int)] = []
             while true {
                 let code = sqlite3_step(raw)
                 if code == SQLITE_DONE { break }
@@ -53,6 +56,7 @@ extension HistoryStore {
                 if runID != lastRun {
                     lastRun = runID
                     lastPosition = position[runID]
+                    if let k = lastPosition { ranges.append((k, steps.count)) }
                 }
                 guard let k = lastPosition, let text = sqlite3_column_text(raw, 1) else { continue }
                 let id = String(decoding: UnsafeBufferPointer(start: text, count: Int(sqlite3_column_bytes(raw, 1))), as: UTF8.self)
@@ -66,8 +70,12 @@ extension HistoryStore {
                     }
                 } else if !routine.isQuestion(node) {
                     let value = sqlite3_column_type(raw, 3) == SQLITE_NULL ? nil : sqlite3_column_double(raw, 3)
-                    runs[k].steps.append(StatsRun.Step(node: node, result: result, value: value, seconds: sqlite3_column_double(raw, 4)))
+                    steps.append(StatsRun.Step(node: node, result: result, value: value, seconds: sqlite3_column_double(raw, 4)))
                 }
+            }
+            for (k, range) in ranges.enumerated() {
+                let end = k + 1 < ranges.count ? ranges[k + 1].start : steps.count
+                runs[range.run].steps = steps[range.start..<end]
             }
             return runs
         }

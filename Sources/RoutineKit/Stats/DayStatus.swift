@@ -18,7 +18,8 @@ public enum DayStatus: String, Sendable, CaseIterable {
 public struct StatsRun: Sendable {
     public var date: CalendarDate
     public var completed: Bool
-    public var steps: [Step]
+    /// A slice, so that every run of a history can share one array of steps.
+    public var steps: ArraySlice<Step>
     /// The answers given, as (question, option) indices.
     public var answers: [Answer] = []
 
@@ -47,7 +48,7 @@ public struct StatsRun: Sendable {
         }
     }
 
-    public init(date: CalendarDate, completed: Bool, steps: [Step]) {
+    public init(date: CalendarDate, completed: Bool, steps: ArraySlice<Step>) {
         self.date = date
         self.completed = completed
         self.steps = steps
@@ -59,7 +60,7 @@ public struct StatsRun: Sendable {
         self.init(date: date, completed: completed, steps: recorded.enumerated().compactMap { k, step in
             guard step.kind == .habit, let node = ids[step.node] else { return nil }
             return Step(node: node, result: step.result, value: step.value, seconds: k < seconds.count ? seconds[k] : 0)
-        })
+        }[...])
         answers = recorded.compactMap { step in
             guard step.kind == .question, let node = ids[step.node], let option = step.option else { return nil }
             return Answer(question: node, option: option)
