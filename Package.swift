@@ -17,6 +17,7 @@ let package = Package(
         .systemLibrary(name: "CYAML", pkgConfig: "yaml-0.1", providers: [.apt(["libyaml-dev"])]),
         .systemLibrary(name: "CFileAttributes"),
         .target(name: "RoutineKit", dependencies: ["CYAML", "CFileAttributes"]),
+        .target(name: "RoutineTerminal"),
         .target(
             name: "RoutineHistory",
             dependencies: [
@@ -27,12 +28,14 @@ let package = Package(
             dependencies: [
                 "RoutineKit",
                 "RoutineHistory",
+                "RoutineTerminal",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         .executableTarget(name: "routine-gen", dependencies: ["RoutineKit"]),
         .testTarget(name: "RoutineKitTests", dependencies: ["RoutineKit"], exclude: ["Fixtures"]),
         .testTarget(name: "RoutineHistoryTests", dependencies: ["RoutineHistory", "RoutineKit"]),
+        .testTarget(name: "RoutineTerminalTests", dependencies: ["RoutineTerminal"]),
         .testTarget(name: "EndToEndTests", dependencies: ["RoutineKit"]),
     ],
     swiftLanguageModes: [.v6]

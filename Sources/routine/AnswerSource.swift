@@ -17,6 +17,8 @@ struct AnswerSource {
     /// (a named pipe on the command line may be).
     let isFile: Bool
     private let buffer = ReadBuffer()
+    /// The line editor, for a person at a terminal that can take it (not TERM=dumb).
+    private let editor: TerminalLineReader?
 
     /// Owns the bytes read but not yet returned, and the descriptor of a file opened here.
     private final class ReadBuffer {
@@ -47,6 +49,8 @@ struct AnswerSource {
         if (info.st_mode & S_IFMT) == S_IFDIR { throw Self.unreadable(shown, "it is a directory") }
         isTerminal = Terminal.isTerminal(fd)
         isFile = (info.st_mode & S_IFMT) == S_IFREG
+        let term = getenv("TERM").map { String(cString: $0) } ?? ""
+        editor = isTerminal && Terminal.isTerminal(1) && term != "dumb" && !term.isEmpty ? TerminalLineReader(fd: fd) : nil
     }
 
     private static func unreadable(_ name: String, _ reason: String) -> Error {
@@ -56,6 +60,7 @@ struct AnswerSource {
 
     mutating func next() -> RunLine {
         if Interrupts.happened { return .interrupted }
+        if let editor { return editor.readLine(limit: Self.maximumLine) }
         var tooLong = false
         while true {
             let b = buffer

@@ -1,0 +1,43 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The terminal in raw mode (no line buffering, no echo, no signal keys) while a line is
+/// edited, and restored on every way out: ``restore()`` is safe to call from a signal
+/// handler's aftermath and more than once.
+public final class RawMode: @unchecked Sendable {
+    private let fd: Int32
+    private var saved = termios()
+    public private(set) var isOn = false
+
+    public init(fd: Int32) { self.fd = fd }
+
+    /// The terminal settings as they were before the first ``enable()``, for a handler that
+    /// must restore them without this object (a fatal signal).
+    nonisolated(unsafe) public static var original: (fd: Int32, settings: termios)?
+
+    /// Raw input: bytes as typed, Ctrl-C and Ctrl-Z as bytes (the editor acts on them), no
+    /// echo. Output processing stays, so "\n" still starts a new line.
+    @discardableResult
+    public func enable() -> Bool {
+        guard !isOn, tcgetattr(fd, &saved) == 0 else { return isOn }
+        if Self.original == nil { Self.original = (fd, saved) }
+        var raw = saved
+        raw.c_lflag &= ~tcflag_t(ECHO | ICANON | ISIG | IEXTEN)
+        raw.c_iflag &= ~tcflag_t(IXON | ICRNL | INLCR | ISTRIP | BRKINT)
+        raw.c_cc.6 = 1  // VMIN: a read returns as soon as one byte is there
+        raw.c_cc.5 = 0  // VTIME
+        guard tcsetattr(fd, TCSADRAIN, &raw) == 0 else { return false }
+        isOn = true
+        return true
+    }
+
+    public func restore() {
+        guard isOn else { return }
+        var settings = saved
+        tcsetattr(fd, TCSADRAIN, &settings)
+        isOn = false
+    }
+
+    deinit { restore() }
+}

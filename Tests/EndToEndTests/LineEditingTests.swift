@@ -1,0 +1,57 @@
+import Foundation
+import Testing
+
+/// The line editor at a real terminal (tmux): cursor keys edit, escape sequences never reach
+/// the screen or the answer, and every way out leaves the terminal as it was.
+@Suite(.serialized)
+struct LineEditingTests {
+    static let run = "'\(routineBinary.path)' run routines/morning.rt --date 2020-01-06 --no-history"
+    var command: String { "cd '\(packageRoot.path)' && \(Self.run)" }
+
+    @Test func cursorKeysAndBackspaceEditTheAnswer() throws {
+        let session = try TmuxSession(command: command, environment: ["TERM": "xterm-256color"])
+        try session.waitFor("done? >")
+        // Up and Enter: an empty answer (done), not an escape sequence echoed and refused.
+        try session.send("Up", "Enter")
+        try session.waitFor("Step 2 · Morning")
+        try session.send("z", "z", "z", "C-u", "Enter")
+        var screen = try session.waitFor("answer (1-5) >")
+        #expect(!screen.contains("^[") && !screen.contains("\\u{1B}"), "\(screen)")
+        // "gXreat", then Home, Right, Right, Backspace: "great", a unique start of "Great!".
+        try session.send("g", "X", "r", "e", "a", "t", "Home", "Right", "Right", "BSpace", "Enter")
+        screen = try session.waitFor("Step 4 · Morning")
+        #expect(screen.contains("Run"), "\(screen)")
+        #expect(!screen.contains("is not an option"))
+        try session.send("q", "Enter")
+        screen = try session.waitFor("[exit=0]")
+        #expect(screen.contains("Morning: stopped"))
+    }
+
+    @Test func sigtermLeavesTheTerminalCooked() throws {
+        let session = try TmuxSession(
+            command: "cd '\(packageRoot.path)' && sh -c \"echo \\$\\$ > /tmp/routine-sigterm-pid; exec \(Self.run)\"; stty -a | tr ' ' '\\n' | grep -x -e icanon -e echo | tr '\\n' ' '",
+            environment: ["TERM": "xterm-256color"])
+        try session.waitFor("done? >")
+        let pid = try String(contentsOfFile: "/tmp/routine-sigterm-pid", encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+        _ = try shell("kill -TERM \(pid)")
+        let screen = try session.waitFor("[exit=")
+        #expect(screen.contains("Morning: interrupted"))
+        #expect(screen.contains("icanon echo"), "\(screen)")
+    }
+
+    @Test func ctrlZThenFgTakesTheLineBack() throws {
+        let session = try TmuxSession(command: "cd '\(packageRoot.path)' && exec bash --norc -i", environment: ["TERM": "xterm-256color", "PS1": "$ "])
+        try session.send("-l", Self.run)
+        try session.send("Enter")
+        try session.waitFor("done? >")
+        try session.send("a", "b", "C-z")
+        try session.waitFor("Stopped")
+        try session.send("-l", "fg")
+        try session.send("Enter")
+        try session.waitFor("> ab")
+        // Still raw: a cursor key edits, it is not echoed.
+        try session.send("BSpace", "BSpace", "Left", "Enter")
+        let screen = try session.waitFor("Step 2 · Morning")
+        #expect(!screen.contains("^[[D"), "\(screen)")
+    }
+}
