@@ -60,7 +60,7 @@ public final class RunRecorder {
         case .end(let result):
             catchUp(run)
             attempt { () throws(HistoryError) in try store.finish(runID, result: result, reachedEnd: run.reachedEnd, at: .now()) }
-        case .start, .prompt, .invalid, .help:
+        case .start, .prompt, .invalid, .help, .confirmEnd:
             break
         }
     }

@@ -84,7 +84,7 @@ struct RunCommand: ParsableCommand {
         let clock = ContinuousClock()
         let started = clock.now
         let result = RunDriver.drive(
-            &run, endOfInputResult: interactive ? .quit : .incomplete,
+            &run, endOfInputResult: interactive ? .quit : .incomplete, interactive: interactive,
             read: {
                 // Whoever answers on standard input may be waiting to see the question; a
                 // file of answers is not, and a write per step would cost a system call each.

@@ -54,4 +54,35 @@ struct LineEditingTests {
         let screen = try session.waitFor("Step 2 · Morning")
         #expect(!screen.contains("^[[D"), "\(screen)")
     }
+
+    /// An answer that leads to `end` can be taken back; Enter at a numeric habit records its
+    /// target; the progress bound is shown and honest; the summary names skips and answers.
+    @Test func theEndCanBeTakenBackAndEnterTakesTheTarget() throws {
+        let session = try TmuxSession(command: command, environment: ["TERM": "xterm-256color"])
+        var screen = try session.waitFor("done? >")
+        #expect(screen.contains("Step 1 · Morning · at most 9 more"), "\(screen)")
+        try session.send("Enter")
+        try session.waitFor("Step 2 · Morning")
+        try session.send("s", "Enter")
+        try session.waitFor("answer (1-5) >")
+        try session.send("4", "Enter")  // "Skip today" -> end
+        screen = try session.waitFor("That's the end of 'Morning'. Enter to finish, b to go back >")
+        try session.send("b", "Enter")
+        try session.waitFor("back to step 3")
+        try session.send("2", "Enter")  // "Okay" -> walk -> plan -> water2
+        try session.waitFor("Go for a walk")
+        try session.send("Enter")
+        try session.waitFor("Plan the day")
+        try session.send("Enter")
+        screen = try session.waitFor("amount [8 glasses] >")
+        #expect(screen.contains("· the last step"), "\(screen)")
+        try session.send("Enter")
+        try session.waitFor("That's the end of 'Morning'.")
+        try session.send("Enter")
+        screen = try session.waitFor("[exit=0]")
+        #expect(screen.contains("Morning: completed"))
+        #expect(screen.contains("Drink water: 8 of 8 glasses"))
+        #expect(screen.contains("skipped: Stretch"))
+        #expect(screen.contains("How are you feeling today? Okay"))
+    }
 }

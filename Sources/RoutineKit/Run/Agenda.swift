@@ -66,6 +66,10 @@ public struct Agenda: Sendable {
         return entries.sorted { $0.0 < $1.0 }.map(\.1)
     }
 
+    /// How many nodes can still run: those on the agenda and those it can lead to. Linear in
+    /// the routine's size; for the progress a person sees.
+    public var liveCount: Int { live.reduce(0) { $0 + ($1 ? 1 : 0) } }
+
     /// Whether `node` has already run.
     public func hasRun(_ node: Int) -> Bool { ran[node] }
 

@@ -66,6 +66,10 @@ public struct RoutineRun: Sendable {
     /// Whether there is a decision that ``back()`` can undo.
     public var canGoBack: Bool { !checkpoints.isEmpty }
 
+    /// An upper bound on the steps after the current one: every node that can still run. It
+    /// never falls below what follows; `end` or an answer may make the run shorter.
+    public var stepsLeftAtMost: Int { max(0, agenda.liveCount - (current == nil ? 0 : 1)) }
+
     /// Whether a habit is scheduled on the run's date.
     public func isScheduled(_ node: RoutineNode) -> Bool {
         node.days.map { $0.contains(date.weekday) } ?? true

@@ -12,15 +12,24 @@ public enum RunDriver {
     /// Runs `run` to its end. `read` supplies answers; `emit` receives every event in order.
     /// At the end of input the result is `endOfInputResult`: `.incomplete` for a script,
     /// `.quit` for a person pressing Ctrl-D.
+    /// A person at a terminal (`interactive`) is asked before the run finishes, so that the
+    /// last answer can still be taken back, and Enter at a numeric habit records its target.
     public static func drive(
-        _ run: inout RoutineRun, endOfInputResult: RunResult = .incomplete,
+        _ run: inout RoutineRun, endOfInputResult: RunResult = .incomplete, interactive: Bool = false,
         read: () -> RunLine, emit: (RunEvent, RoutineRun) -> Void
     ) -> RunResult {
         emit(.start, run)
         for record in run.records { emit(.record(record), run) }
         var again = false
         var asked: (node: Int, facts: AskedNode)? = nil
-        while let node = run.current {
+        while true {
+            guard let node = run.current else {
+                guard interactive, run.canGoBack else { break }
+                switch confirmEnd(&run, read: read, emit: emit) {
+                case .some(let result): return finish(&run, result, emit)
+                case .none: continue
+                }
+            }
             emit(.prompt(node: node, step: run.step, again: again), run)
             again = false
             let text: String
@@ -34,7 +43,12 @@ public enum RunDriver {
                 continue
             }
             if asked?.node != node { asked = (node, AskedNode(node, of: run.routine)) }
-            switch AnswerInterpreter.interpret(text, at: asked!.facts) {
+            var input = AnswerInterpreter.interpret(text, at: asked!.facts)
+            // At a terminal the target is the default: Enter records it.
+            if interactive, let target = asked!.facts.target, text.trimmingWhitespace().isEmpty {
+                input = .decision(.done(value: target.amount))
+            }
+            switch input {
             case .decision(let decision):
                 let before = run.records.count
                 run.decide(decision)
@@ -57,6 +71,28 @@ public enum RunDriver {
             }
         }
         return finish(&run, .completed, emit)
+    }
+
+    /// "That's the end": Enter finishes (the result), `b` goes back (nil: the run goes on).
+    private static func confirmEnd(_ run: inout RoutineRun, read: () -> RunLine, emit: (RunEvent, RoutineRun) -> Void) -> RunResult? {
+        while true {
+            emit(.confirmEnd, run)
+            switch read() {
+            case .line(let line):
+                switch line.trimmingWhitespace().lowercased() {
+                case "", "d", "done", "y", "yes": return .completed
+                case "b", "back":
+                    if let undone = run.back() { emit(.back(node: undone), run) }
+                    return nil
+                case "q", "quit": return .completed
+                default:
+                    emit(.invalid(node: -1, input: line, message: "Enter to finish, b to go back"), run)
+                }
+            case .endOfInput: return .completed
+            case .interrupted: return .interrupted
+            case .tooLong: emit(.invalid(node: -1, input: "", message: "Enter to finish, b to go back"), run)
+            }
+        }
     }
 
     private static func finish(_ run: inout RoutineRun, _ result: RunResult, _ emit: (RunEvent, RoutineRun) -> Void) -> RunResult {

@@ -21,6 +21,8 @@ public enum RunEvent: Sendable {
     case back(node: Int)
     case invalid(node: Int, input: String, message: String)
     case help(node: Int)
+    /// The run would finish here; a person may still go back (interactive runs only).
+    case confirmEnd
     case end(RunResult)
 }
 
@@ -59,7 +61,7 @@ extension RunEvent {
                 ("event", .string("start")), ("routine", .string(run.routine.name)), ("date", .string(run.date.description)),
                 ("weekday", .string(run.date.weekdayName.lowercased())),
             ])
-        case .prompt, .help:
+        case .prompt, .help, .confirmEnd:
             return nil
         case .record(let record):
             let routine = run.routine

@@ -44,8 +44,10 @@ public struct RunTranscript: Sendable {
         case .back(let index):
             return (dim("back to step \(run.step): \(routine.title(of: index))") + "\n", "")
         case .invalid(let index, _, let message):
-            let prefix = interactive ? "  " : "step \(run.step) ('\(routine.id(of: index))'): "
+            let prefix = interactive || index < 0 ? "  " : "step \(run.step) ('\(routine.id(of: index))'): "
             return ("", clean(prefix + message) + "\n")
+        case .confirmEnd:
+            return ("\n" + paint("That's the end of '\(routine.name)'.", "1") + " Enter to finish, b to go back > ", "")
         case .help(let index):
             return (help(index, routine), "")
         case .end(let result):
@@ -54,7 +56,9 @@ public struct RunTranscript: Sendable {
     }
 
     private func prompt(_ node: RoutineNode, index: Int, step: Int, run: RoutineRun) -> String {
-        var text = "\n" + dim("Step \(step) · \(run.routine.name)") + "\n"
+        let left = run.stepsLeftAtMost
+        let progress = left == 0 ? "the last step" : "at most \(left) more"
+        var text = "\n" + dim("Step \(step) · \(run.routine.name) · \(progress)") + "\n"
         var details: [String] = []
         if let seconds = node.duration { details.append(DurationText.human(seconds)) }
         if let target = node.target { details.append("target " + AnswerInterpreter.describe(target)) }
@@ -70,14 +74,15 @@ public struct RunTranscript: Sendable {
     /// The line the answer is typed on.
     private func inputLine(_ index: Int, _ routine: Routine) -> String {
         if routine.isQuestion(index) { return "answer (1-\(routine.optionCount(of: index))) > " }
-        return routine.target(of: index) != nil ? "amount > " : "done? > "
+        if let target = routine.target(of: index) { return "amount [\(Sanitizer.visible(AnswerInterpreter.describe(target)))] > " }
+        return "done? > "
     }
 
     private func help(_ index: Int, _ routine: Routine) -> String {
         if routine.isQuestion(index) {
             return "  Type an option's number or its text (or the start of it). b: back · q: quit\n"
         }
-        let done = routine.target(of: index) != nil ? "a number: the amount done" : "Enter or d: done"
+        let done = routine.target(of: index) != nil ? "Enter: the target · a number: the amount done" : "Enter or d: done"
         return "  \(done) · s: skip · b: back to the previous step · q: quit and show the summary\n"
     }
 
@@ -97,6 +102,15 @@ public struct RunTranscript: Sendable {
             var line = "  \(habit.title): \(NumberText.format(value))"
             if let target = habit.target { line += " of " + AnswerInterpreter.describe(target) }
             text += clean(line) + "\n"
+        }
+        if interactive {
+            // At a terminal, what was decided, by name: the skipped habits and the answers.
+            let skipped = run.records.filter { $0.outcome == .habit(.skipped, value: nil) }.map { run.routine.title(of: $0.node) }
+            if !skipped.isEmpty { text += clean("  skipped: " + skipped.joined(separator: ", ")) + "\n" }
+            for record in run.records {
+                guard case .answer(let k) = record.outcome else { continue }
+                text += clean("  \(run.routine.title(of: record.node)) \(run.routine.answer(k, of: record.node))") + "\n"
+            }
         }
         text += "  planned \(DurationText.human(s.plannedSeconds)) · took \(DurationText.human(Int(elapsed.rounded())))\n"
         return text
