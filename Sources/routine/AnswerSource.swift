@@ -1,4 +1,5 @@
 import RoutineKit
+import RoutineTerminal
 
 #if canImport(Glibc)
 import Glibc
@@ -58,9 +59,12 @@ struct AnswerSource {
         return Exit.unreadable
     }
 
-    mutating func next() -> RunLine {
+    /// The next answer; `kind` says what is asked, for the keys a terminal offers.
+    /// `ready` shows the prompt (flushes what is waiting to be written).
+    mutating func next(kind: PromptKind = .line, colors: Bool = false, ready: () -> Void = {}) -> RunLine {
         if Interrupts.happened { return .interrupted }
-        if let editor { return editor.readLine(limit: Self.maximumLine) }
+        if let editor { return editor.readLine(limit: Self.maximumLine, kind: kind, colors: colors, ready: ready) }
+        ready()
         var tooLong = false
         while true {
             let b = buffer

@@ -1,6 +1,7 @@
 import ArgumentParser
 import RoutineHistory
 import RoutineKit
+import RoutineTerminal
 
 #if canImport(Glibc)
 import Glibc
@@ -83,13 +84,15 @@ struct RunCommand: ParsableCommand {
 
         let clock = ContinuousClock()
         let started = clock.now
+        // What the next read answers, for the keys the terminal offers.
+        var asking = PromptKind.line
         let result = RunDriver.drive(
             &run, endOfInputResult: interactive ? .quit : .incomplete, interactive: interactive,
             read: {
                 // Whoever answers on standard input may be waiting to see the question; a
                 // file of answers is not, and a write per step would cost a system call each.
-                if !source.isFile { out.flush() }
-                return source.next()
+                let waiting = !source.isFile
+                return source.next(kind: asking, colors: colors, ready: { if waiting { out.flush() } })
             },
             emit: { event, run in
                 // The step is committed before it is shown: what the screen says is recorded.
@@ -103,6 +106,7 @@ struct RunCommand: ParsableCommand {
                     if case .invalid = event { StandardError.write(transcript.render(event, run).stderr) }
                     return
                 }
+                if interactive { asking = Self.kind(of: event, run, transcript) ?? asking }
                 let (stdout, stderr) = transcript.render(event, run, elapsed: elapsed)
                 if interactive, case .end = event { out.write("\n") }
                 out.write(stdout)
@@ -117,6 +121,23 @@ struct RunCommand: ParsableCommand {
         case .completed, .quit: return
         case .incomplete: throw Exit.answersRanOut
         case .interrupted: throw ExitCode(Interrupts.exitCode)
+        }
+    }
+
+    /// What a prompt asks: a menu for a question shown whole (a repeated prompt is only its
+    /// input line, under a message, so it is read as a line), single keys for a habit.
+    static func kind(of event: RunEvent, _ run: RoutineRun, _ transcript: RunTranscript) -> PromptKind? {
+        switch event {
+        case .prompt(let node, _, let again):
+            let routine = run.routine
+            if routine.isQuestion(node) {
+                guard !again else { return .line }
+                let options = (0..<routine.optionCount(of: node)).map { Sanitizer.visible(routine.answer($0, of: node)) }
+                return .menu(options: options, prompt: "  " + transcript.inputLine(node, routine))
+            }
+            return routine.target(of: node) == nil ? .habit : .amount
+        case .confirmEnd: return .end
+        default: return nil
         }
     }
 }

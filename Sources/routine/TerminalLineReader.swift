@@ -19,14 +19,59 @@ final class TerminalLineReader {
         raw = RawMode(fd: fd)
     }
 
-    func readLine(limit: Int) -> RunLine {
-        guard raw.enable() else { return .endOfInput }
+    /// `ready` shows the prompt: called once the terminal is raw, so that no key typed after
+    /// the prompt appears is echoed by the terminal itself.
+    func readLine(limit: Int, kind: PromptKind = .line, colors: Bool = false, ready: () -> Void = {}) -> RunLine {
+        guard raw.enable() else {
+            ready()
+            return .endOfInput
+        }
         defer { raw.restore() }
+        ready()
         var editor = LineEditor()
         var shown = 0
+        var menu: Menu?
+        if case .menu(let options, let prompt) = kind {
+            menu = Menu(options: options, prompt: prompt, colors: colors)
+            writeAll(1, Array(menu!.render().utf8))
+        }
+        func answer(_ text: String) -> RunLine {
+            writeAll(1, Array((text + "\n").utf8))
+            return .line(text)
+        }
         while true {
             if Interrupts.happened { return .interrupted }
             for key in readKeys() {
+                // Keys that answer at once, on an empty line.
+                if editor.text.isEmpty {
+                    if case .text(let typed) = key, typed.count == 1, let c = typed.first, kind.singleKeys.contains(c) {
+                        return answer(String(c))
+                    }
+                    if var current = menu {
+                        var moves = true
+                        switch key {
+                        case .up: current.move(by: -1)
+                        case .down: current.move(by: 1)
+                        case .text(let typed) where current.lettersMove && typed.allSatisfy({ $0 == "j" || $0 == "k" }):
+                            // Keys typed quickly arrive together: each moves once.
+                            for c in typed { current.move(by: c == "j" ? 1 : -1) }
+                        case .enter:
+                            writeAll(1, Array("\n".utf8))
+                            return .line(String(current.highlighted + 1))
+                        case .text(let typed) where current.options.count <= 9 && typed.count == 1 && typed.first!.isASCII && typed.first!.isNumber:
+                            return answer(typed)
+                        default:
+                            moves = false
+                        }
+                        if moves {
+                            if current.highlighted != menu!.highlighted {
+                                menu = current
+                                writeAll(1, Array(current.render().utf8))
+                            }
+                            continue
+                        }
+                    }
+                }
                 switch editor.apply(key) {
                 case .edited:
                     if editor.text.utf8.count > limit {

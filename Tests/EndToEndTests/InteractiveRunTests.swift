@@ -77,7 +77,7 @@ struct InteractiveRunTests {
         #expect(screen.components(separatedBy: "Step 3 · Morning").count == 2)
         try session.send("b", "Enter")
         screen = try session.waitFor("back to step 2: Stretch")
-        try session.send("s", "Enter")
+        try session.send("s")  // a single key: it skips at once
         try session.waitFor("answer (1-5) >")
         try session.send("not", "Enter")  // a unique prefix of "Not so good"
         try session.waitFor("Write three lines")

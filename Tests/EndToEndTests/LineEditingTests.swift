@@ -63,15 +63,15 @@ struct LineEditingTests {
         #expect(screen.contains("Step 1 · Morning · at most 9 more"), "\(screen)")
         try session.send("Enter")
         try session.waitFor("Step 2 · Morning")
-        try session.send("s", "Enter")
+        try session.send("s")  // single keys act at once
         try session.waitFor("answer (1-5) >")
-        try session.send("4", "Enter")  // "Skip today" -> end
+        try session.send("4")  // a digit chooses at once: "Skip today" -> end
         screen = try session.waitFor("That's the end of 'Morning'. Enter to finish, b to go back >")
-        try session.send("b", "Enter")
+        try session.send("b")
         try session.waitFor("back to step 3")
-        try session.send("2", "Enter")  // "Okay" -> walk -> plan -> water2
+        try session.send("Down", "Enter")  // the menu: "Okay" -> walk -> plan -> water2
         try session.waitFor("Go for a walk")
-        try session.send("Enter")
+        try session.send("d")
         try session.waitFor("Plan the day")
         try session.send("Enter")
         screen = try session.waitFor("amount [8 glasses] >")
@@ -84,5 +84,32 @@ struct LineEditingTests {
         #expect(screen.contains("Drink water: 8 of 8 glasses"))
         #expect(screen.contains("skipped: Stretch"))
         #expect(screen.contains("How are you feeling today? Okay"))
+    }
+
+    /// The options as a menu: the first highlighted, Down and j move, Up and k back, Enter
+    /// chooses the highlighted one; letters still type an answer.
+    @Test func questionsAreAMenu() throws {
+        let session = try TmuxSession(command: command, environment: ["TERM": "xterm-256color", "NO_COLOR": "1"])
+        try session.waitFor("done? >")
+        try session.send("d")
+        try session.waitFor("Step 2 · Morning")
+        try session.send("d")
+        // The menu is drawn once the answer is awaited: the first option highlighted.
+        var screen = try session.waitFor("  > 1. Great!")
+        #expect(screen.contains("answer (1-5) >"), "\(screen)")
+        try session.send("Down", "j", "j", "Up")
+        screen = try session.waitFor("  > 3. Not so good")
+        #expect(screen.contains("    1. Great!") && screen.contains("    5. Tired"))
+        try session.send("k")
+        try session.waitFor("  > 2. Okay")
+        try session.send("Enter")
+        try session.waitFor("Go for a walk")
+        try session.send("b")
+        try session.waitFor("back to step 3")
+        try session.send("t", "i", "Enter")  // a unique start of "Tired", typed
+        screen = try session.waitFor("Plan the day")
+        try session.send("q")
+        screen = try session.waitFor("[exit=0]")
+        #expect(screen.contains("How are you feeling today? Tired"))
     }
 }

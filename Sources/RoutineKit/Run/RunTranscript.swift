@@ -72,8 +72,16 @@ public struct RunTranscript: Sendable {
     }
 
     /// The line the answer is typed on.
-    private func inputLine(_ index: Int, _ routine: Routine) -> String {
-        if routine.isQuestion(index) { return "answer (1-\(routine.optionCount(of: index))) > " }
+    public func inputLine(_ index: Int, _ routine: Routine) -> String {
+        if routine.isQuestion(index) {
+            let count = routine.optionCount(of: index)
+            // Options written as numbers: say which number a digit means.
+            let numbered = (0..<count).contains { k in
+                let text = routine.answer(k, of: index)
+                return !text.isEmpty && text.allSatisfy { $0.isASCII && $0.isNumber }
+            }
+            return "answer (1-\(count)\(numbered ? ", by position" : "")) > "
+        }
         if let target = routine.target(of: index) { return "amount [\(Sanitizer.visible(AnswerInterpreter.describe(target)))] > " }
         return "done? > "
     }

@@ -1,0 +1,62 @@
+/// What the run is asking, so that the terminal can offer the right keys.
+public enum PromptKind: Sendable, Equatable {
+    /// A habit: single keys act at once (Enter or d, s, b, q, ?).
+    case habit
+    /// A numeric habit: a value is typed; Enter alone takes the target.
+    case amount
+    /// A question: its options as a menu, `prompt` being the input line under them.
+    case menu(options: [String], prompt: String)
+    /// The end of the run: Enter finishes, b goes back, q too finishes.
+    case end
+    /// Anything else: a line of text.
+    case line
+
+    /// The keys that answer at once, without Enter, on an empty line.
+    public var singleKeys: Set<Character> {
+        switch self {
+        case .habit: ["d", "s", "b", "q", "?"]
+        case .end: ["b", "q"]
+        case .menu, .amount, .line: []
+        }
+    }
+}
+
+/// The options of a question drawn as a menu in place: the highlighted one marked (and in
+/// reverse video where colour is allowed), the input line below.
+public struct Menu: Sendable {
+    public let options: [String]
+    public let prompt: String
+    public var highlighted = 0
+    public let colors: Bool
+
+    public init(options: [String], prompt: String, colors: Bool) {
+        self.options = options
+        self.prompt = prompt
+        self.colors = colors
+    }
+
+    /// Whether j and k move the highlight: only when no option could be meant by them.
+    public var lettersMove: Bool {
+        !options.contains { $0.lowercased().hasPrefix("j") || $0.lowercased().hasPrefix("k") }
+    }
+
+    public mutating func move(by step: Int) {
+        highlighted = min(options.count - 1, max(0, highlighted + step))
+    }
+
+    /// Redraws the options above the input line and the input line itself, from the input
+    /// line; the cursor ends after the prompt.
+    public func render() -> String {
+        var out = options.isEmpty ? "" : "\u{1B}[\(options.count)A"
+        for (k, text) in options.enumerated() {
+            out += "\r\u{1B}[K"
+            if k == highlighted {
+                out += colors ? "  \u{1B}[7m> \(k + 1). \(text)\u{1B}[0m" : "  > \(k + 1). \(text)"
+            } else {
+                out += "    \(k + 1). \(text)"
+            }
+            out += "\n"
+        }
+        return out + "\r\u{1B}[K" + prompt
+    }
+}
