@@ -2,6 +2,8 @@
 public enum PromptKind: Sendable, Equatable {
     /// A habit: single keys act at once (Enter or d, s, b, q, ?).
     case habit
+    /// A timed habit: as a habit, and `t` starts a countdown of `seconds`.
+    case timed(seconds: Int)
     /// A numeric habit: a value is typed; Enter alone takes the target.
     case amount
     /// A question: its options as a menu, `prompt` being the input line under them.
@@ -15,6 +17,7 @@ public enum PromptKind: Sendable, Equatable {
     public var singleKeys: Set<Character> {
         switch self {
         case .habit: ["d", "s", "b", "q", "?"]
+        case .timed: ["d", "s", "b", "q", "?", "t"]
         case .end: ["b", "q"]
         case .menu, .amount, .line: []
         }

@@ -135,7 +135,8 @@ struct RunCommand: ParsableCommand {
                 let options = (0..<routine.optionCount(of: node)).map { Sanitizer.visible(routine.answer($0, of: node)) }
                 return .menu(options: options, prompt: "  " + transcript.inputLine(node, routine))
             }
-            return routine.target(of: node) == nil ? .habit : .amount
+            if routine.target(of: node) != nil { return .amount }
+            return routine.duration(of: node).map { .timed(seconds: $0) } ?? .habit
         case .confirmEnd: return .end
         default: return nil
         }

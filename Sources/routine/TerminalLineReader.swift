@@ -45,7 +45,9 @@ final class TerminalLineReader {
                 // Keys that answer at once, on an empty line.
                 if editor.text.isEmpty {
                     if case .text(let typed) = key, typed.count == 1, let c = typed.first, kind.singleKeys.contains(c) {
-                        return answer(String(c))
+                        guard c == "t", case .timed(let seconds) = kind else { return answer(String(c)) }
+                        if let line = countdown(seconds) { return line }
+                        continue
                     }
                     if var current = menu {
                         var moves = true
@@ -109,6 +111,62 @@ final class TerminalLineReader {
         }
     }
 
+    /// A countdown of `seconds`, drawn in place as mm:ss: Space pauses and resumes, Enter
+    /// marks the habit done early, Ctrl-C interrupts; at zero the bell rings and Enter marks it
+    /// done. Returns the answer, or nil when the person went back to the prompt (Escape).
+    private func countdown(_ seconds: Int) -> RunLine? {
+        let speed = TimerClock.speed
+        var left = Double(seconds)
+        var paused = false
+        var last = ContinuousClock.now
+        var rang = false
+        func draw() {
+            let whole = max(0, Int(left.rounded(.up)))
+            let time = format2(whole / 60) + ":" + format2(whole % 60)
+            let state = left <= 0 ? "time is up · Enter: done" : paused ? "paused · Space: go on · Enter: done" : "Space: pause · Enter: done early"
+            writeAll(1, Array("\r\u{1B}[K  ⏱ \(time)  \(state)".utf8))
+        }
+        draw()
+        while true {
+            if Interrupts.happened { return .interrupted }
+            var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            let ready = poll(&poller, 1, 200)
+            let now = ContinuousClock.now
+            if !paused, left > 0 {
+                left -= (now - last) / .seconds(1) * speed
+                if left <= 0, !rang {
+                    rang = true
+                    left = 0
+                    writeAll(1, Array("\u{7}".utf8))
+                }
+            }
+            last = now
+            if ready > 0 {
+                for key in readKeys() {
+                    switch key {
+                    case .enter:
+                        writeAll(1, Array("\n".utf8))
+                        return .line("d")
+                    case .text(" "):
+                        paused.toggle()
+                    case .control("c"):
+                        writeAll(1, Array("\n".utf8))
+                        Interrupts.flag = SIGINT
+                        return .interrupted
+                    case .escape:
+                        writeAll(1, Array("\r\u{1B}[K  done? (t: timer) > ".utf8))
+                        return nil
+                    default:
+                        break
+                    }
+                }
+            }
+            draw()
+        }
+    }
+
+    private func format2(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }
+
     /// The keys of the next read; a lone Escape is told from a sequence by a 50 ms pause.
     private func readKeys() -> [Key] {
         if decoder.isWaiting {
@@ -123,4 +181,14 @@ final class TerminalLineReader {
         }
         return decoder.feed(bytes[..<n])
     }
+}
+
+/// How fast the countdown's clock runs. Tests speed it up with ROUTINE_TEST_CLOCK_SPEED (a
+/// factor, such as 60: a minute a second); it is read only to make tests quick, and a real
+/// run leaves it unset.
+enum TimerClock {
+    static let speed: Double = {
+        guard let text = getenv("ROUTINE_TEST_CLOCK_SPEED").map({ String(cString: $0) }), let value = Double(text), value > 0 else { return 1 }
+        return value
+    }()
 }

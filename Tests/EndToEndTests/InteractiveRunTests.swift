@@ -85,7 +85,7 @@ struct InteractiveRunTests {
         #expect(screen.contains("What went well yesterday?"))
         try session.send("q", "Enter")
         screen = try session.waitFor("[exit=0]")
-        #expect(screen.contains("Morning: stopped"))
+        #expect(screen.contains("Morning: quit"))
         #expect(screen.contains("1 done · 1 skipped · 0 not scheduled"))
     }
 
@@ -105,7 +105,7 @@ struct InteractiveRunTests {
         try session.waitFor("Step 2 · Morning")
         try session.send("C-d")
         let screen = try session.waitFor("[exit=0]")
-        #expect(screen.contains("Morning: stopped"))
+        #expect(screen.contains("Morning: quit"))
         #expect(screen.contains("1 done · 0 skipped · 0 not scheduled"))
     }
 

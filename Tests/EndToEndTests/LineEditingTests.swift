@@ -24,7 +24,7 @@ struct LineEditingTests {
         #expect(!screen.contains("is not an option"))
         try session.send("q", "Enter")
         screen = try session.waitFor("[exit=0]")
-        #expect(screen.contains("Morning: stopped"))
+        #expect(screen.contains("Morning: quit"))
     }
 
     @Test func sigtermLeavesTheTerminalCooked() throws {
@@ -111,5 +111,27 @@ struct LineEditingTests {
         try session.send("q")
         screen = try session.waitFor("[exit=0]")
         #expect(screen.contains("How are you feeling today? Tired"))
+    }
+
+    /// `t` starts a countdown of the habit's duration in place; with the clock sped up (a
+    /// minute a second, the test-only ROUTINE_TEST_CLOCK_SPEED) it reaches zero, says so, and
+    /// Enter marks the habit done.
+    @Test func theTimerCountsDownAndEnterMarksTheHabitDone() throws {
+        let session = try TmuxSession(command: command, environment: ["TERM": "xterm-256color", "ROUTINE_TEST_CLOCK_SPEED": "120"])
+        try session.waitFor("done? >")
+        try session.send("d")
+        var screen = try session.waitFor("done? (t: timer) >")
+        #expect(screen.contains("Stretch · 5m"))
+        try session.send("t")
+        screen = try session.waitFor("⏱ 0")
+        try session.send("Space")
+        try session.waitFor("paused · Space: go on")
+        try session.send("Space")
+        try session.waitFor("⏱ 00:00  time is up · Enter: done")
+        try session.send("Enter")
+        try session.waitFor("> 1. Great!")
+        try session.send("q", "Enter")  // at a menu, letters are typed: q and Enter
+        screen = try session.waitFor("[exit=0]")
+        #expect(screen.contains("2 done · 0 skipped"))
     }
 }

@@ -83,7 +83,7 @@ public struct RunTranscript: Sendable {
             return "answer (1-\(count)\(numbered ? ", by position" : "")) > "
         }
         if let target = routine.target(of: index) { return "amount [\(Sanitizer.visible(AnswerInterpreter.describe(target)))] > " }
-        return "done? > "
+        return routine.duration(of: index) == nil ? "done? > " : "done? (t: timer) > "
     }
 
     private func help(_ index: Int, _ routine: Routine) -> String {
@@ -96,8 +96,10 @@ public struct RunTranscript: Sendable {
 
     private func summary(_ result: RunResult, _ run: RoutineRun, elapsed: Double) -> String {
         let s = RunSummary(run)
+        // At a terminal, the words of --json and the history; scripts keep their wording.
         let outcome: String =
             switch result {
+            case _ where interactive && result != .incomplete: result.rawValue
             case .completed: run.reachedEnd ? "finished" : "completed"
             case .quit: "stopped"
             case .incomplete: "incomplete: the answers ran out"
