@@ -47,10 +47,19 @@ public struct Menu: Sendable {
         highlighted = min(options.count - 1, max(0, highlighted + step))
     }
 
+    /// The screen rows the options take at `columns`: a long option wraps.
+    public func rows(columns: Int) -> Int {
+        options.enumerated().reduce(0) { total, item in
+            let width = 4 + String(item.offset + 1).count + 2 + LineEditor.width(item.element)
+            return total + max(1, (width + max(1, columns) - 1) / max(1, columns))
+        }
+    }
+
     /// Redraws the options above the input line and the input line itself, from the input
-    /// line; the cursor ends after the prompt.
-    public func render() -> String {
-        var out = options.isEmpty ? "" : "\u{1B}[\(options.count)A"
+    /// line; the cursor ends after the prompt. `columns` is the terminal's width.
+    public func render(columns: Int = 80) -> String {
+        let up = rows(columns: columns)
+        var out = options.isEmpty ? "" : "\u{1B}[\(up)A"
         for (k, text) in options.enumerated() {
             out += "\r\u{1B}[K"
             if k == highlighted {

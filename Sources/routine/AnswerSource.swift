@@ -116,6 +116,8 @@ struct AnswerSource {
 /// a blocked read does return.
 enum Interrupts {
     nonisolated(unsafe) static var flag: sig_atomic_t = 0
+    /// SIGWINCH arrived since the line editor last looked.
+    nonisolated(unsafe) static var resized: sig_atomic_t = 0
 
     static var happened: Bool { flag != 0 }
 
@@ -133,6 +135,12 @@ enum Interrupts {
             sigaction(signal, &action, nil)
             sigaddset(&handled, signal)
         }
+        // A resize interrupts the read too, so that the line editor redraws at the new width.
+        var resize = sigaction()
+        resize.__sigaction_handler.sa_handler = { _ in Interrupts.resized = 1 }
+        sigemptyset(&resize.sa_mask)
+        resize.sa_flags = 0
+        sigaction(SIGWINCH, &resize, nil)
         // A parent may start us with these signals blocked (some process launchers do); then
         // Ctrl-C or a SIGTERM would wait forever instead of ending the run.
         sigprocmask(SIG_UNBLOCK, &handled, nil)

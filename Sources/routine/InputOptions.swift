@@ -97,6 +97,14 @@ enum Terminal {
         return 80
     }
 
+    /// The height of the terminal on `fd`, else $LINES, else 24.
+    static func rows(fd: Int32) -> Int {
+        var size = winsize()
+        if ioctl(fd, UInt(TIOCGWINSZ), &size) == 0, size.ws_row > 0 { return Int(size.ws_row) }
+        if let text = getenv("LINES"), let n = Int(String(cString: text)), n > 0 { return n }
+        return 24
+    }
+
     static func wantsColor(_ choice: ColorChoice, fd: Int32) -> Bool {
         switch choice {
         case .always: true

@@ -67,7 +67,7 @@ struct RunCommand: ParsableCommand {
         let interactive = source.isTerminal && !json
         let colors = interactive && Terminal.isTerminal(1) && Terminal.environmentAllowsColor && input.color != .never
             || input.color == .always
-        let transcript = RunTranscript(interactive: interactive, colors: colors)
+        var transcript = RunTranscript(interactive: interactive, colors: colors)
         let day = date.flatMap(CalendarDate.init) ?? .today()
         var out = BufferedOutput(fd: 1)
         Interrupts.install()
@@ -86,6 +86,8 @@ struct RunCommand: ParsableCommand {
         let started = clock.now
         // What the next read answers, for the keys the terminal offers.
         var asking = PromptKind.line
+        // When the step in front of the person was first shown, for the time a timed habit took.
+        var shownAt = clock.now
         let result = RunDriver.drive(
             &run, endOfInputResult: interactive ? .quit : .incomplete, interactive: interactive,
             read: {
@@ -106,7 +108,16 @@ struct RunCommand: ParsableCommand {
                     if case .invalid = event { StandardError.write(transcript.render(event, run).stderr) }
                     return
                 }
-                if interactive { asking = Self.kind(of: event, run, transcript) ?? asking }
+                if interactive {
+                    asking = Self.kind(of: event, run, transcript) ?? asking
+                    switch event {
+                    case .prompt(_, _, false): shownAt = clock.now
+                    case .record(let record) where record.outcome == .habit(.done, value: nil) && run.routine.duration(of: record.node) != nil:
+                        transcript.measured[record.node] = (clock.now - shownAt) / .seconds(1)
+                    case .back(let node): transcript.measured[node] = nil
+                    default: break
+                    }
+                }
                 let (stdout, stderr) = transcript.render(event, run, elapsed: elapsed)
                 if interactive, case .end = event { out.write("\n") }
                 out.write(stdout)

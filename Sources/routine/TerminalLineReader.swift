@@ -32,8 +32,12 @@ final class TerminalLineReader {
         var shown = 0
         var menu: Menu?
         if case .menu(let options, let prompt) = kind {
-            menu = Menu(options: options, prompt: prompt, colors: colors)
-            writeAll(1, Array(menu!.render().utf8))
+            let candidate = Menu(options: options, prompt: prompt, colors: colors)
+            // A terminal too small to hold the menu gets the options as printed, and a line.
+            if candidate.rows(columns: Terminal.columns(fd: 1)) + 2 <= Terminal.rows(fd: 1) {
+                menu = candidate
+                writeAll(1, Array(candidate.render(columns: Terminal.columns(fd: 1)).utf8))
+            }
         }
         func answer(_ text: String) -> RunLine {
             writeAll(1, Array((text + "\n").utf8))
@@ -41,6 +45,20 @@ final class TerminalLineReader {
         }
         while true {
             if Interrupts.happened { return .interrupted }
+            if Interrupts.resized != 0 {
+                Interrupts.resized = 0
+                // A menu's old lines may have reflowed: it is drawn afresh below them, at the new
+                // width; a plain line is redrawn where it is.
+                var fresh = ""
+                if let menu {
+                    let columns = Terminal.columns(fd: 1)
+                    fresh = "\n" + String(repeating: "\n", count: menu.rows(columns: columns)) + menu.render(columns: columns)
+                    shown = 0
+                }
+                let (output, column) = editor.render(from: shown)
+                writeAll(1, Array((fresh + output).utf8))
+                shown = column
+            }
             for key in readKeys() {
                 // Keys that answer at once, on an empty line.
                 if editor.text.isEmpty {
@@ -68,7 +86,7 @@ final class TerminalLineReader {
                         if moves {
                             if current.highlighted != menu!.highlighted {
                                 menu = current
-                                writeAll(1, Array(current.render().utf8))
+                                writeAll(1, Array(current.render(columns: Terminal.columns(fd: 1)).utf8))
                             }
                             continue
                         }

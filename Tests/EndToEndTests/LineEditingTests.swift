@@ -133,5 +133,40 @@ struct LineEditingTests {
         try session.send("q", "Enter")  // at a menu, letters are typed: q and Enter
         screen = try session.waitFor("[exit=0]")
         #expect(screen.contains("2 done · 0 skipped"))
+        #expect(screen.contains("Stretch: planned 5m · took "), "\(screen)")
+    }
+
+    /// A resize draws the menu again at the new width, and it still answers.
+    @Test func aResizeRedrawsTheMenu() throws {
+        let session = try TmuxSession(command: command, environment: ["TERM": "xterm-256color", "NO_COLOR": "1"])
+        try session.waitFor("done? >")
+        try session.send("d")
+        try session.waitFor("Step 2 · Morning")
+        try session.send("d")
+        try session.waitFor("  > 1. Great!")
+        _ = try session.tmux(["resize-window", "-t", session.name, "-x", "60", "-y", "40"])
+        try session.send("Down")
+        let screen = try session.waitFor("  > 2. Okay")
+        #expect(screen.components(separatedBy: "answer (1-5) >").count >= 2, "\(screen)")
+        try session.send("Enter")
+        try session.waitFor("Go for a walk")
+        try session.send("q")
+        try session.waitFor("[exit=0]")
+    }
+
+    /// A terminal too short for the menu reads a typed answer under the options as printed.
+    @Test func aShortTerminalGetsALineInsteadOfTheMenu() throws {
+        let session = try TmuxSession(command: command, environment: ["TERM": "xterm-256color", "NO_COLOR": "1"])
+        _ = try session.tmux(["resize-window", "-t", session.name, "-x", "80", "-y", "5"])
+        try session.waitFor("done? >")
+        try session.send("d")
+        try session.waitFor("Stretch")
+        try session.send("d")
+        let screen = try session.waitFor("answer (1-5) >")
+        #expect(!screen.contains("> 1. Great!"), "\(screen)")
+        try session.send("2", "Enter")
+        try session.waitFor("Go for a walk")
+        try session.send("q")
+        try session.waitFor("[exit=0]")
     }
 }

@@ -5,6 +5,8 @@ public struct RunTranscript: Sendable {
     /// what they just typed.
     public var interactive: Bool
     public var colors: Bool
+    /// Seconds measured on each timed habit done, by node, for the summary at a terminal.
+    public var measured: [Int: Double] = [:]
 
     public init(interactive: Bool, colors: Bool) {
         self.interactive = interactive
@@ -118,8 +120,15 @@ public struct RunTranscript: Sendable {
             let skipped = run.records.filter { $0.outcome == .habit(.skipped, value: nil) }.map { run.routine.title(of: $0.node) }
             if !skipped.isEmpty { text += clean("  skipped: " + skipped.joined(separator: ", ")) + "\n" }
             for record in run.records {
-                guard case .answer(let k) = record.outcome else { continue }
-                text += clean("  \(run.routine.title(of: record.node)) \(run.routine.answer(k, of: record.node))") + "\n"
+                switch record.outcome {
+                case .answer(let k):
+                    text += clean("  \(run.routine.title(of: record.node)) \(run.routine.answer(k, of: record.node))") + "\n"
+                case .habit(.done, _):
+                    guard let planned = run.routine.duration(of: record.node), let took = measured[record.node] else { continue }
+                    text += clean("  \(run.routine.title(of: record.node)): planned \(DurationText.human(planned)) · took \(DurationText.human(Int(took.rounded())))") + "\n"
+                default:
+                    continue
+                }
             }
         }
         text += "  planned \(DurationText.human(s.plannedSeconds)) · took \(DurationText.human(Int(elapsed.rounded())))\n"
