@@ -8,6 +8,17 @@ struct LineEditingTests {
     static let run = "'\(routineBinary.path)' run routines/morning.rt --date 2020-01-06 --no-history"
     var command: String { "cd '\(packageRoot.path)' && \(Self.run)" }
 
+    /// A session past the first two habits, its question's menu drawn.
+    private func atTheQuestion() throws -> TmuxSession {
+        let session = try TmuxSession(command: command, environment: ["TERM": "xterm-256color", "NO_COLOR": "1"])
+        try session.waitFor("done? >")
+        try session.send("d")
+        try session.waitFor("Step 2 · Morning")
+        try session.send("d")
+        try session.waitFor("  > 1. Great!")
+        return session
+    }
+
     @Test func cursorKeysAndBackspaceEditTheAnswer() throws {
         let session = try TmuxSession(command: command, environment: ["TERM": "xterm-256color"])
         try session.waitFor("done? >")
@@ -89,13 +100,9 @@ struct LineEditingTests {
     /// The options as a menu: the first highlighted, Down and j move, Up and k back, Enter
     /// chooses the highlighted one; letters still type an answer.
     @Test func questionsAreAMenu() throws {
-        let session = try TmuxSession(command: command, environment: ["TERM": "xterm-256color", "NO_COLOR": "1"])
-        try session.waitFor("done? >")
-        try session.send("d")
-        try session.waitFor("Step 2 · Morning")
-        try session.send("d")
+        let session = try atTheQuestion()
         // The menu is drawn once the answer is awaited: the first option highlighted.
-        var screen = try session.waitFor("  > 1. Great!")
+        var screen = try session.screen()
         #expect(screen.contains("answer (1-5) >"), "\(screen)")
         try session.send("Down", "j", "j", "Up")
         screen = try session.waitFor("  > 3. Not so good")
@@ -138,12 +145,7 @@ struct LineEditingTests {
 
     /// A resize draws the menu again at the new width, and it still answers.
     @Test func aResizeRedrawsTheMenu() throws {
-        let session = try TmuxSession(command: command, environment: ["TERM": "xterm-256color", "NO_COLOR": "1"])
-        try session.waitFor("done? >")
-        try session.send("d")
-        try session.waitFor("Step 2 · Morning")
-        try session.send("d")
-        try session.waitFor("  > 1. Great!")
+        let session = try atTheQuestion()
         _ = try session.tmux(["resize-window", "-t", session.name, "-x", "60", "-y", "40"])
         try session.send("Down")
         let screen = try session.waitFor("  > 2. Okay")
