@@ -171,4 +171,35 @@ struct LineEditingTests {
         try session.send("q")
         try session.waitFor("[exit=0]")
     }
+
+    /// A typed start of an option matches past its leading emoji.
+    @Test func anEmojiPrefixIsLookedPast() throws {
+        let dir = try temporaryDirectory()
+        try "routine \"E\"\nquestion q \"How?\"\n  \"😀 Great!\" -> end\n  \"😐 Okay\" -> end\n"
+            .write(to: dir.appendingPathComponent("e.rt"), atomically: true, encoding: .utf8)
+        let session = try TmuxSession(
+            command: "cd '\(dir.path)' && '\(routineBinary.path)' run e.rt --no-history", environment: ["TERM": "xterm-256color"])
+        try session.waitFor("> 1. 😀 Great!")
+        try session.send("g", "r", "e", "Enter")
+        try session.waitFor("That's the end of 'E'.")
+        try session.send("Enter")
+        let screen = try session.waitFor("[exit=0]")
+        #expect(screen.contains("How? 😀 Great!"), "\(screen)")
+    }
+
+    /// TERM=dumb keeps plain lines: a letter waits for Enter, no menu is drawn.
+    @Test func aDumbTerminalReadsPlainLines() throws {
+        let session = try TmuxSession(command: command, environment: ["TERM": "dumb"])
+        try session.waitFor("done? >")
+        try session.send("s")
+        Thread.sleep(forTimeInterval: 0.3)
+        #expect(!(try session.screen()).contains("Step 2"), "a single key waits for Enter")
+        try session.send("Enter")
+        try session.waitFor("Step 2 · Morning")
+        try session.send("d", "Enter")
+        let screen = try session.waitFor("answer (1-5) >")
+        #expect(!screen.contains("> 1. Great!"))
+        try session.send("q", "Enter")
+        try session.waitFor("[exit=0]")
+    }
 }

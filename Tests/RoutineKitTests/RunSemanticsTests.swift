@@ -155,4 +155,12 @@ struct HumanDurationTests {
         #expect(dot.contains(#"label="B\n2h 5s""#))
         #expect(MermaidWriter.write(GraphView(loaded.routine, showProblems: false)).contains("A<br>1h 30m"))
     }
+
+    /// A typed start matches past an option's leading emoji and punctuation; exact text and
+    /// positions are as before.
+    @Test(arguments: [("great", 0), ("GRE", 0), ("ok", 1), ("tired", 2), ("- tired", 2), ("😀 great!", 0), ("2", 1)])
+    func emojiPrefixesAreLookedPast(_ typed: String, _ position: Int) {
+        let node = RoutineNode(kind: .question, id: "q", title: "How?", options: ["😀 Great!", "😐 Okay", "- Tired"].map { QuestionOption(text: $0) })
+        #expect(AnswerInterpreter.interpret(typed, at: node) == .decision(.option(position)), "\(typed)")
+    }
 }

@@ -6,12 +6,22 @@ public struct OptionIndex: Sendable {
     public let texts: [String]
     /// (lowercased text, position), sorted.
     private let sorted: [(text: String, position: Int)]
+    /// The same without leading emoji, punctuation and spaces, so that "great" is a start of
+    /// "😀 Great!".
+    private let bare: [(text: String, position: Int)]
 
     public init(_ texts: [String]) {
         self.texts = texts
-        sorted = texts.enumerated().map { ($0.element.lowercased(), $0.offset) }.sorted {
-            $0.text != $1.text ? $0.text < $1.text : $0.position < $1.position
+        func order(_ a: (text: String, position: Int), _ b: (text: String, position: Int)) -> Bool {
+            a.text != b.text ? a.text < b.text : a.position < b.position
         }
+        sorted = texts.enumerated().map { ($0.element.lowercased(), $0.offset) }.sorted(by: order)
+        bare = texts.enumerated().map { (Self.bare($0.element.lowercased()), $0.offset) }.sorted(by: order)
+    }
+
+    /// `text` from its first letter or digit on.
+    static func bare(_ text: String) -> String {
+        String(text.drop { !$0.isLetter && !$0.isNumber })
     }
 
     public init(question index: Int, of routine: Routine) {
@@ -22,14 +32,18 @@ public struct OptionIndex: Sendable {
 
     /// The first position whose lowercased text is `word`.
     func exact(_ word: String) -> Int? {
-        let lo = lowerBound(word)
+        let lo = lowerBound(word, in: sorted)
         return lo < sorted.count && sorted[lo].text == word ? sorted[lo].position : nil
     }
 
     /// The options whose lowercased text starts with `word`: how many, and the positions of a
     /// few to name (the first four in written order when there are few, else alphabetically).
     func prefixed(_ word: String) -> (count: Int, named: [Int]) {
-        let lo = lowerBound(word)
+        // Matched without leading emoji and punctuation on either side.
+        let word = Self.bare(word)
+        guard !word.isEmpty else { return (0, []) }
+        let sorted = bare
+        let lo = lowerBound(word, in: sorted)
         // Texts that start with `word` sort together, right from the lower bound.
         var low = lo
         var high = sorted.count
@@ -42,7 +56,7 @@ public struct OptionIndex: Sendable {
         return (range.count, Array(named.prefix(4)))
     }
 
-    private func lowerBound(_ word: String) -> Int {
+    private func lowerBound(_ word: String, in sorted: [(text: String, position: Int)]) -> Int {
         var low = 0
         var high = sorted.count
         while low < high {
