@@ -28,12 +28,42 @@ public final class RawMode: @unchecked Sendable {
         raw.c_cc.6 = 1  // VMIN: a read returns as soon as one byte is there
         raw.c_cc.5 = 0  // VTIME
         guard tcsetattr(fd, TCSADRAIN, &raw) == 0 else { return false }
+        Self.active = (fd, raw, saved)
         isOn = true
         return true
     }
 
+    /// A stop from outside (`kill -TSTP`; Ctrl-Z typed at the prompt is a key, since raw
+    /// mode turns signal keys off): the terminal is restored while the process is stopped,
+    /// and raw again when it continues. `continued` is called then, to redraw.
+    public static func handleStops(continued: @escaping @convention(c) () -> Void) {
+        onContinue = continued
+        var action = sigaction()
+        action.__sigaction_handler.sa_handler = { _ in RawMode.stopped() }
+        sigemptyset(&action.sa_mask)
+        // SA_NODEFER: the handler raises the signal again, to stop for real.
+        action.sa_flags = Int32(SA_NODEFER)
+        sigaction(SIGTSTP, &action, nil)
+    }
+
+    nonisolated(unsafe) private static var onContinue: (@convention(c) () -> Void)?
+    nonisolated(unsafe) private static var active: (fd: Int32, raw: termios, saved: termios)?
+
+    private static func stopped() {
+        if var state = active { tcsetattr(state.fd, TCSANOW, &state.saved) }
+        var action = sigaction()
+        action.__sigaction_handler.sa_handler = SIG_DFL
+        sigaction(SIGTSTP, &action, nil)
+        raise(SIGTSTP)
+        // Continued.
+        if var state = active { tcsetattr(state.fd, TCSANOW, &state.raw) }
+        if let onContinue { handleStops(continued: onContinue) }
+        onContinue?()
+    }
+
     public func restore() {
         guard isOn else { return }
+        Self.active = nil
         var settings = saved
         tcsetattr(fd, TCSADRAIN, &settings)
         isOn = false

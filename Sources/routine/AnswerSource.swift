@@ -141,6 +141,7 @@ enum Interrupts {
         sigemptyset(&resize.sa_mask)
         resize.sa_flags = 0
         sigaction(SIGWINCH, &resize, nil)
+        RawMode.handleStops(continued: { Interrupts.resized = 1 })
         // A parent may start us with these signals blocked (some process launchers do); then
         // Ctrl-C or a SIGTERM would wait forever instead of ending the run.
         sigprocmask(SIG_UNBLOCK, &handled, nil)

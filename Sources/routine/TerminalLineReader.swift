@@ -120,6 +120,9 @@ final class TerminalLineReader {
                     let (output, column) = editor.render(from: 0)
                     writeAll(1, Array(("\r\n  > " + output).utf8))
                     shown = column
+                case .refused where key == .invalid:
+                    // Said after the line, not echoed; the next redraw clears it.
+                    writeAll(1, Array("\u{7}\u{1B}[s  (not UTF-8 text: refused)\u{1B}[u".utf8))
                 case .refused:
                     writeAll(1, Array("\u{7}".utf8))
                 case .nothing:
