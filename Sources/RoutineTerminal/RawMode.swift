@@ -12,16 +12,17 @@ public final class RawMode: @unchecked Sendable {
 
     public init(fd: Int32) { self.fd = fd }
 
-    /// The terminal settings as they were before the first ``enable()``, for a handler that
-    /// must restore them without this object (a fatal signal).
-    nonisolated(unsafe) public static var original: (fd: Int32, settings: termios)?
+    /// Whether `fd` is a terminal whose settings can be read (and so changed and restored).
+    public static func isAvailable(fd: Int32) -> Bool {
+        var settings = termios()
+        return tcgetattr(fd, &settings) == 0
+    }
 
     /// Raw input: bytes as typed, Ctrl-C and Ctrl-Z as bytes (the editor acts on them), no
     /// echo. Output processing stays, so "\n" still starts a new line.
     @discardableResult
     public func enable() -> Bool {
         guard !isOn, tcgetattr(fd, &saved) == 0 else { return isOn }
-        if Self.original == nil { Self.original = (fd, saved) }
         var raw = saved
         raw.c_lflag &= ~tcflag_t(ECHO | ICANON | ISIG | IEXTEN)
         raw.c_iflag &= ~tcflag_t(IXON | ICRNL | INLCR | ISTRIP | BRKINT)

@@ -51,7 +51,8 @@ struct AnswerSource {
         isTerminal = Terminal.isTerminal(fd)
         isFile = (info.st_mode & S_IFMT) == S_IFREG
         let term = getenv("TERM").map { String(cString: $0) } ?? ""
-        editor = isTerminal && Terminal.isTerminal(1) && term != "dumb" && !term.isEmpty ? TerminalLineReader(fd: fd) : nil
+        let editable = isTerminal && Terminal.isTerminal(1) && term != "dumb" && !term.isEmpty && RawMode.isAvailable(fd: fd)
+        editor = editable ? TerminalLineReader(fd: fd) : nil
     }
 
     private static func unreadable(_ name: String, _ reason: String) -> Error {

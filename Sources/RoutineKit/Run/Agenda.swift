@@ -58,20 +58,9 @@ public struct Agenda: Sendable {
         release(node)
     }
 
-    /// The agenda in order, front first. Linear in the routine's size; for path exploration.
-    public func pending() -> [Target] {
-        var entries: [(Int, Target)] = []
-        for index in 0..<graph.nodeCount where onAgenda[index] { entries.append((position[index], .node(index))) }
-        if onAgenda[endIndex] { entries.append((position[endIndex], .end)) }
-        return entries.sorted { $0.0 < $1.0 }.map(\.1)
-    }
-
     /// How many nodes can still run: those on the agenda and those it can lead to. Linear in
     /// the routine's size; for the progress a person sees.
     public var liveCount: Int { live.reduce(0) { $0 + ($1 ? 1 : 0) } }
-
-    /// Whether `node` has already run.
-    public func hasRun(_ node: Int) -> Bool { ran[node] }
 
     private static func index(of target: Target, end: Int) -> Int? {
         switch target {
