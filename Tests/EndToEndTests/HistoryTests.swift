@@ -212,10 +212,12 @@ struct HistoryTests {
         let dir = URL(fileURLWithPath: "/tmp").appendingPathComponent("routine-ro-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: dir.path)
-        try FileManager.default.copyItem(at: routineBinary, to: dir.appendingPathComponent("routine"))
         try FileManager.default.copyItem(at: packageRoot.appendingPathComponent("routines/morning.rt"), to: dir.appendingPathComponent("morning.rt"))
+        // The binary is copied by a child process: copied here, its file would be open for
+        // writing while other tests start processes, which would inherit it, and running the
+        // copy could then fail with "text file busy".
         let result = try shell(
-            "printf '\\n\\n5\\n7\\n' | setpriv --reuid=nobody --regid=nogroup --clear-groups ./routine run morning.rt --date 2026-11-22 --history '\(dir.path)/h/history.sqlite'",
+            "cp \"$ROUTINE\" ./routine && printf '\\n\\n5\\n7\\n' | setpriv --reuid=nobody --regid=nogroup --clear-groups ./routine run morning.rt --date 2026-11-22 --history '\(dir.path)/h/history.sqlite'",
             in: dir)
         #expect(result.status == 0)
         #expect(result.stdout.contains("Morning: completed"))

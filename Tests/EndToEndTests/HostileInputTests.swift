@@ -113,8 +113,9 @@ struct HostileInputTests {
         try FileManager.default.setAttributes([.posixPermissions: 0o000], ofItemAtPath: file.path)
         // root reads anything, so drop to 'nobody' for this one command.
         let prefix = getuid() == 0 ? "setpriv --reuid=nobody --regid=nogroup --clear-groups " : ""
-        try FileManager.default.copyItem(at: routineBinary, to: dir.appendingPathComponent("routine"))
-        let result = try shell("\(prefix)'\(dir.path)/routine' check '\(file.path)'")
+        // Copied by a child process, so that no other test's process inherits it open for
+        // writing (which makes running it fail with "text file busy").
+        let result = try shell("cp \"$ROUTINE\" '\(dir.path)/routine' && \(prefix)'\(dir.path)/routine' check '\(file.path)'")
         #expect(result.status == 66)
         #expect(result.stderr.contains("cannot read '\(file.path)': permission denied"))
         Self.expectNoCrash(result)
