@@ -27,9 +27,6 @@ public enum HistoryCSV {
 
     /// One CSV line (RFC 4180): a field with a comma, quote or line break is quoted.
     public static func line(_ fields: [String]) -> String {
-        fields.map { field in
-            guard field.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return field }
-            return "\"" + field.replacingOccurrences(of: "\"", with: "\"\"") + "\""
-        }.joined(separator: ",") + "\r\n"
+        fields.map(CSV.field).joined(separator: ",") + "\r\n"
     }
 }

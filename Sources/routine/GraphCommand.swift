@@ -93,11 +93,7 @@ struct GraphCommand: ParsableCommand {
 
     /// The routine's recorded runs in the window, as the drawing shows them.
     private func history(of routine: Routine) throws -> GraphHistory {
-        let until = range.untilDate ?? .today()
-        let filter = RunFilter(routine: routine.name, since: range.since, until: until.description)
-        let runs = try history.openForReading()?.statsRuns(filter, of: routine) ?? []
-        let unconditional = (try? PathExplorer(routine).nodesOnEveryWay()) ?? []
-        let report = StatsReport(routine: routine, runs: runs, since: range.sinceDate, until: until, unconditional: unconditional)
+        let (report, runs) = try history.statsReport(of: routine, in: range, file: file)
         return GraphHistory(report: report, runs: runs)
     }
 

@@ -62,17 +62,9 @@ struct StatsCommand: ParsableCommand {
                 throw ExitCode(64)
             }
         }
-        let until = range.untilDate ?? .today()
+        let (report, runs) = try history.statsReport(of: routine, in: range, file: file)
+        let until = report.until
         let since = range.sinceDate
-        let filter = RunFilter(routine: routine.name, since: since?.description, until: until.description)
-        let runs = try history.openForReading()?.statsRuns(filter, of: routine) ?? []
-        var unconditional: Set<Int> = []
-        do {
-            unconditional = try PathExplorer(routine).nodesOnEveryWay()
-        } catch {
-            StandardError.write(visible: "routine: note: '\(file)' has too many ways to tell which habits are on all of them; days without a run count as unknown\n")
-        }
-        let report = StatsReport(routine: routine, runs: runs, since: since, until: until, unconditional: unconditional)
         var out = BufferedOutput(fd: 1)
         defer { out.flush() }
         if json {
@@ -86,7 +78,7 @@ struct StatsCommand: ParsableCommand {
         let map = HeatMap(palette: palette, weeks: weeks ?? HeatMap.weeks(fitting: Terminal.columns(fd: 1)))
         let lastDay = report.untilIsOpen ? until.adding(days: -1) : until
         if let id = explain, let stats = report.habits.first(where: { $0.id == id }) {
-            out.write(StatsText.explain(stats, frequency: DayClassifier(routine: routine, unconditional: unconditional).frequency(stats.index)))
+            out.write(StatsText.explain(stats))
             return
         }
         if runs.isEmpty {

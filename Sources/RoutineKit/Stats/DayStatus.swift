@@ -125,11 +125,7 @@ public struct DayClassifier: Sendable {
         }
     }
 
-    /// The status of habit `index` on `date`, given that day's runs (maybe none).
-    public func day(_ index: Int, on date: CalendarDate, runs: [StatsRun]) -> HabitDay {
-        day(index, on: date, record: DayRecord(runs: runs, nodeCount: routine.nodeCount))
-    }
-
+    /// The status of habit `index` on `date`, given what that day's runs recorded.
     public func day(_ index: Int, on date: CalendarDate, record: DayRecord) -> HabitDay {
         var result = HabitDay(date: date, status: .unknown)
         let entry = record.entries.isEmpty ? nil : record.entries[index]

@@ -20,6 +20,8 @@ public struct HabitStats: Sendable {
     public var rateAll: Double?
     /// The strength score, 0...1, and how each due day moved it.
     public var score = 0.0
+    /// How often the habit is due per day (f in the score).
+    public var frequency: Double
     public var scoreSteps: [ScoreStep] = []
     public var lastDone: CalendarDate?
     public var counts: [DayStatus: Int] = [:]
@@ -49,6 +51,7 @@ public struct HabitStats: Sendable {
         self.days = days
         target = routine.target(of: index)
         plannedSeconds = routine.duration(of: index)
+        self.frequency = frequency
         let m = Self.multiplier(frequency: frequency)
         var current = 0
         var measured: [Double] = []

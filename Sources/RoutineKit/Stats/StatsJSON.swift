@@ -56,15 +56,9 @@ public enum StatsJSON {
             for day in habit.days {
                 let value = day.value.map(NumberText.format) ?? ""
                 let seconds = day.seconds.map { NumberText.format(($0 * 1000).rounded() / 1000) } ?? ""
-                text += "\(day.date),\(field(habit.id)),\(day.status.rawValue),\(value),\(seconds)\n"
+                text += "\(day.date),\(CSV.field(habit.id)),\(day.status.rawValue),\(value),\(seconds)\n"
             }
         }
         return text
-    }
-
-    /// A CSV field, quoted when it holds a comma, quote or line break (RFC 4180).
-    static func field(_ text: String) -> String {
-        guard text.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return text }
-        return "\"" + text.split(separator: "\"", omittingEmptySubsequences: false).joined(separator: "\"\"") + "\""
     }
 }

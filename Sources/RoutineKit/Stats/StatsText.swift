@@ -77,7 +77,8 @@ public enum StatsText {
     }
 
     /// Every due day's contribution to the score, with the formula.
-    public static func explain(_ habit: HabitStats, frequency: Double) -> String {
+    public static func explain(_ habit: HabitStats) -> String {
+        let frequency = habit.frequency
         let m = HabitStats.multiplier(frequency: frequency)
         var text = Sanitizer.visible("\(habit.id): \(habit.title)") + "\n"
         text += "  s = m·s + (1 − m)·v from s = 0, with m = 0.5^(√f / 13) = \(format(m, 4)), f = \(format(frequency, 3)) (the share of days it is scheduled)\n"
