@@ -18,6 +18,7 @@ let package = Package(
         .systemLibrary(name: "CFileAttributes"),
         .target(name: "RoutineKit", dependencies: ["CYAML", "CFileAttributes"]),
         .target(name: "RoutineTerminal"),
+        .target(name: "RoutineLanguageServer", dependencies: ["RoutineKit"]),
         .target(
             name: "RoutineHistory",
             dependencies: [
@@ -29,6 +30,7 @@ let package = Package(
                 "RoutineKit",
                 "RoutineHistory",
                 "RoutineTerminal",
+                "RoutineLanguageServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -36,6 +38,7 @@ let package = Package(
         .testTarget(name: "RoutineKitTests", dependencies: ["RoutineKit"], exclude: ["Fixtures"]),
         .testTarget(name: "RoutineHistoryTests", dependencies: ["RoutineHistory", "RoutineKit"]),
         .testTarget(name: "RoutineTerminalTests", dependencies: ["RoutineTerminal"]),
+        .testTarget(name: "RoutineLanguageServerTests", dependencies: ["RoutineLanguageServer", "RoutineKit"]),
         .testTarget(name: "EndToEndTests", dependencies: ["RoutineKit"]),
     ],
     swiftLanguageModes: [.v6]

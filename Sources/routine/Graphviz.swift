@@ -1,59 +1,12 @@
 import ArgumentParser
 import RoutineKit
 
-#if canImport(Glibc)
-import Glibc
-#endif
-
-/// Runs Graphviz's `dot` to render DOT into an image file. The DOT goes to `dot` on a pipe and
-/// the image comes back on its standard output, which is the file writer's temporary file:
-/// no temporary file of its own, no file name `dot` could read as an option, and the old image
-/// stays whole unless `dot` succeeds and writes something.
+/// Renders DOT into an image file for `graph -o x.svg`, reporting a failure and exiting.
 enum Graphviz {
     static func render(_ dot: UnsafeBufferPointer<UInt8>, as kind: String, to output: String, colors: Bool) throws {
-        var missing = false
-        let written = AtomicFile.write(to: output) { fd in
-            run(dot, as: kind, into: fd, for: output, missing: &missing)
-        }
-        guard case .failure(let diagnostic) = written else { return }
+        let (diagnostic, missing) = GraphvizRenderer.render(dot, as: kind, to: output)
+        guard let diagnostic else { return }
         report(diagnostic, colors: colors)
         throw missing ? ExitCode(69) : Exit.outputFailed
-    }
-
-    private static func run(_ dot: UnsafeBufferPointer<UInt8>, as kind: String, into fd: Int32, for output: String, missing: inout Bool) -> Diagnostic? {
-        var ends: [Int32] = [0, 0]
-        guard pipe(&ends) == 0 else { return .unwritable(output, reason: InputReader.describe(errno)) }
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_adddup2(&actions, ends[0], 0)
-        posix_spawn_file_actions_adddup2(&actions, fd, 1)
-        posix_spawn_file_actions_addclose(&actions, ends[1])
-        var argv: [UnsafeMutablePointer<CChar>?] = [strdup("dot"), strdup("-T\(kind)"), nil]
-        defer { argv.forEach { free($0) } }
-        var pid: pid_t = 0
-        let spawned = posix_spawnp(&pid, "dot", &actions, nil, &argv, environ)
-        close(ends[0])
-        guard spawned == 0 else {
-            close(ends[1])
-            missing = true
-            return .missingProgram("dot", for: output)
-        }
-        // dot reads all of its input before it writes, so writing first cannot deadlock; if it
-        // stops reading early, the write fails with EPIPE and its exit status tells why.
-        _ = writeFully(ends[1], dot)
-        close(ends[1])
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0, errno == EINTR {}
-        // dot has already explained a failure of its own on standard error.
-        if status != 0 {
-            let how = status & 0x7f == 0 ? "exited with status \((status >> 8) & 0xff)" : "was killed by signal \(status & 0x7f)"
-            return .unwritable(output, reason: "Graphviz's dot \(how); the file was left as it was")
-        }
-        var info = stat()
-        if fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG, info.st_size == 0 {
-            return .unwritable(output, reason: "Graphviz's dot wrote nothing; the file was left as it was")
-        }
-        return nil
     }
 }

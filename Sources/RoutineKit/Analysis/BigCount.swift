@@ -36,6 +36,33 @@ public struct BigCount: Hashable, Sendable, CustomStringConvertible, Comparable 
         return result
     }
 
+    public static func * (a: BigCount, b: BigCount) -> BigCount {
+        if a.limbs.isEmpty && !a.isSaturated || b.limbs.isEmpty && !b.isSaturated { return BigCount() }
+        var product = [UInt64](repeating: 0, count: a.limbs.count + b.limbs.count)
+        if !a.isSaturated && !b.isSaturated {
+            for (i, x) in a.limbs.enumerated() {
+                var carry: UInt64 = 0
+                for (j, y) in b.limbs.enumerated() {
+                    let (high, low) = x.multipliedFullWidth(by: y)
+                    let (s1, o1) = product[i + j].addingReportingOverflow(low)
+                    let (s2, o2) = s1.addingReportingOverflow(carry)
+                    product[i + j] = s2
+                    carry = high &+ (o1 ? 1 : 0) &+ (o2 ? 1 : 0)
+                }
+                product[i + b.limbs.count] = carry
+            }
+            while product.last == 0 { product.removeLast() }
+            if product.count <= maximumLimbs {
+                var result = BigCount()
+                result.limbs = product
+                return result
+            }
+        }
+        var saturated = BigCount()
+        saturated.isSaturated = true
+        return saturated
+    }
+
     public static func < (a: BigCount, b: BigCount) -> Bool {
         if a.isSaturated || b.isSaturated { return !a.isSaturated && b.isSaturated }
         if a.limbs.count != b.limbs.count { return a.limbs.count < b.limbs.count }

@@ -107,6 +107,9 @@ public struct Routine: Sendable {
     // Single fields of one node, read from its record: a run asks for a few per step, and
     // ``nodes`` would build the whole node, options and all, each time.
 
+    /// Where node `index`'s ID is written.
+    public func idSpan(of index: Int) -> Span { records[index].idSpan }
+
     /// The title (or prompt) of node `index`.
     public func title(of index: Int) -> String { text.string(records[index].title) }
 

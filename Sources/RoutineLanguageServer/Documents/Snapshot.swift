@@ -1,0 +1,129 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import RoutineKit
+
+/// A value behind a lock, for the few things threads share.
+final class Locked<Value>: @unchecked Sendable {
+    private var value: Value
+    private var mutex = pthread_mutex_t()
+
+    init(_ value: Value) {
+        self.value = value
+        pthread_mutex_init(&mutex, nil)
+    }
+
+    deinit { pthread_mutex_destroy(&mutex) }
+
+    func withLock<R>(_ body: (inout Value) throws -> R) rethrows -> R {
+        pthread_mutex_lock(&mutex)
+        defer { pthread_mutex_unlock(&mutex) }
+        return try body(&value)
+    }
+}
+
+/// One version of an open document, read and checked: what every request about it answers
+/// from. Immutable, so a slow request can work on it on another thread while edits go on;
+/// what is costly and not always needed (the index, the ways) is worked out on first use.
+public final class Snapshot: Sendable {
+    public let uri: String
+    public let version: Int?
+    public let loaded: LoadedRoutine
+    let positions: PositionMap
+    private let cache = Locked(Cache())
+
+    private struct Cache {
+        var index: SymbolIndex?
+        var ways: WaysResult?
+    }
+
+    /// The ways through the routine, or why they were not counted.
+    enum WaysResult: Sendable {
+        case counted(PathExplorer.Summary, [WaysThroughNode?])
+        case invalid
+        case tooComplex
+    }
+
+    /// Work allowed for counting ways while editing: about a second at most, where the command
+    /// line allows minutes.
+    static let waysBudget = 300_000_000
+
+    init(uri: String, version: Int?, text: [UInt8], format: SourceFormat?, encoding: PositionEncoding) {
+        self.uri = uri
+        self.version = version
+        let file = SourceFile(name: DocumentURI.path(of: uri) ?? uri, bytes: text)
+        loaded = RoutineLoader.load(file, format: format)
+        positions = PositionMap(file, encoding: encoding)
+    }
+
+    public var file: SourceFile { loaded.file }
+    public var routine: Routine { loaded.routine }
+    public var format: SourceFormat { loaded.format }
+
+    var index: SymbolIndex {
+        if let index = cache.withLock({ $0.index }) { return index }
+        let built = SymbolIndex(loaded)
+        cache.withLock { $0.index = built }
+        return built
+    }
+
+    var ways: WaysResult {
+        if let ways = cache.withLock({ $0.ways }) { return ways }
+        let result: WaysResult
+        if loaded.hasErrors || routine.nodeCount == 0 {
+            result = .invalid
+        } else {
+            do {
+                let (summary, byNode) = try PathExplorer(routine, workBudget: Self.waysBudget).waysThroughNodes()
+                result = .counted(summary, byNode)
+            } catch {
+                result = .tooComplex
+            }
+        }
+        cache.withLock { $0.ways = result }
+        return result
+    }
+}
+
+/// `file:` URIs and the paths they name.
+enum DocumentURI {
+    /// The path of a `file:` URI, percent-decoded; nil for another scheme.
+    static func path(of uri: String) -> String? {
+        guard uri.hasPrefix("file://") else { return nil }
+        var rest = Array(uri.utf8.dropFirst(7))
+        // file://host/path: only the local host is a path here.
+        if let slash = rest.firstIndex(of: UInt8(ascii: "/")) { rest.removeFirst(slash) }
+        var out: [UInt8] = []
+        var i = 0
+        while i < rest.count {
+            if rest[i] == UInt8(ascii: "%"), i + 2 < rest.count,
+                let byte = UInt8(String(decoding: rest[(i + 1)...(i + 2)], as: UTF8.self), radix: 16)
+            {
+                out.append(byte)
+                i += 3
+            } else {
+                out.append(rest[i])
+                i += 1
+            }
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// A `file:` URI for an absolute path, with what must be escaped escaped.
+    static func uri(of path: String) -> String {
+        var out = "file://"
+        for byte in path.utf8 {
+            let safe = (byte >= 0x61 && byte <= 0x7A) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x30 && byte <= 0x39)
+                || "/-._~".utf8.contains(byte)
+            if safe {
+                out.unicodeScalars.append(Unicode.Scalar(byte))
+            } else {
+                let hex = String(byte, radix: 16, uppercase: true)
+                out += "%" + (hex.count == 1 ? "0" + hex : hex)
+            }
+        }
+        return out
+    }
+}

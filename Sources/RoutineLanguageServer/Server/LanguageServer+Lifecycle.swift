@@ -1,0 +1,107 @@
+import RoutineKit
+
+extension LanguageServer {
+    static let commands = ["routine.showGraph", "routine.convert"]
+
+    func initialize(_ params: JSON) -> JSON {
+        initialized = true
+        let offered = params["capabilities"]?["general"]?["positionEncodings"]?.array?.compactMap(\.string) ?? []
+        // UTF-8 saves converting every position; UTF-16 is what every client must accept.
+        encoding = offered.contains("utf-8") ? .utf8 : .utf16
+        canShowDocuments = params["capabilities"]?["window"]?["showDocument"]?["support"]?.bool ?? false
+        if let url = params["initializationOptions"]?["documentation"]?.string { documentation = url }
+        let capabilities: JSON = [
+            "positionEncoding": .string(encoding.rawValue),
+            "textDocumentSync": ["openClose": true, "change": 1],
+            "definitionProvider": true,
+            "referencesProvider": true,
+            "documentHighlightProvider": true,
+            "renameProvider": ["prepareProvider": true],
+            "completionProvider": ["triggerCharacters": [">", ",", " "]],
+            "hoverProvider": true,
+            "documentSymbolProvider": true,
+            "foldingRangeProvider": true,
+            "documentFormattingProvider": true,
+            "semanticTokensProvider": [
+                "legend": ["tokenTypes": .array(SemanticTokenLegend.types.map { .string($0) }),
+                           "tokenModifiers": .array(SemanticTokenLegend.modifiers.map { .string($0) })],
+                "full": true,
+            ],
+            "codeActionProvider": ["codeActionKinds": ["quickfix", "source"]],
+            "codeLensProvider": ["resolveProvider": false],
+            "executeCommandProvider": ["commands": .array(Self.commands.map { .string($0) })],
+        ]
+        return ["capabilities": capabilities, "serverInfo": ["name": "routine", "version": "1.0"]]
+    }
+
+    /// Applies an open, change or close, and publishes the document's diagnostics unless
+    /// `publish` is false (a later change to it is already waiting).
+    public func documentChanged(_ method: String, _ params: JSON, publish: Bool) throws(ResponseError) {
+        guard let uri = params["textDocument"]?["uri"]?.string else { throw .invalidParams("no textDocument.uri") }
+        let version = params["textDocument"]?["version"]?.int
+        switch method {
+        case "textDocument/didOpen":
+            guard let text = params["textDocument"]?["text"]?.string else { throw .invalidParams("no textDocument.text") }
+            let format: SourceFormat? = params["textDocument"]?["languageId"]?.string == "yaml" ? .yaml : nil
+            documents[uri] = Snapshot(uri: uri, version: version, text: Array(text.utf8), format: format, encoding: encoding)
+        case "textDocument/didChange":
+            guard let old = documents[uri] else { throw .invalidParams("document '\(uri)' is not open") }
+            guard let changes = params["contentChanges"]?.array else { throw .invalidParams("no contentChanges") }
+            var text = old.file.bytes
+            var positions = old.positions
+            for change in changes {
+                guard let replacement = change["text"]?.string else { throw .invalidParams("a change without text") }
+                if let range = change["range"] {
+                    let span = try positions.span(range)
+                    text.replaceSubrange(span.lowerBound..<max(span.lowerBound, span.upperBound), with: Array(replacement.utf8))
+                    positions = PositionMap(SourceFile(name: "", bytes: text), encoding: encoding)
+                } else {
+                    text = Array(replacement.utf8)
+                }
+            }
+            let format: SourceFormat? = old.file.formatFromExtension == nil ? old.format : nil
+            documents[uri] = Snapshot(uri: uri, version: version, text: text, format: format, encoding: encoding)
+        default:
+            documents[uri] = nil
+            send(Outgoing.notification("textDocument/publishDiagnostics", ["uri": .string(uri), "diagnostics": []]))
+            return
+        }
+        if publish, let snapshot = documents[uri] { publishDiagnostics(snapshot) }
+    }
+
+    func publishDiagnostics(_ snapshot: Snapshot) {
+        var params: JSON = ["uri": .string(snapshot.uri), "diagnostics": .array(snapshot.loaded.diagnostics.map { lspDiagnostic($0, in: snapshot) })]
+        if let version = snapshot.version, case .object(var fields) = params {
+            fields["version"] = JSON(version)
+            params = .object(fields)
+        }
+        send(Outgoing.notification("textDocument/publishDiagnostics", params))
+    }
+
+    /// A diagnostic as LSP shows it: code, its explanation's address, related places (every
+    /// secondary label and located note, so a cycle lists each of its arrows).
+    func lspDiagnostic(_ diagnostic: Diagnostic, in snapshot: Snapshot) -> JSON {
+        let positions = snapshot.positions
+        let span = diagnostic.span ?? Span(at: 0)
+        var fields: [String: JSON] = [
+            "range": positions.range(span),
+            "severity": JSON(diagnostic.severity == .error ? 1 : diagnostic.severity == .warning ? 2 : 3),
+            "code": .string(diagnostic.code.rawValue),
+            "source": "routine",
+            "message": .string(diagnostic.message),
+        ]
+        if let documentation { fields["codeDescription"] = ["href": .string(documentation + "#diagnostics")] }
+        var related: [JSON] = diagnostic.secondary.map { label in
+            ["location": ["uri": .string(snapshot.uri), "range": positions.range(label.span)], "message": .string(label.message)]
+        }
+        for note in diagnostic.notes {
+            related.append(["location": ["uri": .string(snapshot.uri), "range": positions.range(note.span ?? span)], "message": .string(note.message)])
+        }
+        if let fix = diagnostic.fixIt {
+            related.append(["location": ["uri": .string(snapshot.uri), "range": positions.range(fix.span)], "message": .string("help: " + fix.message)])
+        }
+        if !related.isEmpty { fields["relatedInformation"] = .array(related) }
+        if diagnostic.code == .unreachableNode { fields["tags"] = [1] }
+        return .object(fields)
+    }
+}
