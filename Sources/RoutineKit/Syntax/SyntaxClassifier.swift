@@ -46,13 +46,16 @@ public enum SyntaxClassifier {
         for (i, token) in tokens.enumerated() {
             let nextKind = i + 1 < tokens.count ? tokens[i + 1].kind : nil
             var kind: SyntaxClass?
+            // A target follows an arrow or a comma of its list; the next line's first word
+            // after a complete list is not one.
+            let isTarget = inArrow && (previous == .arrow || previous == .comma)
             switch token.kind {
             case .kwEnd: kind = .keyword
             case .identifier:
                 let word = text(token.span)
                 if previous == .kwHabit || previous == .kwQuestion {
                     kind = .declaration
-                } else if inArrow {
+                } else if isTarget {
                     kind = .reference
                 } else if token.atLineStart, nextKind == .arrow, word.elementsEqual("then".utf8) {
                     kind = .keyword
@@ -79,7 +82,7 @@ public enum SyntaxClassifier {
             switch token.kind {
             case .arrow: inArrow = true
             case .comma: break
-            case .identifier, .kwEnd: if previous != .arrow && previous != .comma { inArrow = false }
+            case .identifier, .kwEnd: if !isTarget { inArrow = false }
             default: inArrow = false
             }
             if token.kind == .kwOn { inDays = true } else if kind != .day { inDays = false }

@@ -1,0 +1,11 @@
+" Settings for routine files.
+if exists("b:did_ftplugin")
+  finish
+endif
+let b:did_ftplugin = 1
+
+setlocal commentstring=#\ %s
+setlocal comments=:#
+" IDs hold '-': a word motion and '*' take 'brush-teeth' whole.
+setlocal iskeyword=@,48-57,_,-
+let b:undo_ftplugin = "setlocal commentstring< comments< iskeyword<"
