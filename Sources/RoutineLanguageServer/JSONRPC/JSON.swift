@@ -53,6 +53,7 @@ extension JSON: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral, Express
     public init(nilLiteral: ()) { self = .null }
 
     public init(_ value: Int) { self = .number(Double(value)) }
+    public init(_ value: JSON) { self = value }
     public init(_ value: String?) { self = value.map { .string($0) } ?? .null }
 }
 
