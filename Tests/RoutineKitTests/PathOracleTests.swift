@@ -6,8 +6,9 @@ import Testing
 /// every combination of answers is walked through ``RoutineRun`` and compared, way by way,
 /// with ``PathExplorer`` (answers, nodes in run order, whether `end` was reached).
 struct PathOracleTests {
-    /// A random acyclic routine: arrows only lead forward, some to `end`, some lists long.
-    static func routine(seed: UInt64) -> Routine {
+    /// A random acyclic routine: arrows only lead forward, some to `end`, some lists long;
+    /// habits timed when `timed`.
+    static func routine(seed: UInt64, timed: Bool = false) -> Routine {
         var random = RoutineGenerator(seed: seed)
         let n = 6 + Int(random.next() % 10)
         func targets(after i: Int) -> String {
@@ -28,7 +29,8 @@ struct PathOracleTests {
                 let gather = targets(after: i)
                 if !gather.isEmpty { text += "  then\(gather)\n" }
             } else {
-                text += "habit n\(i) \"H\"\(targets(after: i))\n"
+                let duration = timed ? " for \(1 + random.next() % 30)m" : ""
+                text += "habit n\(i) \"H\"\(duration)\(targets(after: i))\n"
             }
         }
         return load(text).routine
