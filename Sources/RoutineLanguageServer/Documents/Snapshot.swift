@@ -31,10 +31,11 @@ public final class Snapshot: Sendable {
     public let uri: String
     public let version: Int?
     public let loaded: LoadedRoutine
-    let positions: PositionMap
+    let encoding: PositionEncoding
     private let cache = Locked(Cache())
 
     private struct Cache {
+        var positions: PositionMap?
         var index: SymbolIndex?
         var ways: WaysResult?
     }
@@ -55,7 +56,16 @@ public final class Snapshot: Sendable {
         self.version = version
         let file = SourceFile(name: DocumentURI.path(of: uri) ?? uri, bytes: text)
         loaded = RoutineLoader.load(file, format: format)
-        positions = PositionMap(file, encoding: encoding)
+        self.encoding = encoding
+    }
+
+    /// Built on first use: a document without diagnostics, edited and not asked about, never
+    /// needs its lines counted.
+    var positions: PositionMap {
+        if let positions = cache.withLock({ $0.positions }) { return positions }
+        let built = PositionMap(loaded.file, encoding: encoding)
+        cache.withLock { $0.positions = built }
+        return built
     }
 
     public var file: SourceFile { loaded.file }

@@ -157,6 +157,7 @@ public struct JSONParser {
             return try validated(UnsafeBufferPointer(rebasing: bytes[start..<i]))
         }
         var out = Array(bytes[start..<i])
+        out.reserveCapacity(i - start + 64)
         while true {
             guard i < bytes.count else { throw fail("unterminated string") }
             let b = bytes[i]
@@ -166,8 +167,10 @@ public struct JSONParser {
             }
             guard b >= 0x20 else { throw fail("control character in a string") }
             if b != UInt8(ascii: "\\") {
-                out.append(b)
-                i += 1
+                // A run of plain bytes at once: a document's text has an escape per line.
+                let run = i
+                while i < bytes.count, bytes[i] != UInt8(ascii: "\""), bytes[i] != UInt8(ascii: "\\"), bytes[i] >= 0x20 { i += 1 }
+                out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[run..<i]))
                 continue
             }
             guard i + 1 < bytes.count else { throw fail("unterminated string") }

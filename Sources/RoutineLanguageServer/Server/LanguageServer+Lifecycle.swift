@@ -48,13 +48,12 @@ extension LanguageServer {
             guard let old = documents[uri] else { throw .invalidParams("document '\(uri)' is not open") }
             guard let changes = params["contentChanges"]?.array else { throw .invalidParams("no contentChanges") }
             var text = old.file.bytes
-            var positions = old.positions
             for change in changes {
                 guard let replacement = change["text"]?.string else { throw .invalidParams("a change without text") }
                 if let range = change["range"] {
-                    let span = try positions.span(range)
+                    // Each ranged change is in the positions of the text the previous one left.
+                    let span = try PositionMap(SourceFile(name: "", bytes: text), encoding: encoding).span(range)
                     text.replaceSubrange(span.lowerBound..<max(span.lowerBound, span.upperBound), with: Array(replacement.utf8))
-                    positions = PositionMap(SourceFile(name: "", bytes: text), encoding: encoding)
                 } else {
                     text = Array(replacement.utf8)
                 }

@@ -1,0 +1,124 @@
+#!/usr/bin/env python3
+"""Times the language server as an editor sees it: from sending a `didChange` to receiving
+that version's `publishDiagnostics`, over standard input and output, and follows the
+server's resident memory over many edits.
+
+    Benchmarks/lsp.py ROUTINE FILE [--edits N] [--memory]
+
+Each edit changes one character of a title near the middle of the file (the whole text is
+sent, as the server asks for full sync). Every tenth edit also asks for hover, code lenses
+and semantic tokens (with --memory), so that what they cache is part of the memory followed. Prints the
+median, 90th percentile and maximum round trip, and with --memory the resident set after the
+first hundred edits and at the end."""
+
+import argparse
+import json
+import os
+import select
+import statistics
+import subprocess
+import sys
+import time
+
+
+class Client:
+    def __init__(self, routine):
+        self.process = subprocess.Popen([routine, "lsp"], stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+        self.buffer = b""
+        self.next_id = 0
+
+    def send(self, message):
+        body = json.dumps(message).encode()
+        os.write(self.process.stdin.fileno(), b"Content-Length: %d\r\n\r\n" % len(body))
+        view = memoryview(body)
+        while view:
+            view = view[os.write(self.process.stdin.fileno(), view):]
+
+    def receive(self):
+        while True:
+            if b"\r\n\r\n" in self.buffer:
+                header, rest = self.buffer.split(b"\r\n\r\n", 1)
+                length = int(header.split(b":")[1])
+                if len(rest) >= length:
+                    self.buffer = rest[length:]
+                    return json.loads(rest[:length])
+            select.select([self.process.stdout], [], [])
+            chunk = os.read(self.process.stdout.fileno(), 1 << 20)
+            if not chunk:
+                raise SystemExit("lsp.py: the server closed its output")
+            self.buffer += chunk
+
+    def request(self, method, params):
+        self.next_id += 1
+        self.send({"jsonrpc": "2.0", "id": self.next_id, "method": method, "params": params})
+        while True:
+            message = self.receive()
+            if message.get("id") == self.next_id and "method" not in message:
+                return message
+
+    def wait_for_version(self, version):
+        while True:
+            message = self.receive()
+            if message.get("method") == "textDocument/publishDiagnostics" and message["params"].get("version") == version:
+                return message
+
+    def rss_kib(self):
+        with open(f"/proc/{self.process.pid}/status") as status:
+            for line in status:
+                if line.startswith("VmRSS:"):
+                    return int(line.split()[1])
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("routine")
+    parser.add_argument("file")
+    parser.add_argument("--edits", type=int, default=1000)
+    parser.add_argument("--memory", action="store_true")
+    args = parser.parse_args()
+
+    text = open(args.file, encoding="utf-8").read()
+    uri = "file://" + os.path.abspath(args.file)
+    client = Client(args.routine)
+    client.request("initialize", {"capabilities": {}})
+    client.send({"jsonrpc": "2.0", "method": "initialized", "params": {}})
+    client.send({"jsonrpc": "2.0", "method": "textDocument/didOpen", "params": {"textDocument": {"uri": uri, "languageId": "routine", "version": 1, "text": text}}})
+    client.wait_for_version(1)
+
+    # A title's first letter near the middle of the file, toggled between two letters.
+    middle = text.index('"', len(text) // 2) + 1
+    variants = [text[:middle] + c + text[middle + 1 :] for c in "XY"]
+    line = text[:middle].count("\n")
+    times = []
+    rss_after_100 = None
+    for i in range(args.edits):
+        version = i + 2
+        message = {"jsonrpc": "2.0", "method": "textDocument/didChange", "params": {"textDocument": {"uri": uri, "version": version}, "contentChanges": [{"text": variants[i % 2]}]}}
+        started = time.perf_counter()
+        client.send(message)
+        client.wait_for_version(version)
+        times.append((time.perf_counter() - started) * 1000)
+        if args.memory and i % 10 == 9:
+            document = {"textDocument": {"uri": uri}}
+            client.request("textDocument/hover", dict(document, position={"line": line, "character": 8}))
+            client.request("textDocument/codeLens", document)
+            client.request("textDocument/semanticTokens/full", document)
+        if i == 99:
+            rss_after_100 = client.rss_kib()
+    rss_end = client.rss_kib()
+    client.request("shutdown", None)
+    client.send({"jsonrpc": "2.0", "method": "exit"})
+    client.process.wait()
+
+    times.sort()
+    lines = len(text.splitlines())
+    print(f"{os.path.basename(args.file)} ({lines} lines, {len(text.encode())} bytes), {args.edits} edits:")
+    print(f"  didChange -> publishDiagnostics: median {statistics.median(times):.2f} ms, "
+          f"p90 {times[int(len(times) * 0.9)]:.2f} ms, max {times[-1]:.2f} ms")
+    if args.memory and rss_after_100:
+        growth = (rss_end - rss_after_100) / rss_after_100 * 100
+        print(f"  resident memory: {rss_after_100 / 1024:.1f} MiB after 100 edits, {rss_end / 1024:.1f} MiB after {args.edits} ({growth:+.1f}%)")
+
+
+if __name__ == "__main__":
+    main()
