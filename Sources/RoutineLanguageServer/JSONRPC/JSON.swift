@@ -68,46 +68,52 @@ extension JSON {
 
     public var text: String { String(decoding: serialized, as: UTF8.self) }
 
-    // Iterative: a value built from a hostile message may be nested deeply.
+    // Recursive: the server serializes only values it built, a few levels deep; parsed
+    // values (as deep as ``JSONParser/maximumDepth``) are never sent back.
     private func write(to out: inout [UInt8]) {
-        enum Work { case value(JSON), raw(UInt8), key(String) }
-        var stack: [Work] = [.value(self)]
-        while let work = stack.popLast() {
-            switch work {
-            case .raw(let byte): out.append(byte)
-            case .key(let key):
-                Self.writeString(key, to: &out)
-                out.append(UInt8(ascii: ":"))
-            case .value(let value):
-                switch value {
-                case .null: out.append(contentsOf: "null".utf8)
-                case .bool(let b): out.append(contentsOf: (b ? "true" : "false").utf8)
-                case .number(let n): Self.writeNumber(n, to: &out)
-                case .string(let s): Self.writeString(s, to: &out)
-                case .array(let values):
-                    out.append(UInt8(ascii: "["))
-                    stack.append(.raw(UInt8(ascii: "]")))
-                    for (i, element) in values.enumerated().reversed() {
-                        stack.append(.value(element))
-                        if i > 0 { stack.append(.raw(UInt8(ascii: ","))) }
-                    }
-                case .object(let fields):
-                    out.append(UInt8(ascii: "{"))
-                    stack.append(.raw(UInt8(ascii: "}")))
-                    let keys = fields.keys.sorted()
-                    for (i, key) in keys.enumerated().reversed() {
-                        stack.append(.value(fields[key]!))
-                        stack.append(.key(key))
-                        if i > 0 { stack.append(.raw(UInt8(ascii: ","))) }
-                    }
-                }
+        switch self {
+        case .null: out.append(contentsOf: "null".utf8)
+        case .bool(let b): out.append(contentsOf: (b ? "true" : "false").utf8)
+        case .number(let n): Self.writeNumber(n, to: &out)
+        case .string(let s): Self.writeString(s, to: &out)
+        case .array(let values):
+            out.append(UInt8(ascii: "["))
+            for (i, element) in values.enumerated() {
+                if i > 0 { out.append(UInt8(ascii: ",")) }
+                element.write(to: &out)
             }
+            out.append(UInt8(ascii: "]"))
+        case .object(let fields):
+            out.append(UInt8(ascii: "{"))
+            for (i, field) in fields.sorted(by: { $0.key < $1.key }).enumerated() {
+                if i > 0 { out.append(UInt8(ascii: ",")) }
+                Self.writeString(field.key, to: &out)
+                out.append(UInt8(ascii: ":"))
+                field.value.write(to: &out)
+            }
+            out.append(UInt8(ascii: "}"))
         }
     }
 
     private static func writeNumber(_ n: Double, to out: inout [UInt8]) {
         if n == n.rounded(), abs(n) < 1e15 {
-            out.append(contentsOf: String(Int64(n)).utf8)
+            // Digits written in place: a semantic tokens answer is mostly small integers.
+            var value = Int64(n)
+            if value < 0 {
+                out.append(UInt8(ascii: "-"))
+                value = -value
+            }
+            var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
+                (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+            withUnsafeMutableBytes(of: &digits) { buffer in
+                var i = buffer.count
+                repeat {
+                    i -= 1
+                    buffer[i] = UInt8(ascii: "0") + UInt8(value % 10)
+                    value /= 10
+                } while value > 0
+                out.append(contentsOf: buffer[i...])
+            }
         } else if n.isFinite {
             out.append(contentsOf: String(n).utf8)
         } else {
@@ -118,7 +124,18 @@ extension JSON {
     private static let hex = Array("0123456789abcdef".utf8)
 
     private static func writeString(_ s: String, to out: inout [UInt8]) {
+        var s = s
         out.append(UInt8(ascii: "\""))
+        // Most strings need no escape: copied at once.
+        let plain = s.withUTF8 { bytes in
+            guard bytes.allSatisfy({ $0 >= 0x20 && $0 != 0x22 && $0 != 0x5C && $0 != 0x7F }) else { return false }
+            out.append(contentsOf: bytes)
+            return true
+        }
+        if plain {
+            out.append(UInt8(ascii: "\""))
+            return
+        }
         for b in s.utf8 {
             switch b {
             case UInt8(ascii: "\""): out.append(contentsOf: [0x5C, 0x22])
