@@ -19,7 +19,7 @@ struct HostileMessageTests {
 
     @Test(arguments: 0..<8)
     func randomRequestsAreAllAnswered(_ seed: UInt64) throws {
-        var random = SplitMix(seed: seed)
+        var random = SeededRandom(state: seed)
         let sources = try ["morning.rt", "evening.rt", "workout.yaml"].map { name in
             (name, try String(contentsOfFile: Self.root + "/routines/" + name, encoding: .utf8))
         }
@@ -58,7 +58,7 @@ struct HostileMessageTests {
     }
 
     @Test func randomBytesAreParseErrors() {
-        var random = SplitMix(seed: 7)
+        var random = SeededRandom(state: 7)
         let sent = Locked([JSON]())
         let server = LanguageServer(send: { message in sent.withLock { $0.append(message) } })
         let seeds = [#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"capabilities":{}}}"#, #"[{"a":"\u00"}]"#, "{\"x\":[1,2,{}]}"]
@@ -70,18 +70,5 @@ struct HostileMessageTests {
             server.handle(body: bytes)
         }
         #expect(sent.withLock { $0.count } >= 2000)
-    }
-}
-
-/// A small seeded generator (SplitMix64), so that a failure names its seed.
-struct SplitMix: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

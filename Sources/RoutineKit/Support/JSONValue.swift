@@ -53,7 +53,7 @@ public enum JSONValue: Sendable, Equatable {
 
     /// A JSON string: quotes, backslashes and control characters escaped; U+2028 and U+2029
     /// too, so the output is also safe inside JavaScript.
-    static func quote(_ s: String, into out: inout ByteWriter) {
+    public static func quote(_ s: String, into out: inout ByteWriter) {
         out.byte(UInt8(ascii: "\""))
         var s = s
         s.withUTF8 { bytes in
