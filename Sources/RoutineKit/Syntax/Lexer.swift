@@ -32,8 +32,13 @@ struct Lexer {
             kind = .comma
         case _ where Self.isIdentifierStart(b):
             scanIdentifierTail()
-            if position < bytes.count, bytes[position] >= 0x80 {
-                while position < bytes.count, bytes[position] >= 0x80 || Self.isIdentifierByte(bytes[position]) { position += 1 }
+            if position < bytes.count, bytes[position] >= 0x80 || continuesAfterStray(position) {
+                // `té` or `wa!ter`: one bad ID, reported once, not an ID and a stray character.
+                while position < bytes.count, !startsArrow(position),
+                    bytes[position] >= 0x80 || Self.isIdentifierByte(bytes[position]) || Self.isStray(bytes[position])
+                {
+                    position += 1
+                }
                 kind = .badIdentifier
             } else {
                 kind = keyword(start: start) ?? .identifier
@@ -112,6 +117,22 @@ struct Lexer {
             }
         }
         return .unterminatedString
+    }
+
+    /// ASCII punctuation that no token starts with and no ID holds (`!`, `.`, `;` and the like).
+    static func isStray(_ b: UInt8) -> Bool {
+        b > 0x20 && b < 0x7F && !isIdentifierByte(b) && b != UInt8(ascii: ",") && b != UInt8(ascii: "\"") && b != UInt8(ascii: "#")
+    }
+
+    /// Whether stray punctuation at `p` is followed by more of an ID: inside a mistyped ID.
+    private func continuesAfterStray(_ p: Int) -> Bool {
+        var q = p
+        while q < bytes.count, Self.isStray(bytes[q]) { q += 1 }
+        return q > p && q < bytes.count && (Self.isIdentifierByte(bytes[q]) || bytes[q] >= 0x80)
+    }
+
+    private func startsArrow(_ p: Int) -> Bool {
+        bytes[p] == UInt8(ascii: "-") && p + 1 < bytes.count && bytes[p + 1] == UInt8(ascii: ">")
     }
 
     @inline(__always) private mutating func scanIdentifierTail() {
