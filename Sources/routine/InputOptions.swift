@@ -70,8 +70,8 @@ struct InputOptions: ParsableArguments {
 enum Summary {
     /// "2 errors and 1 warning in 'bad.rt'".
     static func line(_ diagnostics: [Diagnostic], file: String) -> String {
-        let errors = diagnostics.filter { $0.severity == .error }.count
-        let warnings = diagnostics.filter { $0.severity == .warning }.count
+        let errors = diagnostics.lazy.filter { $0.severity == .error }.reduce(0) { $0 + $1.count }
+        let warnings = diagnostics.lazy.filter { $0.severity == .warning }.reduce(0) { $0 + $1.count }
         var parts: [String] = []
         if errors > 0 { parts.append(errors == 1 ? "1 error" : "\(errors) errors") }
         if warnings > 0 { parts.append(warnings == 1 ? "1 warning" : "\(warnings) warnings") }

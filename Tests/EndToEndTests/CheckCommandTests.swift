@@ -31,6 +31,15 @@ struct CheckCommandTests {
         #expect(lines.contains { $0.hasPrefix("bad.rt:4:17: error[E108]: invalid duration '5'") })
     }
 
+    @Test func theSummaryCountsWhatACapLeftOut() throws {
+        let text = "routine \"R\"\nhabit a \"A\" -> " + Array(repeating: "b", count: 10_005).joined(separator: ", ") + "\nhabit b \"B\"\n"
+        let result = try execute(["check", "-"], stdin: text)
+        #expect(result.status == 0)
+        let lines = result.stderr.split(separator: "\n")
+        #expect(lines.last == "10004 warnings in '<stdin>'")
+        #expect(lines.contains("<stdin>: warning[W004]: and 4 more W004 not listed (a target listed twice in one arrow)"))
+    }
+
     @Test func jsonGoesToStdoutWithPositions() throws {
         let result = try execute(["check", "--format", "json", "-"], stdin: "routine \"R\"\nhabit a \"A\" -> nowhere\n")
         #expect(result.status == 1)

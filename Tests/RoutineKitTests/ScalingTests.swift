@@ -164,5 +164,7 @@ struct ScalingTests {
         #expect(diagnostics.last?.code == .duplicateTarget)
         #expect(diagnostics.last?.message == "and 20000 more W004 not listed (a target listed twice in one arrow)")
         #expect(diagnostics.last?.span == nil)
+        // Totals count what was left out: 10,000 listed and 20,000 more.
+        #expect(diagnostics.reduce(0) { $0 + $1.count } == 30_000)
     }
 }

@@ -63,6 +63,9 @@ public struct Diagnostic: Hashable, Sendable, Error {
     public var fixIt: FixIt?
     /// Other fixes, when the mistake can be read two ways; the likelier one is ``fixIt``.
     public var alternatives: [FixIt]
+    /// How many diagnostics this one stands for: 1, or the count of a capped code's closing
+    /// "and N more" (``DiagnosticList``), so that totals stay true.
+    public var count = 1
 
     public init(
         _ code: DiagnosticCode, _ message: String, at span: Span?, label: String? = nil,

@@ -25,9 +25,11 @@ extension Diagnostic {
 
     /// Closes a list cut short at ``DiagnosticList/limitPerCode`` diagnostics of one code.
     public static func omitted(_ count: Int, of code: DiagnosticCode) -> Diagnostic {
-        Diagnostic(
+        var diagnostic = Diagnostic(
             code, "and \(count) more \(code.rawValue) not listed (\(code.summary))", at: nil,
             notes: [Note("only the first \(DiagnosticList.limitPerCode) diagnostics of one code are kept; fix those and check again")])
+        diagnostic.count = count
+        return diagnostic
     }
 
     // MARK: History
