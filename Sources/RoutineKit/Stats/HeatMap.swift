@@ -56,21 +56,20 @@ public struct HeatMap: Sendable {
     private func render(last: CalendarDate, legend: String, cell: (CalendarDate) -> String) -> String {
         let firstMonday = last.weekStart.adding(days: -7 * (weeks - 1))
         var monthLine = Array(repeating: Character(" "), count: 5 + 2 * weeks + 4)
-        var previousMonth = -1
+        // Each month's name stands above the week in which its first day falls; the first
+        // column names the month it starts in.
+        var labels: [(week: Int, month: Int)] = []
         for week in 0..<weeks {
             let monday = firstMonday.adding(days: 7 * week)
-            // The week in which the month's first day falls carries its name.
-            let sunday = monday.adding(days: 6)
-            let month = week == 0 ? monday.month : sunday.month
-            let name = Array(Self.monthNames[month - 1])
+            let month = week == 0 ? monday.month : monday.adding(days: 6).month
+            if month != labels.last?.month { labels.append((week, month)) }
+        }
+        // A name needs two columns: the first column's month, if the next begins a week
+        // later, gives way, rather than push the next name a week late.
+        if labels.count > 1, labels[1].week - labels[0].week < 2 { labels.removeFirst() }
+        for (week, month) in labels {
             let column = 5 + 2 * week
-            // A name that would touch the one before waits for the next week's column.
-            if month != previousMonth, column + name.count <= monthLine.count,
-                monthLine[(column - 1)..<(column + name.count)].allSatisfy({ $0 == " " })
-            {
-                for (k, c) in name.enumerated() { monthLine[column + k] = c }
-                previousMonth = month
-            }
+            for (k, c) in Self.monthNames[month - 1].enumerated() where column + k < monthLine.count { monthLine[column + k] = c }
         }
         var text = String(monthLine).trimmingTrailingSpaces() + "\n"
         for row in 0..<7 {
