@@ -47,6 +47,11 @@ enum HistorySchema {
                 CREATE INDEX step_values ON step (runId, step) WHERE value IS NOT NULL;
                 """)
         }
+        migrator.registerMigration("v2: steps as statistics read them") { db in
+            // A covering index for `stats`: ten years of steps read from it are a quarter of
+            // the bytes of the steps themselves, which hold titles and timestamps too.
+            try db.execute(sql: "CREATE INDEX step_stats ON step (runId, step, node, result, value, seconds, optionIndex)")
+        }
         return migrator
     }
 }

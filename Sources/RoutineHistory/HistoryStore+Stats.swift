@@ -18,50 +18,63 @@ extension HistoryStore {
                 runs.append(StatsRun(date: date, completed: row[2] ?? false, steps: []))
             }
             // Node IDs are matched to indices here: a CASE of every habit in the query costs a
-            // comparison per habit and step, a dictionary one hash per step.
+            // comparison per habit and step, a dictionary one hash per step. Most runs take the
+            // steps of the run before in the same order, so the node at the same place in the
+            // previous run is tried first, by its bytes, without making a string.
             var nodes: [String: Int] = [:]
             for index in 0..<routine.nodeCount { nodes[routine.id(of: index)] = index }
-            // Each run's steps are one range of the step table's key (runId, step), read in
-            // step order; an IN over the runs would cost a lookup per step.
-            var conditions = ["1"]
-            var stepArguments: StatementArguments = []
-            if let routine = filter.routine { conditions.append("run.routine = ?"); stepArguments += [routine] }
-            if let since = filter.since { conditions.append("run.date >= ?"); stepArguments += [since] }
-            if let until = filter.until { conditions.append("run.date <= ?"); stepArguments += [until] }
-            let sql = """
-                SELECT step.runId, step.node,
-                    CASE step.result WHEN 'done' THEN 0 WHEN 'skipped' THEN 1 WHEN 'not-scheduled' THEN 2 ELSE 3 END,
-                    step.value, step.seconds, step.optionIndex
-                FROM run CROSS JOIN step ON step.runId = run.id
-                WHERE \(conditions.joined(separator: " AND "))
-                """
-            let results: [RecordedStep.Result] = [.done, .skipped, .notScheduled, .answered]
-            // Stepped through SQLite's own calls: a GRDB row per step costs more than the
-            // query (ten years are 110,000 steps), and every column here is a plain value.
-            let statement = try db.makeStatement(sql: sql)
-            try statement.setArguments(stepArguments)
-            let raw = statement.sqliteStatement
-            defer { sqlite3_reset(raw) }
+            let idBytes = (0..<routine.nodeCount).map { Array(routine.id(of: $0).utf8) }
+            var previousOrder: [Int] = []
+            var order: [Int] = []
+            // The selected runs' steps are one range of the step table's key (runId, step),
+            // from the first run's ID to the last's, read in key order without a join; steps of
+            // other runs inside the range (another routine's) are passed over by `position`.
+            guard let first = position.keys.min(), let last = position.keys.max() else { return runs }
+            let sql = "SELECT runId, node, result, value, seconds, optionIndex FROM step WHERE runId BETWEEN ? AND ?"
+            let stepArguments: StatementArguments = [first, last]
+            // A result told by its first letter: done, skipped, not-scheduled, answered (the
+            // schema allows no other).
+            func decodedResult(_ letter: UInt8) -> RecordedStep.Result {
+                switch letter {
+                case UInt8(ascii: "d"): .done
+                case UInt8(ascii: "s"): .skipped
+                case UInt8(ascii: "n"): .notScheduled
+                default: .answered
+                }
+            }
             // Steps come ordered by run: one lookup of the run per run, not per step, and each
             // run's steps are a range of one array rather than an array of their own.
             var lastRun: Int64 = -1
             var lastPosition: Int?
             var steps: [StatsRun.Step] = []
+            // Room for a routine's steps in every run at once: growing by doubling would copy
+            // megabytes and touch fresh pages each time.
+            steps.reserveCapacity(runs.count * max(1, routine.nodeCount))
             var ranges: [(run: Int, start: Int)] = []
-            while true {
-                let code = sqlite3_step(raw)
-                if code == SQLITE_DONE { break }
-                guard code == SQLITE_ROW else { throw DatabaseError(resultCode: ResultCode(rawValue: code), message: String(cString: sqlite3_errmsg(db.sqliteConnection))) }
+            ranges.reserveCapacity(runs.count)
+            try db.forEachRawRow(sql, arguments: stepArguments) { raw in
                 let runID = sqlite3_column_int64(raw, 0)
                 if runID != lastRun {
                     lastRun = runID
                     lastPosition = position[runID]
                     if let k = lastPosition { ranges.append((k, steps.count)) }
+                    swap(&previousOrder, &order)
+                    order.removeAll(keepingCapacity: true)
                 }
-                guard let k = lastPosition, let text = sqlite3_column_text(raw, 1) else { continue }
-                let id = String(decoding: UnsafeBufferPointer(start: text, count: Int(sqlite3_column_bytes(raw, 1))), as: UTF8.self)
-                guard let node = nodes[id] else { continue }
-                let result = results[Int(sqlite3_column_int(raw, 2))]
+                guard let k = lastPosition, let text = sqlite3_column_text(raw, 1) else { return }
+                let bytes = UnsafeBufferPointer(start: text, count: Int(sqlite3_column_bytes(raw, 1)))
+                let node: Int
+                if order.count < previousOrder.count, case let guess = previousOrder[order.count], guess >= 0,
+                    idBytes[guess].elementsEqual(bytes)
+                {
+                    node = guess
+                } else {
+                    node = nodes[String(decoding: bytes, as: UTF8.self)] ?? -1
+                }
+                order.append(node)
+                guard node >= 0 else { return }
+                guard let resultText = sqlite3_column_text(raw, 2) else { return }
+                let result = decodedResult(resultText[0])
                 if result == .answered {
                     // A question; an answer past the options of today's routine is not counted.
                     let option = Int(sqlite3_column_int64(raw, 5))
