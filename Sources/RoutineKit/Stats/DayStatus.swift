@@ -11,6 +11,17 @@ public enum DayStatus: String, Sendable, CaseIterable {
     case missed
     /// No run that day, and the habit is conditional: nobody can know whether it was due.
     case unknown
+
+    /// The case's place in ``allCases``.
+    var ordinal: Int {
+        switch self {
+        case .done: 0
+        case .skipped: 1
+        case .notDue: 2
+        case .missed: 3
+        case .unknown: 4
+        }
+    }
 }
 
 /// One recorded run, as the statistics need it: its day, whether it completed, and what
@@ -103,7 +114,7 @@ public struct DayClassifier: Sendable {
         var hadRuns = false
         var anyCompleted = false
 
-        public init(runs: [StatsRun], nodeCount: Int) {
+        public init(runs: ArraySlice<StatsRun>, nodeCount: Int) {
             hadRuns = !runs.isEmpty
             anyCompleted = runs.contains(where: \.completed)
             if hadRuns { entries = Array(repeating: Entry(), count: nodeCount) }

@@ -16,23 +16,30 @@ public struct StatsReport: Sendable {
     public init(routine: Routine, runs: [StatsRun], since: CalendarDate?, until: CalendarDate, unconditional: Set<Int>) {
         self.routine = routine
         self.until = until
-        var byDay: [Int: [StatsRun]] = [:]
-        for run in runs where run.date <= until && since.map({ run.date >= $0 }) ?? true {
-            byDay[run.date.dayNumber, default: []].append(run)
+        // The runs of the window in date order, each day's a range of them: no array per day.
+        var inWindow = runs.filter { run in run.date <= until && since.map { run.date >= $0 } ?? true }
+        if zip(inWindow, inWindow.dropFirst()).contains(where: { $0.date > $1.date }) { inWindow.sort { $0.date < $1.date } }
+        var dayStart: [Int: Int] = [:]
+        for (k, run) in inWindow.enumerated() where dayStart[run.date.dayNumber] == nil { dayStart[run.date.dayNumber] = k }
+        func runsOn(_ day: Int) -> ArraySlice<StatsRun> {
+            guard let start = dayStart[day] else { return [] }
+            var end = start
+            while end < inWindow.count, inWindow[end].date.dayNumber == day { end += 1 }
+            return inWindow[start..<end]
         }
-        let firstRun = byDay.keys.min().map(CalendarDate.init(dayNumber:)) ?? until
-        first = since ?? firstRun
-        untilIsOpen = byDay[until.dayNumber] == nil
+        first = since ?? inWindow.first?.date ?? until
+        untilIsOpen = dayStart[until.dayNumber] == nil
         // A day that has not been run yet is not over: it neither breaks a streak nor counts as due.
         let last = untilIsOpen ? until.dayNumber - 1 : until.dayNumber
         let classifier = DayClassifier(routine: routine, unconditional: unconditional)
         let habitIndices = (0..<routine.nodeCount).filter { !routine.isQuestion($0) }
         var perHabit = Array(repeating: [HabitDay](), count: habitIndices.count)
+        for k in perHabit.indices { perHabit[k].reserveCapacity(max(0, last - first.dayNumber + 1)) }
         var daily: [CalendarDate: (done: Int, due: Int)] = [:]
         if first.dayNumber <= last {
             for n in first.dayNumber...last {
                 let date = CalendarDate(dayNumber: n)
-                let record = DayClassifier.DayRecord(runs: byDay[n] ?? [], nodeCount: routine.nodeCount)
+                let record = DayClassifier.DayRecord(runs: runsOn(n), nodeCount: routine.nodeCount)
                 for (k, index) in habitIndices.enumerated() { perHabit[k].append(classifier.day(index, on: date, record: record)) }
             }
         }
