@@ -45,17 +45,29 @@ public struct StatsRun: Sendable {
     }
 
     /// One habit's step; steps of questions, and of nodes the routine no longer has, are left out.
+    /// Stored in 24 bytes (a 32-bit node, a NaN for no value) rather than 40: ten years of
+    /// steps are 110,000 of them, and their pages are faulted in one by one.
     public struct Step: Sendable {
-        public var node: Int
-        public var result: RecordedStep.Result
-        public var value: Double?
+        private var storedValue: Double
         public var seconds: Double
+        private var storedNode: Int32
+        public var result: RecordedStep.Result
 
         public init(node: Int, result: RecordedStep.Result, value: Double? = nil, seconds: Double = 0) {
-            self.node = node
+            storedNode = Int32(truncatingIfNeeded: node)
             self.result = result
-            self.value = value
+            storedValue = value ?? .nan
             self.seconds = seconds
+        }
+
+        public var node: Int {
+            get { Int(storedNode) }
+            set { storedNode = Int32(truncatingIfNeeded: newValue) }
+        }
+
+        public var value: Double? {
+            get { storedValue.isNaN ? nil : storedValue }
+            set { storedValue = newValue ?? .nan }
         }
     }
 
@@ -82,9 +94,31 @@ public struct StatsRun: Sendable {
 /// One habit on one day: its status, the value given (numeric habits), the time measured.
 public struct HabitDay: Sendable, Equatable {
     public var date: CalendarDate
+    // NaN for none: 32 bytes a day rather than 48, over every habit and day of the window.
+    private var storedValue = Double.nan
+    private var storedSeconds = Double.nan
     public var status: DayStatus
-    public var value: Double?
-    public var seconds: Double?
+
+    public init(date: CalendarDate, status: DayStatus, value: Double? = nil, seconds: Double? = nil) {
+        self.date = date
+        self.status = status
+        self.value = value
+        self.seconds = seconds
+    }
+
+    public var value: Double? {
+        get { storedValue.isNaN ? nil : storedValue }
+        set { storedValue = newValue ?? .nan }
+    }
+
+    public var seconds: Double? {
+        get { storedSeconds.isNaN ? nil : storedSeconds }
+        set { storedSeconds = newValue ?? .nan }
+    }
+
+    public static func == (a: HabitDay, b: HabitDay) -> Bool {
+        a.date == b.date && a.status == b.status && a.value == b.value && a.seconds == b.seconds
+    }
 }
 
 /// Applies the day-status rules to a habit over a range of days.
