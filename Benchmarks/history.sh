@@ -50,10 +50,11 @@ measure stats "$runs" "" "$bin/routine stats Benchmarks/ten-years.rt --history $
 measure stats-json 5 "" "$bin/routine stats Benchmarks/ten-years.rt --history $work/years.sqlite --until 2026-11-22 --json"
 
 python3 - "$work" "$days" "$steps" "$nodes" > "$out" <<'PY'
-import json, os, statistics, sys
+import json, os, re, statistics, sys
 work, days, steps, nodes = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
 def times(name):
-    paths = [p for p in os.listdir(work) if p == name + ".json" or p.startswith(name + "-")]
+    # NAME.json or NAME-ROUND.json; not another measure that starts with NAME ('stats-json').
+    paths = [p for p in os.listdir(work) if re.fullmatch(re.escape(name) + r"(-\d+)?\.json", p)]
     return sorted(t for p in paths for t in json.load(open(os.path.join(work, p)))["results"][0]["times"])
 ms = lambda name: statistics.median(times(name)) * 1000
 print(f"| measure | median |")

@@ -31,8 +31,10 @@ extension HistoryStore {
     func runs(_ filter: RunFilter, withSteps: Bool) throws(HistoryError) -> [StoredRun] {
         try read { db in
             let (selection, arguments) = filter.sql
-            var runs = try Row.fetchAll(db, sql: "SELECT \(StoredRun.columns) FROM run \(selection)", arguments: arguments)
-                .map(StoredRun.init(row:))
+            // A cursor decodes each row in place; fetching all rows first copies every one.
+            var runs: [StoredRun] = []
+            let runCursor = try Row.fetchCursor(db, sql: "SELECT \(StoredRun.columns) FROM run \(selection)", arguments: arguments)
+            while let row = try runCursor.next() { runs.append(StoredRun(row: row)) }
             if withSteps {
                 var position: [Int64: Int] = [:]
                 for (k, run) in runs.enumerated() { if let id = run.id { position[id] = k } }
