@@ -198,32 +198,31 @@ def open_file(raw, tmp_path):
     return path.as_uri()
 
 
-def test_a_slow_request_does_not_block_others(tmp_path, slow_dot):
-    raw = Raw(env={"PATH": slow_dot})
-    try:
-        raw.initialize()
-        uri = open_file(raw, tmp_path)
-        raw.request(2, "workspace/executeCommand", {"command": "routine.showGraph", "arguments": [uri]})
-        started = time.time()
-        raw.request(3, "textDocument/definition", {"textDocument": {"uri": uri}, "position": {"line": 1, "character": 15}})
-        first = raw.receive()
-        assert first["id"] == 3 and time.time() - started < 1.5
-        while True:
-            message = raw.receive()
-            if message.get("id") == 2:
-                break
-        assert message["result"]["uri"].endswith("/p.svg")
-    finally:
-        raw.close()
+@pytest.fixture
+def slow_server(tmp_path, slow_dot):
+    """An initialized server whose Graphviz is slow, with a routine open: (client, its URI)."""
+    server = Raw(env={"PATH": slow_dot})
+    server.initialize()
+    yield server, open_file(server, tmp_path)
+    server.close()
 
 
-def test_a_cancelled_request_is_answered_as_cancelled(tmp_path, slow_dot):
-    raw = Raw(env={"PATH": slow_dot})
-    try:
-        raw.initialize()
-        uri = open_file(raw, tmp_path)
-        raw.request(2, "workspace/executeCommand", {"command": "routine.showGraph", "arguments": [uri]})
-        raw.notify("$/cancelRequest", {"id": 2})
-        assert error_code(raw.response(2)) == -32800
-    finally:
-        raw.close()
+def test_a_slow_request_does_not_block_others(slow_server):
+    raw, uri = slow_server
+    raw.request(2, "workspace/executeCommand", {"command": "routine.showGraph", "arguments": [uri]})
+    started = time.time()
+    raw.request(3, "textDocument/definition", {"textDocument": {"uri": uri}, "position": {"line": 1, "character": 15}})
+    first = raw.receive()
+    assert first["id"] == 3 and time.time() - started < 1.5
+    while True:
+        message = raw.receive()
+        if message.get("id") == 2:
+            break
+    assert message["result"]["uri"].endswith("/p.svg")
+
+
+def test_a_cancelled_request_is_answered_as_cancelled(slow_server):
+    raw, uri = slow_server
+    raw.request(2, "workspace/executeCommand", {"command": "routine.showGraph", "arguments": [uri]})
+    raw.notify("$/cancelRequest", {"id": 2})
+    assert error_code(raw.response(2)) == -32800
