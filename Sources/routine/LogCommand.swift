@@ -137,10 +137,3 @@ enum RunLog {
     }
 }
 
-extension String {
-    func trimmingTrailingSpaces() -> String {
-        var s = Substring(self)
-        while s.last == " " { s = s.dropLast() }
-        return String(s)
-    }
-}

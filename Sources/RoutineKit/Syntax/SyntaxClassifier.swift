@@ -115,10 +115,10 @@ public enum Identifiers {
     /// Words that can never be an ID.
     public static let keywords = TokenKind.keywords.map(\.0)
 
-    /// Whether `name` is an ID as the grammar defines it, and not a keyword.
-    public static func isValid(_ name: String) -> Bool {
-        let bytes = Array(name.utf8)
-        guard let first = bytes.first, Lexer.isIdentifierStart(first) else { return false }
-        return bytes.allSatisfy(Lexer.isIdentifierByte) && !keywords.contains(name)
-    }
+    /// Whether `name` is an ID as the grammar defines it, and not a keyword (the rule both
+    /// readers apply).
+    public static func isValid(_ name: String) -> Bool { isIdentifier(name) }
+
+    /// Whether `byte` may stand in an ID.
+    public static func isIDByte(_ byte: UInt8) -> Bool { Lexer.isIdentifierByte(byte) }
 }

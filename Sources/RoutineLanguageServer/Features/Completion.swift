@@ -17,7 +17,7 @@ extension LanguageServer {
         guard snapshot.format == .rt else { return [] }
         let bytes = snapshot.file.bytes
         var wordStart = offset
-        while wordStart > 0, isIDByte(bytes[wordStart - 1]) { wordStart -= 1 }
+        while wordStart > 0, Identifiers.isIDByte(bytes[wordStart - 1]) { wordStart -= 1 }
         let replace = snapshot.positions.range(Span(start: wordStart, end: offset))
         func item(_ label: String, kind: Int, detail: String? = nil) -> JSON {
             var fields: [String: JSON] = ["label": .string(label), "kind": JSON(kind), "textEdit": ["range": replace, "newText": .string(label)]]
@@ -48,10 +48,6 @@ extension LanguageServer {
         }
     }
 
-    private func isIDByte(_ b: UInt8) -> Bool {
-        (b >= 0x61 && b <= 0x7A) || (b >= 0x41 && b <= 0x5A) || (b >= 0x30 && b <= 0x39) || b == 0x5F || b == 0x2D
-    }
-
     /// The context at `wordStart`, the start of the word being typed.
     static func completionContext(_ bytes: [UInt8], wordStart: Int) -> CompletionContext {
         var lineStart = wordStart
@@ -65,7 +61,7 @@ extension LanguageServer {
             if c == "\\" { escaped = true } else if c == "\"" { quotes += 1 } else if c == "#", quotes % 2 == 0 { return .none }
         }
         if quotes % 2 == 1 { return .none }
-        let before = line.trimmingTrailingSpaces
+        let before = line.trimmingTrailingSpaces()
         if before.hasSuffix("->") { return .target }
         if before.hasSuffix(",") { return .target }
         let words = before.split(whereSeparator: { $0 == " " || $0 == "\t" })
@@ -77,7 +73,7 @@ extension LanguageServer {
         let header = enclosingHeader(bytes, before: lineStart)
         if before.isEmpty {
             // A line after one ending in a comma continues that arrow.
-            if let previous = previousLine(bytes, before: lineStart), previous.trimmingTrailingSpaces.hasSuffix(",") { return .target }
+            if let previous = previousLine(bytes, before: lineStart), previous.trimmingTrailingSpaces().hasSuffix(",") { return .target }
             return .lineStart(in: header)
         }
         let isHabitLine = words.first == "habit" || (header == .habit && !words.isEmpty)
@@ -115,10 +111,3 @@ extension LanguageServer {
     }
 }
 
-extension String {
-    var trimmingTrailingSpaces: String {
-        var s = Substring(self)
-        while let c = s.last, c == " " || c == "\t" { s.removeLast() }
-        return String(s)
-    }
-}

@@ -40,10 +40,15 @@ public final class LanguageServer: @unchecked Sendable {
     public func handle(body: [UInt8]) {
         let message: JSON
         do { message = try JSONParser.parse(body) } catch {
-            send(Outgoing.error(nil, .parseError("the message is not JSON: \(error.message) at byte \(error.offset)")))
+            reject(error)
             return
         }
         handle(message)
+    }
+
+    /// Answers a message that is not JSON: it has no ID to answer to, so the error's is null.
+    func reject(_ failure: JSONParser.Failure) {
+        send(Outgoing.error(nil, .parseError("the message is not JSON: \(failure.message) at byte \(failure.offset)")))
     }
 
     public func handle(_ message: JSON) {

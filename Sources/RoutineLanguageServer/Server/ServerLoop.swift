@@ -33,8 +33,8 @@ public enum ServerLoop {
             case .badHeader(let reason):
                 server.log("skipped input: \(reason)")
                 send(Outgoing.error(nil, .parseError("unreadable message: \(reason)")))
-            case .malformed(let reason):
-                send(Outgoing.error(nil, .parseError("the message is not JSON: \(reason)")))
+            case .malformed(let failure):
+                server.reject(failure)
             case .message(let message):
                 if message["method"]?.string == "textDocument/didChange", let uri = message["params"]?["textDocument"]?["uri"]?.string,
                     server.initialized, !server.shuttingDown, inbox.hasChange(to: uri)
@@ -65,9 +65,7 @@ public enum ServerLoop {
                 switch frame {
                 case .badHeader(let reason): inbox.put(.badHeader(reason))
                 case .message(let body):
-                    do { inbox.put(.message(try JSONParser.parse(body))) } catch {
-                        inbox.put(.malformed("\(error.message) at byte \(error.offset)"))
-                    }
+                    do { inbox.put(.message(try JSONParser.parse(body))) } catch { inbox.put(.malformed(error)) }
                 }
             }
         }
@@ -78,7 +76,7 @@ public enum ServerLoop {
 final class Inbox: @unchecked Sendable {
     enum Item: Sendable {
         case message(JSON)
-        case malformed(String)
+        case malformed(JSONParser.Failure)
         case badHeader(String)
         case closed
     }
