@@ -1,4 +1,5 @@
 import GRDB
+import GRDBSQLite
 import RoutineKit
 
 /// Which runs a listing wants.
@@ -31,17 +32,14 @@ extension HistoryStore {
     func runs(_ filter: RunFilter, withSteps: Bool) throws(HistoryError) -> [StoredRun] {
         try read { db in
             let (selection, arguments) = filter.sql
-            // A cursor decodes each row in place; fetching all rows first copies every one.
             var runs: [StoredRun] = []
-            let runCursor = try Row.fetchCursor(db, sql: "SELECT \(StoredRun.columns) FROM run \(selection)", arguments: arguments)
-            while let row = try runCursor.next() { runs.append(StoredRun(row: row)) }
+            try db.forEachRawRow("SELECT \(StoredRun.columns) FROM run \(selection)", arguments: arguments) { runs.append(StoredRun(raw: $0)) }
             if withSteps {
                 var position: [Int64: Int] = [:]
                 for (k, run) in runs.enumerated() { if let id = run.id { position[id] = k } }
                 let sql = "SELECT \(StoredStep.columns) FROM step WHERE runId IN (SELECT id FROM run \(selection)) ORDER BY runId, step"
-                let cursor = try Row.fetchCursor(db, sql: sql, arguments: arguments)
-                while let row = try cursor.next() {
-                    if let k = position[row[0]] { runs[k].steps.append(StoredStep(row: row)) }
+                try db.forEachRawRow(sql, arguments: arguments) { raw in
+                    if let k = position[sqlite3_column_int64(raw, 0)] { runs[k].steps.append(StoredStep(raw: raw)) }
                 }
             }
             return runs

@@ -20,3 +20,20 @@ extension Database {
         }
     }
 }
+
+/// Column `column` of the row `raw` is on, as text; nil for NULL.
+func columnText(_ raw: OpaquePointer, _ column: Int32) -> String? {
+    columnBytes(raw, column).map { String(decoding: $0, as: UTF8.self) }
+}
+
+/// The UTF-8 bytes of text column `column`, valid until the statement moves on; nil for NULL.
+func columnBytes(_ raw: OpaquePointer, _ column: Int32) -> UnsafeBufferPointer<UInt8>? {
+    // The text first, then its length: SQLite's documented order.
+    guard let text = sqlite3_column_text(raw, column) else { return nil }
+    return UnsafeBufferPointer(start: text, count: Int(sqlite3_column_bytes(raw, column)))
+}
+
+/// A column that may be NULL, as a double.
+func columnDouble(_ raw: OpaquePointer, _ column: Int32) -> Double? {
+    sqlite3_column_type(raw, column) == SQLITE_NULL ? nil : sqlite3_column_double(raw, column)
+}

@@ -65,13 +65,12 @@ extension HistoryStore {
                 default: break
                 }
             }
-            let values = try Row.fetchCursor(db, sql: """
-                SELECT runId, node, value, target FROM step INDEXED BY step_values
-                WHERE runId BETWEEN ? AND ? AND value IS NOT NULL ORDER BY runId, step
-                """, arguments: [first, last])
-            while let row = try values.next() {
-                guard let k = position[row[0]] else { continue }
-                totals[k].values.append(RunTotals.Value(node: row[1], value: row[2], target: row[3]))
+            // The planner takes the covering index on its own; naming it would fail on a
+            // history that a read-only file kept at an older schema.
+            let values = "SELECT runId, node, value, target FROM step WHERE runId BETWEEN ? AND ? AND value IS NOT NULL ORDER BY runId, step"
+            try db.forEachRawRow(values, arguments: [first, last]) { raw in
+                guard let k = position[sqlite3_column_int64(raw, 0)] else { return }
+                totals[k].values.append(RunTotals.Value(node: columnText(raw, 1) ?? "", value: sqlite3_column_double(raw, 2), target: columnDouble(raw, 3)))
             }
             return Array(zip(runs, totals))
         }

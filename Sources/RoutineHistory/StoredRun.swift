@@ -1,4 +1,4 @@
-import GRDB
+import GRDBSQLite
 import RoutineKit
 
 /// One run as the history keeps it.
@@ -49,12 +49,15 @@ public struct StoredRun: Hashable, Sendable {
     /// lookup by name per column and row costs more than the rest of reading ten years.
     static let columns = "id, routine, path, sourceHash, date, startedAt, utcOffset, endedAt, result, reachedEnd"
 
-    init(row: Row) {
+    /// The run on the row `raw` is on, from ``columns``.
+    init(raw: OpaquePointer) {
+        func timestamp(_ column: Int32) -> Timestamp? { columnBytes(raw, column).flatMap(Timestamp.init(utf8:)) }
         self.init(
-            id: row[0], routine: row[1], path: row[2], sourceHash: row[3], date: row[4],
-            startedAt: Timestamp(row[5] as String) ?? Timestamp(milliseconds: 0), utcOffset: row[6],
-            endedAt: (row[7] as String?).flatMap(Timestamp.init), result: (row[8] as String?).flatMap(RunResult.init),
-            reachedEnd: row[9])
+            id: sqlite3_column_int64(raw, 0), routine: columnText(raw, 1) ?? "", path: columnText(raw, 2) ?? "",
+            sourceHash: columnText(raw, 3) ?? "", date: columnText(raw, 4) ?? "",
+            startedAt: timestamp(5) ?? Timestamp(milliseconds: 0), utcOffset: Int(sqlite3_column_int64(raw, 6)),
+            endedAt: timestamp(7), result: columnText(raw, 8).flatMap(RunResult.init),
+            reachedEnd: sqlite3_column_int64(raw, 9) != 0)
     }
 }
 
@@ -82,16 +85,18 @@ public struct StoredStep: Hashable, Sendable {
     /// The columns ``init(row:)`` reads, in its order, after the run's id.
     static let columns = "runId, step, node, kind, title, result, value, target, unit, optionIndex, optionText, decidedAt, seconds"
 
-    init(row: Row) {
-        let kind: String = row[3]
-        let result: String = row[5]
+    /// The step on the row `raw` is on, from ``columns``.
+    init(raw: OpaquePointer) {
+        let option = sqlite3_column_type(raw, 9) == SQLITE_NULL ? nil : Int(sqlite3_column_int64(raw, 9))
         decision = RecordedStep(
-            step: row[1], node: row[2], kind: kind == "question" ? .question : .habit,
-            result: RecordedStep.Result(rawValue: result) ?? .done, value: row[6], option: row[9], optionText: row[10])
-        title = row[4]
-        target = row[7]
-        unit = row[8]
-        decidedAt = Timestamp(row[11] as String) ?? Timestamp(milliseconds: 0)
-        seconds = row[12]
+            step: Int(sqlite3_column_int64(raw, 1)), node: columnText(raw, 2) ?? "",
+            kind: columnText(raw, 3) == "question" ? .question : .habit,
+            result: columnText(raw, 5).flatMap(RecordedStep.Result.init(rawValue:)) ?? .done, value: columnDouble(raw, 6),
+            option: option, optionText: columnText(raw, 10))
+        title = columnText(raw, 4) ?? ""
+        target = columnDouble(raw, 7)
+        unit = columnText(raw, 8)
+        decidedAt = columnBytes(raw, 11).flatMap(Timestamp.init(utf8:)) ?? Timestamp(milliseconds: 0)
+        seconds = sqlite3_column_double(raw, 12)
     }
 }

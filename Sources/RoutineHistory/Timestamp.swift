@@ -1,3 +1,5 @@
+import RoutineKit
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -32,41 +34,44 @@ public struct Timestamp: Hashable, Sendable, Comparable, CustomStringConvertible
 
     /// `HH:MM` in the time zone `offset` seconds east of UTC.
     public func clockTime(offset: Int) -> String {
-        let (parts, _) = fields(offset: offset)
-        return "\(pad(Int(parts.tm_hour), 2)):\(pad(Int(parts.tm_min), 2))"
+        let seconds = floorDivision(milliseconds, 1000) + Int64(offset)
+        let minutes = Int((seconds % 86_400 + 86_400) % 86_400) / 60
+        return pad(minutes / 60, 2) + ":" + pad(minutes % 60, 2)
     }
 
     /// Parses the form ``description`` writes (the milliseconds may be left out).
     public init?(_ text: String) {
-        let bytes = Array(text.utf8)
-        guard bytes.count == 20 || bytes.count == 24, bytes.last == UInt8(ascii: "Z") else { return nil }
+        var text = text
+        guard let parsed = text.withUTF8({ Timestamp(utf8: $0) }) else { return nil }
+        self = parsed
+    }
+
+    /// Parses the form ``description`` writes from its UTF-8 bytes, in place: a history
+    /// reads two per run. Days that do not exist (`2026-02-30`) are refused.
+    public init?(utf8 bytes: UnsafeBufferPointer<UInt8>) {
+        guard bytes.count == 20 || bytes.count == 24, bytes[bytes.count - 1] == UInt8(ascii: "Z") else { return nil }
         func number(_ at: Int, _ count: Int) -> Int? {
             var n = 0
-            for b in bytes[at..<at + count] {
-                guard b >= 0x30, b <= 0x39 else { return nil }
-                n = n * 10 + Int(b - 0x30)
+            for k in at..<at + count {
+                let digit = Int(bytes[k]) &- 0x30
+                guard digit >= 0, digit <= 9 else { return nil }
+                n = n * 10 + digit
             }
             return n
         }
-        let separators: [(Int, Character)] = [(4, "-"), (7, "-"), (10, "T"), (13, ":"), (16, ":")]
-        guard separators.allSatisfy({ bytes[$0.0] == UInt8(ascii: $0.1.unicodeScalars.first!) }),
+        guard bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-"), bytes[10] == UInt8(ascii: "T"),
+            bytes[13] == UInt8(ascii: ":"), bytes[16] == UInt8(ascii: ":"),
             let year = number(0, 4), let month = number(5, 2), let day = number(8, 2), let hour = number(11, 2),
-            let minute = number(14, 2), let second = number(17, 2), (1...12).contains(month), (1...31).contains(day),
-            hour < 24, minute < 60, second < 61
+            let minute = number(14, 2), let second = number(17, 2), (1...12).contains(month),
+            day >= 1, day <= CalendarDate.daysIn(month: month, year: year), hour < 24, minute < 60, second < 61
         else { return nil }
         var millis = 0
         if bytes.count == 24 {
             guard bytes[19] == UInt8(ascii: "."), let m = number(20, 3) else { return nil }
             millis = m
         }
-        var parts = tm()
-        parts.tm_year = Int32(year - 1900)
-        parts.tm_mon = Int32(month - 1)
-        parts.tm_mday = Int32(day)
-        parts.tm_hour = Int32(hour)
-        parts.tm_min = Int32(minute)
-        parts.tm_sec = Int32(second)
-        milliseconds = Int64(timegm(&parts)) * 1000 + Int64(millis)
+        let days = CalendarDate(year: year, month: month, day: day).dayNumber
+        milliseconds = Int64(((days * 24 + hour) * 60 + minute) * 60 + second) * 1000 + Int64(millis)
     }
 
     public static func < (a: Timestamp, b: Timestamp) -> Bool { a.milliseconds < b.milliseconds }
@@ -75,13 +80,16 @@ public struct Timestamp: Hashable, Sendable, Comparable, CustomStringConvertible
     public func seconds(to later: Timestamp) -> Double { Double(later.milliseconds - milliseconds) / 1000 }
 
     private func fields(offset: Int) -> (tm, Int) {
-        let floorSeconds = milliseconds >= 0 ? milliseconds / 1000 : (milliseconds - 999) / 1000
+        let floorSeconds = floorDivision(milliseconds, 1000)
         var seconds = time_t(floorSeconds + Int64(offset))
         var parts = tm()
         gmtime_r(&seconds, &parts)
         return (parts, Int(milliseconds - floorSeconds * 1000))
     }
 }
+
+/// `a / b` rounded down, for moments before 1970 too.
+private func floorDivision(_ a: Int64, _ b: Int64) -> Int64 { a >= 0 ? a / b : (a - b + 1) / b }
 
 /// `+01:00`, `-05:30`, `+00:00`.
 public func offsetText(_ seconds: Int) -> String {

@@ -57,7 +57,7 @@ struct LogCommand: ParsableCommand {
         } else {
             let runs = try store?.runTotals(filter) ?? []
             if runs.isEmpty { out.write(visible: none) }
-            for line in RunLog.table(runs, showRoutine: file == nil) { out.write(visible: line + "\n") }
+            RunLog.table(runs, showRoutine: file == nil).write(to: &out)
         }
         out.flush()
     }
@@ -69,71 +69,3 @@ struct LogCommand: ParsableCommand {
         return loaded.routine.name
     }
 }
-
-/// The text `routine log` prints.
-enum RunLog {
-    /// One line per run: date, weekday, start time, result, counts, values, time taken.
-    static func table(_ runs: [(run: StoredRun, totals: RunTotals)], showRoutine: Bool) -> [String] {
-        let rows = runs.map { run, totals -> [String] in
-            let day = CalendarDate(run.date)
-            var row = [run.date, String(day?.weekdayName.prefix(3) ?? ""), run.startedAt.clockTime(offset: run.utcOffset)]
-            if showRoutine { row.append(run.routine) }
-            row += [run.resultText, counts(totals), took(run)]
-            return row
-        }
-        // Widths in Unicode scalars: near enough to columns for names, and cheap to count
-        // over ten years of runs.
-        let widths = rows.map { row in row.map { $0.unicodeScalars.count } }
-        var column = [Int](repeating: 0, count: rows.first?.count ?? 0)
-        for row in widths { for (k, width) in row.enumerated() { column[k] = max(column[k], width) } }
-        let spaces = String(repeating: " ", count: (column.max() ?? 0) + 2)
-        return rows.indices.map { r in
-            var line = ""
-            for (k, cell) in rows[r].enumerated() {
-                line += cell
-                if k < rows[r].count - 1 { line += spaces.prefix(column[k] - widths[r][k] + 2) }
-            }
-            return line.trimmingTrailingSpaces()
-        }
-    }
-
-    /// A run's heading and its steps, in order.
-    static func steps(of run: StoredRun) -> String {
-        let day = CalendarDate(run.date)?.weekdayName ?? ""
-        var span = run.startedAt.clockTime(offset: run.utcOffset)
-        if let ended = run.endedAt { span += " to " + ended.clockTime(offset: run.utcOffset) }
-        var text = "\(run.routine) · \(day) \(run.date) · \(span) · \(run.resultText)\(run.reachedEnd ? " (reached end)" : "")\n"
-        for step in run.steps {
-            let d = step.decision
-            var line = "  \(d.step). \(step.title)" + (d.result == .answered ? " " : ": ")
-            switch d.result {
-            case .answered: line += d.optionText ?? ""
-            case .done:
-                if let value = d.value {
-                    line += NumberText.format(value) + (step.target.map { " of " + NumberText.format($0) } ?? "") + (step.unit.map { " " + $0 } ?? "")
-                } else {
-                    line += "done"
-                }
-            case .skipped: line += "skipped"
-            case .notScheduled: line += "not scheduled"
-            }
-            if d.result != .notScheduled { line += " · " + DurationText.human(Int(step.seconds.rounded())) }
-            text += line + "\n"
-        }
-        return text + "  " + counts(RunTotals(run.steps)) + (run.endedAt == nil ? "" : " · took \(took(run))") + "\n"
-    }
-
-    static func counts(_ totals: RunTotals) -> String {
-        let values = totals.values.map { "\($0.node) \(NumberText.format($0.value))" + ($0.target.map { "/" + NumberText.format($0) } ?? "") }
-        // A routine of many numeric habits would make a line per run unreadable: three values,
-        // then how many more (`log --date` shows them all).
-        let shown = values.count > 3 ? values.prefix(3) + ["\(values.count - 3) more values"] : values[...]
-        return (["\(totals.done) done, \(totals.skipped) skipped, \(totals.notScheduled) not scheduled"] + shown).joined(separator: " · ")
-    }
-
-    static func took(_ run: StoredRun) -> String {
-        guard let ended = run.endedAt else { return "" }
-        return DurationText.human(Int(run.startedAt.seconds(to: ended).rounded()))
-    }
-}
-

@@ -19,6 +19,12 @@ struct BufferedOutput {
         if buffer.count >= 1 << 16 { flush() }
     }
 
+    /// Bytes written as they are.
+    mutating func write(bytes: [UInt8]) {
+        buffer.append(contentsOf: bytes)
+        if buffer.count >= 1 << 16 { flush() }
+    }
+
     /// Text for people that may hold a routine's own characters, made safe for a terminal
     /// (its line breaks kept).
     mutating func write(visible text: String) { write(Sanitizer.visible(text, keepingNewlines: true)) }

@@ -175,6 +175,33 @@ struct HistoryTests {
         #expect(refused.stderr.contains("error[E010]: '\(bad)' line 5: 'routine' is missing"))
     }
 
+    @Test func theLogTableAlignsNamesAndShowsTheirControlsVisibly() throws {
+        func run(_ routine: String, _ date: String, values: [(String, Int)]) -> String {
+            let steps = values.enumerated().map { k, v in
+                #"{"step":\#(k + 1),"node":"\#(v.0)","kind":"habit","title":"T","result":"done","value":\#(v.1),"target":8,"at":"\#(date)T06:00:0\#(k).000Z","seconds":1}"#
+            }
+            return #"{"date":"\#(date)","routine":"\#(routine)","result":"completed","reachedEnd":true,"started":"\#(date)T06:00:00.000Z","ended":"\#(date)T06:01:05.000Z","utcOffset":"-05:30","path":"/p.rt","sourceHash":"h","steps":[\#(steps.joined(separator: ","))]}"#
+        }
+        let file = try temporaryDirectory().appendingPathComponent("runs.jsonl").path
+        let lines = [
+            run("Morning", "2026-11-20", values: [("a", 1)]),
+            run("朝の習慣", "2026-11-21", values: [("a", 1), ("b", 2), ("c", 3), ("d", 4), ("e", 5)]),
+            run("Bad\\u001B[31m\\nname", "2026-11-22", values: [("x\\u0007", 7)]),
+        ]
+        try (lines.joined(separator: "\n") + "\n").write(toFile: file, atomically: true, encoding: .utf8)
+        let history = freshHistoryPath()
+        let imported = try execute(["history", "import", file, "--history", history])
+        #expect(imported.status == 0, "\(imported.stderr)")
+        let log = try execute(["log", "--history", history])
+        #expect(log.status == 0, "\(log.stderr)")
+        #expect(log.stdout == """
+            2026-11-22  Sun  00:30  Bad\\u{1B}[31m\\u{A}name  completed  1 done, 0 skipped, 0 not scheduled · x\\u{7} 7/8                             1m 5s
+            2026-11-21  Sat  00:30  朝の習慣                completed  5 done, 0 skipped, 0 not scheduled · a 1/8 · b 2/8 · c 3/8 · 2 more values  1m 5s
+            2026-11-20  Fri  00:30  Morning                 completed  1 done, 0 skipped, 0 not scheduled · a 1/8                                  1m 5s
+
+            """)
+    }
+
     @Test func twoRunsAtOnceBothRecord() throws {
         let history = freshHistoryPath()
         let loop = { (file: String, answers: String) in

@@ -69,15 +69,27 @@ struct HistoryJSONTests {
 
     @Test(arguments: [
         ("2026-11-23T06:12:03.120Z", "2026-11-23T06:12:03.120Z"), ("2026-11-23T06:12:03Z", "2026-11-23T06:12:03.000Z"),
-        ("1969-12-31T23:59:59.999Z", "1969-12-31T23:59:59.999Z"),
+        ("1969-12-31T23:59:59.999Z", "1969-12-31T23:59:59.999Z"), ("2024-02-29T12:00:00Z", "2024-02-29T12:00:00.000Z"),
+        ("2026-12-31T23:59:60Z", "2027-01-01T00:00:00.000Z"), ("0001-01-01T00:00:00Z", "0001-01-01T00:00:00.000Z"),
     ])
     func timestampsReadBackAsWritten(_ text: String, _ canonical: String) throws {
         #expect(try #require(Timestamp(text)).description == canonical)
     }
 
-    @Test(arguments: ["", "2026-11-23", "2026-11-23T06:12:03.12Z", "2026-11-23T25:00:00Z", "2026-11-23 06:12:03Z"])
+    @Test(arguments: [
+        "", "2026-11-23", "2026-11-23T06:12:03.12Z", "2026-11-23T25:00:00Z", "2026-11-23 06:12:03Z", "2026-02-29T06:00:00Z",
+        "2026-04-31T06:00:00Z", "2026-11-23T06:12:03.120+", "2026-1a-23T06:12:03Z",
+    ])
     func malformedTimestampsAreRefused(_ text: String) {
         #expect(Timestamp(text) == nil)
+    }
+
+    @Test(arguments: [
+        ("2026-11-23T06:12:03.120Z", 0, "06:12"), ("2026-11-23T23:30:00Z", 3600, "00:30"), ("2026-11-23T03:00:00Z", -19800, "21:30"),
+        ("1969-12-31T23:59:59.999Z", 0, "23:59"), ("1969-12-31T23:59:59.999Z", 3600, "00:59"), ("1970-01-01T00:00:00Z", -60, "23:59"),
+    ])
+    func clockTimesAreLocal(_ text: String, _ offset: Int, _ clock: String) throws {
+        #expect(try #require(Timestamp(text)).clockTime(offset: offset) == clock)
     }
 
     @Test(arguments: [(3600, "+01:00"), (-19800, "-05:30"), (0, "+00:00"), (20700, "+05:45")])

@@ -76,6 +76,33 @@ struct HistoryStoreTests {
         #expect(throws: HistoryError.notAHistory(path: path, reason: "it is a directory")) { try HistoryStore.open(path, create: true) }
     }
 
+    @Test func anOlderHistoryIsMigratedAndItsValuesReadFromTheIndex() throws {
+        let path = try temporaryHistoryPath()
+        // A history as the binaries of schema v2 left it, with a run that has a value.
+        let old = try DatabaseQueue(path: path)
+        try HistorySchema.migrator.migrate(old, upTo: "v2: steps as statistics read them")
+        try old.write { db in
+            try db.execute(sql: """
+                INSERT INTO run (id, routine, path, sourceHash, date, startedAt, utcOffset, result)
+                VALUES (1, 'Morning', '/r/test.rt', 'h', '2026-11-23', '2026-11-23T06:00:00.000Z', 0, 'completed');
+                INSERT INTO step (runId, step, node, kind, title, result, value, target, decidedAt, seconds)
+                VALUES (1, 1, 'water', 'habit', 'Water', 'done', NULL, NULL, '2026-11-23T06:00:05.000Z', 5),
+                       (1, 2, 'drink', 'habit', 'Drink', 'done', 6.5, 8, '2026-11-23T06:00:09.000Z', 4);
+                """)
+        }
+        try old.close()
+        let store = try #require(try HistoryStore.open(path, create: false))
+        let (columns, plan) = try store.queue.read { db in
+            (try String.fetchAll(db, sql: "SELECT name FROM pragma_index_info('step_values')"),
+             try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN SELECT runId, node, value, target FROM step WHERE runId BETWEEN 1 AND 2 AND value IS NOT NULL ORDER BY runId, step")
+                .map { $0["detail"] as String }.joined())
+        }
+        #expect(columns == ["runId", "step", "node", "value", "target"])
+        #expect(plan.contains("COVERING INDEX step_values"), "\(plan)")
+        let totals = try #require(try store.runTotals(RunFilter()).first?.totals)
+        #expect(totals.done == 2 && totals.values == [RunTotals.Value(node: "drink", value: 6.5, target: 8)])
+    }
+
     @Test func refusesANewerSchema() throws {
         let path = try temporaryHistoryPath()
         let store = try #require(try HistoryStore.open(path, create: true))

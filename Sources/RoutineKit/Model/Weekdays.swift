@@ -129,10 +129,10 @@ public enum DurationText {
         let h = seconds / 3600
         let m = seconds % 3600 / 60
         let s = seconds % 60
-        var parts: [String] = []
-        if h > 0 { parts.append("\(h)h") }
-        if m > 0 { parts.append("\(m)m") }
-        if s > 0 { parts.append("\(s)s") }
-        return parts.isEmpty ? "0s" : parts.joined(separator: " ")
+        // Built in place: `log` writes one per run, ten years of them.
+        var text = h > 0 ? "\(h)h" : ""
+        if m > 0 { text += (text.isEmpty ? "" : " ") + "\(m)m" }
+        if s > 0 { text += (text.isEmpty ? "" : " ") + "\(s)s" }
+        return text.isEmpty ? "0s" : text
     }
 }

@@ -77,7 +77,8 @@ public struct CalendarDate: Hashable, Sendable, CustomStringConvertible {
         return "\(pad(year, 4))-\(pad(month, 2))-\(pad(day, 2))"
     }
 
-    static func daysIn(month: Int, year: Int) -> Int {
+    /// How many days `month` (1 to 12) of `year` has.
+    public static func daysIn(month: Int, year: Int) -> Int {
         switch month {
         case 2: (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
         case 4, 6, 9, 11: 30

@@ -1,0 +1,90 @@
+import RoutineHistory
+import RoutineKit
+
+/// The text `routine log` prints.
+enum RunLog {
+    /// One line per run: date, weekday, start time, result, counts, values, time taken.
+    static func table(_ runs: [(run: StoredRun, totals: RunTotals)], showRoutine: Bool) -> TextTable {
+        var table = TextTable(columns: showRoutine ? 7 : 6, rows: runs.count)
+        for (run, totals) in runs {
+            table.append(visible: run.date)
+            table.endCell()
+            if let day = CalendarDate(run.date) { table.append(String(day.weekdayName.prefix(3))) }
+            table.endCell()
+            table.append(run.startedAt.clockTime(offset: run.utcOffset))
+            table.endCell()
+            if showRoutine {
+                table.append(visible: run.routine)
+                table.endCell()
+            }
+            table.append(run.resultText)
+            table.endCell()
+            counts(totals, into: &table)
+            table.endCell()
+            table.append(took(run))
+            table.endCell()
+        }
+        return table
+    }
+
+    /// A run's heading and its steps, in order.
+    static func steps(of run: StoredRun) -> String {
+        let day = CalendarDate(run.date)?.weekdayName ?? ""
+        var span = run.startedAt.clockTime(offset: run.utcOffset)
+        if let ended = run.endedAt { span += " to " + ended.clockTime(offset: run.utcOffset) }
+        var text = "\(run.routine) · \(day) \(run.date) · \(span) · \(run.resultText)\(run.reachedEnd ? " (reached end)" : "")\n"
+        for step in run.steps {
+            let d = step.decision
+            var line = "  \(d.step). \(step.title)" + (d.result == .answered ? " " : ": ")
+            switch d.result {
+            case .answered: line += d.optionText ?? ""
+            case .done:
+                if let value = d.value {
+                    line += NumberText.format(value) + (step.target.map { " of " + NumberText.format($0) } ?? "") + (step.unit.map { " " + $0 } ?? "")
+                } else {
+                    line += "done"
+                }
+            case .skipped: line += "skipped"
+            case .notScheduled: line += "not scheduled"
+            }
+            if d.result != .notScheduled { line += " · " + DurationText.human(Int(step.seconds.rounded())) }
+            text += line + "\n"
+        }
+        return text + "  " + counts(RunTotals(run.steps)) + (run.endedAt == nil ? "" : " · took \(took(run))") + "\n"
+    }
+
+    static func counts(_ totals: RunTotals) -> String {
+        var table = TextTable(columns: 1)
+        counts(totals, into: &table)
+        table.endCell()
+        return String(table.text.dropLast())
+    }
+
+    /// "27 done, 2 skipped, 0 not scheduled · h9 4/8": a routine of many numeric habits would
+    /// make a line per run unreadable, so three values, then how many more (`log --date`
+    /// shows them all).
+    static func counts(_ totals: RunTotals, into table: inout TextTable) {
+        table.append(totals.done)
+        table.append(" done, ")
+        table.append(totals.skipped)
+        table.append(" skipped, ")
+        table.append(totals.notScheduled)
+        table.append(" not scheduled")
+        for value in totals.values.prefix(3) {
+            table.append(" · ")
+            table.append(visible: value.node)
+            table.append(" " + NumberText.format(value.value) + (value.target.map { "/" + NumberText.format($0) } ?? ""))
+        }
+        if totals.values.count > 3 {
+            table.append(" · ")
+            table.append(totals.values.count - 3)
+            table.append(" more values")
+        }
+    }
+
+    static func took(_ run: StoredRun) -> String {
+        guard let ended = run.endedAt else { return "" }
+        return DurationText.human(Int(run.startedAt.seconds(to: ended).rounded()))
+    }
+}
+
