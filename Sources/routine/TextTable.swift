@@ -51,7 +51,19 @@ struct TextTable {
     mutating func endCell() {
         let column = ends.count % columnWidths.count
         let cell = bytes[cellStart...]
-        let width = cell.allSatisfy { $0 < 0x80 } ? cell.count : LineEditor.width(String(decoding: cell, as: UTF8.self))
+        // Below U+0300 (ASCII, Latin-1, the "·" between a log's figures) every character takes
+        // one column: counted from the bytes, without looking up Unicode properties.
+        var width = 0
+        var simple = true
+        for byte in cell {
+            if byte < 0x80 || (0xC2...0xCB).contains(byte) {
+                width += 1
+            } else if byte >= 0xC0 {
+                simple = false
+                break
+            }
+        }
+        if !simple { width = LineEditor.width(String(decoding: cell, as: UTF8.self)) }
         ends.append(bytes.count)
         cellWidths.append(width)
         columnWidths[column] = max(columnWidths[column], width)

@@ -103,6 +103,44 @@ struct HistoryStoreTests {
         #expect(totals.done == 2 && totals.values == [RunTotals.Value(node: "drink", value: 6.5, target: 8)])
     }
 
+    /// Two routines' runs interleaved, so that the other's steps lie inside the range read,
+    /// and the halves split between them.
+    @Test(arguments: [nil, "2026-03-01"])
+    func statisticsReadOnTwoConnectionsEqualOneConnection(_ since: String?) throws {
+        let store = try #require(try HistoryStore.open(try temporaryHistoryPath(), create: true))
+        var random = SeededRandom(state: 7)
+        var runs: [StoredRun] = []
+        let start = try #require(CalendarDate("2026-01-01"))
+        for day in 0..<300 {
+            for name in ["Morning", "Evening"] where random.below(4) > 0 {
+                let date = start.adding(days: day)
+                let at = try #require(Timestamp("\(date)T06:00:00.000Z"))
+                var steps: [StoredStep] = []
+                for (k, node) in ["water", "mood", "run", "rest", "drink", "gone"].enumerated() where random.below(3) > 0 {
+                    let result: RecordedStep.Result = node == "mood" ? .answered : [.done, .skipped, .notScheduled][random.below(3)]
+                    let decision = RecordedStep(
+                        step: k + 1, node: node, kind: node == "mood" ? .question : .habit, result: result,
+                        value: node == "drink" && result == .done ? Double(random.below(10)) : nil, option: node == "mood" ? random.below(3) : nil)
+                    steps.append(StoredStep(decision: decision, title: node, decidedAt: at, seconds: Double(random.below(100))))
+                }
+                runs.append(StoredRun(routine: name, path: "/r.rt", sourceHash: "h", date: date.description, startedAt: at, utcOffset: 0, result: random.below(5) == 0 ? .quit : .completed, steps: steps))
+            }
+        }
+        _ = try store.insertRuns(runs)
+        let filter = RunFilter(routine: "Morning", since: since)
+        func summary(_ runs: [StatsRun]) -> [String] {
+            runs.map { run in
+                "\(run.date) \(run.completed) " + run.steps.map { "\($0.node):\($0.result):\($0.value ?? -1):\($0.seconds)" }.joined(separator: ",")
+                    + " " + run.answers.map { "\($0.question)=\($0.option)" }.joined(separator: ",")
+            }
+        }
+        let one = summary(try store.statsRuns(filter, of: morning, runsForTwoThreads: .max))
+        let two = summary(try store.statsRuns(filter, of: morning, runsForTwoThreads: 2))
+        #expect(one.count > 100)
+        #expect(one == two)
+        #expect(one.contains { $0.contains("1=1") } && one.contains { $0.contains("4:done:") })
+    }
+
     @Test func refusesANewerSchema() throws {
         let path = try temporaryHistoryPath()
         let store = try #require(try HistoryStore.open(path, create: true))

@@ -14,6 +14,11 @@ public struct StatsReport: Sendable {
     /// Builds the report from `runs` (any order) for the days from `since` (or the first run)
     /// through `until`. `unconditional` are the habits on every way through the routine.
     public init(routine: Routine, runs: [StatsRun], since: CalendarDate?, until: CalendarDate, unconditional: Set<Int>) {
+        self.init(routine: routine, runs: runs, since: since, until: until, unconditional: unconditional, habitDaysForTwoThreads: 20_000)
+    }
+
+    /// `habitDaysForTwoThreads`: from how many habit-days on half of the habits are classified on another thread.
+    init(routine: Routine, runs: [StatsRun], since: CalendarDate?, until: CalendarDate, unconditional: Set<Int>, habitDaysForTwoThreads: Int) {
         self.routine = routine
         self.until = until
         // The runs of the window in date order, each day's a range of them: no array per day.
@@ -21,45 +26,66 @@ public struct StatsReport: Sendable {
         if zip(inWindow, inWindow.dropFirst()).contains(where: { $0.date > $1.date }) { inWindow.sort { $0.date < $1.date } }
         var dayStart: [Int: Int] = [:]
         for (k, run) in inWindow.enumerated() where dayStart[run.date.dayNumber] == nil { dayStart[run.date.dayNumber] = k }
-        func runsOn(_ day: Int) -> ArraySlice<StatsRun> {
-            guard let start = dayStart[day] else { return [] }
-            var end = start
-            while end < inWindow.count, inWindow[end].date.dayNumber == day { end += 1 }
-            return inWindow[start..<end]
-        }
         first = since ?? inWindow.first?.date ?? until
         untilIsOpen = dayStart[until.dayNumber] == nil
         // A day that has not been run yet is not over: it neither breaks a streak nor counts as due.
         let last = untilIsOpen ? until.dayNumber - 1 : until.dayNumber
+        let days = first.dayNumber..<max(first.dayNumber, last + 1)
         let classifier = DayClassifier(routine: routine, unconditional: unconditional)
         let habitIndices = (0..<routine.nodeCount).filter { !routine.isQuestion($0) }
-        var perHabit = Array(repeating: [HabitDay](), count: habitIndices.count)
-        for k in perHabit.indices { perHabit[k].reserveCapacity(max(0, last - first.dayNumber + 1)) }
-        var daily: [CalendarDate: (done: Int, due: Int)] = [:]
-        if first.dayNumber <= last {
-            for n in first.dayNumber...last {
-                let date = CalendarDate(dayNumber: n)
-                let record = DayClassifier.DayRecord(runs: runsOn(n), nodeCount: routine.nodeCount)
-                for (k, index) in habitIndices.enumerated() { perHabit[k].append(classifier.day(index, on: date, record: record)) }
-            }
+        let runs = inWindow
+        let starts = dayStart
+        let classify: @Sendable (ArraySlice<Int>) -> [HabitStats] = { habits in
+            Self.habitStats(habits, days: days, runs: runs, dayStart: starts, classifier: classifier, until: until)
         }
-        for (k, index) in habitIndices.enumerated() {
-            if let quota = routine.perWeek(of: index) { Self.applyQuota(quota, to: &perHabit[k], scheduled: classifier, index: index, last: last) }
+        // Ten years of thirty habits are 110,000 habit-days: half of the habits on another thread.
+        let habits: [HabitStats]
+        if days.count * habitIndices.count >= habitDaysForTwoThreads, habitIndices.count > 1 {
+            let half = habitIndices.count / 2
+            let (firstHalf, secondHalf) = alongside({ classify(habitIndices[..<half]) }) { classify(habitIndices[half...]) }
+            habits = firstHalf + secondHalf
+        } else {
+            habits = classify(habitIndices[...])
         }
         // Every habit's days run over the same dates, so they are tallied by position.
-        var tallies = Array(repeating: (done: 0, due: 0), count: max(0, last - first.dayNumber + 1))
-        for days in perHabit {
-            for (k, day) in days.enumerated() {
+        var tallies = Array(repeating: (done: 0, due: 0), count: days.count)
+        for habit in habits {
+            for (k, day) in habit.days.enumerated() {
                 if day.status == .done { tallies[k].done += 1 }
                 if day.status == .done || day.status == .skipped || day.status == .missed { tallies[k].due += 1 }
             }
         }
+        var daily: [CalendarDate: (done: Int, due: Int)] = [:]
+        daily.reserveCapacity(tallies.count)
         for (k, tally) in tallies.enumerated() { daily[first.adding(days: k)] = tally }
-        let habits = habitIndices.enumerated().map { k, index in
-            HabitStats(index: index, routine: routine, days: perHabit[k], frequency: classifier.frequency(index), until: until)
-        }
         self.habits = habits
         self.daily = daily
+    }
+
+    /// The figures of `habits` over `days`, from `runs` in date order (`dayStart`: where each
+    /// day's runs start).
+    static func habitStats(
+        _ habits: ArraySlice<Int>, days: Range<Int>, runs: [StatsRun], dayStart: [Int: Int], classifier: DayClassifier,
+        until: CalendarDate
+    ) -> [HabitStats] {
+        let routine = classifier.routine
+        var perHabit = Array(repeating: [HabitDay](), count: habits.count)
+        for k in perHabit.indices { perHabit[k].reserveCapacity(days.count) }
+        for n in days {
+            let date = CalendarDate(dayNumber: n)
+            var runsOfDay = runs[0..<0]
+            if let start = dayStart[n] {
+                var end = start
+                while end < runs.count, runs[end].date.dayNumber == n { end += 1 }
+                runsOfDay = runs[start..<end]
+            }
+            let record = DayClassifier.DayRecord(runs: runsOfDay, nodeCount: routine.nodeCount)
+            for (k, index) in habits.enumerated() { perHabit[k].append(classifier.day(index, on: date, record: record)) }
+        }
+        return habits.enumerated().map { k, index in
+            if let quota = routine.perWeek(of: index) { applyQuota(quota, to: &perHabit[k], scheduled: classifier, index: index, last: days.upperBound - 1) }
+            return HabitStats(index: index, routine: routine, days: perHabit[k], frequency: classifier.frequency(index), until: until)
+        }
     }
 
     /// A weekly quota is the habit's schedule: in each ISO week, days it was not done are not
