@@ -32,8 +32,7 @@ extension HistoryStore {
     func runs(_ filter: RunFilter, withSteps: Bool) throws(HistoryError) -> [StoredRun] {
         try read { db in
             let (selection, arguments) = filter.sql
-            var runs: [StoredRun] = []
-            try db.forEachRawRow("SELECT \(StoredRun.columns) FROM run \(selection)", arguments: arguments) { runs.append(StoredRun(raw: $0)) }
+            var runs = try Self.runs(db, filter)
             if withSteps {
                 var position: [Int64: Int] = [:]
                 for (k, run) in runs.enumerated() { if let id = run.id { position[id] = k } }
@@ -44,6 +43,22 @@ extension HistoryStore {
             }
             return runs
         }
+    }
+
+    /// The runs `filter` selects, without their steps, in its order.
+    static func runs(_ db: Database, _ filter: RunFilter) throws -> [StoredRun] {
+        let (selection, arguments) = filter.sql
+        var runs: [StoredRun] = []
+        try db.forEachRawRow("SELECT \(StoredRun.columns) FROM run \(selection)", arguments: arguments) { runs.append(StoredRun(raw: $0)) }
+        return runs
+    }
+
+    /// The IDs of the runs `filter` selects, in ascending order.
+    static func runIDs(_ db: Database, _ filter: RunFilter) throws -> [Int64] {
+        let (selection, arguments) = filter.sql
+        var ids: [Int64] = []
+        try db.forEachRawRow("SELECT id FROM run \(selection)", arguments: arguments) { ids.append(sqlite3_column_int64($0, 0)) }
+        return ids.sorted()
     }
 
     /// The newest run of `routine` on `date`, with its steps.

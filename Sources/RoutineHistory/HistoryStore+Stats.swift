@@ -7,51 +7,37 @@ extension HistoryStore {
     /// each step's node, result, value and time, without titles or timestamps (ten years
     /// of daily runs are read in tens of milliseconds).
     public func statsRuns(_ filter: RunFilter, of routine: Routine) throws(HistoryError) -> [StatsRun] {
-        try statsRuns(filter, of: routine, runsForTwoThreads: StepReader.runsWorthASecondThread)
+        try statsRuns(filter, of: routine, runsForTwoThreads: SecondConnection.runsWorthIt)
     }
 
     /// `runsForTwoThreads`: from how many runs the older half's steps are read on another thread.
     func statsRuns(_ filter: RunFilter, of routine: Routine, runsForTwoThreads: Int) throws(HistoryError) -> [StatsRun] {
         try read { db in
-            let (selection, arguments) = filter.sql
-            var runs: [StatsRun] = []
-            var position: [Int64: Int] = [:]
-            var ids: [Int64] = []
-            try db.forEachRawRow("SELECT id, date, result = 'completed' FROM run \(selection)", arguments: arguments) { raw in
-                guard let text = columnText(raw, 1), let date = CalendarDate(text) else { return }
-                let id = sqlite3_column_int64(raw, 0)
-                position[id] = runs.count
-                ids.append(id)
-                runs.append(StatsRun(date: date, completed: sqlite3_column_int64(raw, 2) != 0, steps: []))
-            }
             // The selected runs' steps are one range of the step table's key (runId, step),
             // from the first run's ID to the last's, read in key order without a join; steps of
-            // other runs inside the range (another routine's) are passed over by `position`.
-            ids.sort()
-            guard let first = ids.first, let last = ids.last else { return runs }
-            let reader = StepReader(routine: routine, position: position)
-            var scans: [StepReader.Scan]
-            if ids.count >= max(2, runsForTwoThreads), let other = SecondConnection(path: path) {
-                // Two halves at once, the older on a connection of its own. Each run's steps
-                // come whole from one connection; a run recorded meanwhile is not in `ids`.
-                let middle = ids[ids.count / 2]
-                let (older, newer) = try alongside({ other.scan(reader, from: first, to: middle - 1) }) {
-                    try reader.scan(db, from: middle, to: last)
+            // other runs inside the range (another routine's) are passed over.
+            let ids = try Self.runIDs(db, filter)
+            let reader = StepReader(routine: routine, ids: ids)
+            var runs: [StatsRun] = []
+            var runOfRank = [Int](repeating: 0, count: ids.count)
+            let scans = try SecondConnection.split(ids, path: path, from: runsForTwoThreads) { other, first, last in
+                reader.scan(other, from: first, to: last)
+            } meanwhile: {
+                let (selection, arguments) = filter.sql
+                try db.forEachRawRow("SELECT id, date, result = 'completed' FROM run \(selection)", arguments: arguments) { raw in
+                    guard let rank = reader.rank[sqlite3_column_int64(raw, 0)], let text = columnText(raw, 1), let date = CalendarDate(text) else { return }
+                    runOfRank[rank] = runs.count
+                    runs.append(StatsRun(date: date, completed: sqlite3_column_int64(raw, 2) != 0, steps: []))
                 }
-                if let older {
-                    scans = [older, newer]
-                } else {
-                    scans = [try reader.scan(db, from: first, to: middle - 1), newer]
-                }
-            } else {
-                scans = [try reader.scan(db, from: first, to: last)]
+            } main: { first, last in
+                try reader.scan(db, from: first, to: last)
             }
             for scan in scans {
                 for (k, range) in scan.ranges.enumerated() {
                     let end = k + 1 < scan.ranges.count ? scan.ranges[k + 1].start : scan.steps.count
-                    runs[range.run].steps = scan.steps[range.start..<end]
+                    runs[runOfRank[range.rank]].steps = scan.steps[range.start..<end]
                 }
-                for (run, answer) in scan.answers { runs[run].answers.append(answer) }
+                for (rank, answer) in scan.answers { runs[runOfRank[rank]].answers.append(answer) }
             }
             return runs
         }

@@ -42,37 +42,95 @@ extension HistoryStore {
     /// read from the (runId, result) index over the selected runs' range of IDs and counted
     /// here: SQLite's own grouping costs several times the scan (ten years of mornings).
     public func runTotals(_ filter: RunFilter) throws(HistoryError) -> [(run: StoredRun, totals: RunTotals)] {
-        let runs = try runs(filter, withSteps: false)
-        return try read { db in
-            var position: [Int64: Int] = [:]
-            for (k, run) in runs.enumerated() { if let id = run.id { position[id] = k } }
+        try runTotals(filter, runsForTwoThreads: SecondConnection.runsWorthIt)
+    }
+
+    /// `runsForTwoThreads`: from how many runs the older half's results are counted on another thread.
+    func runTotals(_ filter: RunFilter, runsForTwoThreads: Int) throws(HistoryError) -> [(run: StoredRun, totals: RunTotals)] {
+        try read { db in
+            let ids = try Self.runIDs(db, filter)
+            let counter = ResultCounter(ids: ids)
+            var runs: [StoredRun] = []
+            let parts = try SecondConnection.split(ids, path: path, from: runsForTwoThreads) { other, first, last in
+                counter.count(other, from: first, to: last)
+            } meanwhile: {
+                runs = try Self.runs(db, filter)
+            } main: { first, last in
+                try counter.count(db, from: first, to: last)
+            }
+            var runOfRank = [Int](repeating: 0, count: ids.count)
+            for (k, run) in runs.enumerated() { if let id = run.id, let rank = counter.rank[id] { runOfRank[rank] = k } }
             var totals = [RunTotals](repeating: RunTotals(), count: runs.count)
-            guard let first = position.keys.min(), let last = position.keys.max() else { return [] }
-            var lastRun: Int64 = -1
-            var k: Int?
-            try db.forEachRawRow("SELECT runId, result FROM step INDEXED BY step_results WHERE runId BETWEEN ? AND ?", arguments: [first, last]) { raw in
-                let runID = sqlite3_column_int64(raw, 0)
-                if runID != lastRun {
-                    lastRun = runID
-                    k = position[runID]
-                }
-                guard let k, let text = sqlite3_column_text(raw, 1) else { return }
-                // done, skipped, not-scheduled or answered: the schema allows no other.
-                switch text[0] {
-                case UInt8(ascii: "d"): totals[k].done += 1
-                case UInt8(ascii: "s"): totals[k].skipped += 1
-                case UInt8(ascii: "n"): totals[k].notScheduled += 1
-                default: break
+            for part in parts {
+                for (rank, count) in part {
+                    (totals[runOfRank[rank]].done, totals[runOfRank[rank]].skipped, totals[runOfRank[rank]].notScheduled) = count
                 }
             }
+            guard let first = ids.first, let last = ids.last else { return [] }
             // The planner takes the covering index on its own; naming it would fail on a
             // history that a read-only file kept at an older schema.
             let values = "SELECT runId, node, value, target FROM step WHERE runId BETWEEN ? AND ? AND value IS NOT NULL ORDER BY runId, step"
             try db.forEachRawRow(values, arguments: [first, last]) { raw in
-                guard let k = position[sqlite3_column_int64(raw, 0)] else { return }
-                totals[k].values.append(RunTotals.Value(node: columnText(raw, 1) ?? "", value: sqlite3_column_double(raw, 2), target: columnDouble(raw, 3)))
+                guard let rank = counter.rank[sqlite3_column_int64(raw, 0)] else { return }
+                totals[runOfRank[rank]].values.append(
+                    RunTotals.Value(node: columnText(raw, 1) ?? "", value: sqlite3_column_double(raw, 2), target: columnDouble(raw, 3)))
             }
             return Array(zip(runs, totals))
+        }
+    }
+}
+
+/// Counts each run's results in a range of run IDs, from the (runId, result) index: SQLite's
+/// own grouping costs several times the scan (ten years of mornings).
+struct ResultCounter: Sendable {
+    static let sql = "SELECT runId, result FROM step INDEXED BY step_results WHERE runId BETWEEN ? AND ?"
+
+    /// The selected runs: run ID → its place among their IDs in ascending order.
+    let rank: [Int64: Int]
+
+    /// `ids`: the selected runs' IDs, in ascending order.
+    init(ids: [Int64]) { rank = ranks(ids) }
+
+    /// (run's rank, counts) for each selected run of the range that has steps.
+    typealias Counts = [(rank: Int, counts: (done: Int, skipped: Int, notScheduled: Int))]
+
+    func count(_ db: Database, from first: Int64, to last: Int64) throws -> Counts {
+        var state = State(rank: rank)
+        try db.forEachRawRow(Self.sql, arguments: [first, last]) { state.read($0) }
+        return state.counts
+    }
+
+    func count(_ connection: SecondConnection, from first: Int64, to last: Int64) -> Counts? {
+        var state = State(rank: rank)
+        guard connection.forEachRow(Self.sql, from: first, to: last, { state.read($0) }) else { return nil }
+        return state.counts
+    }
+
+    private struct State {
+        let rank: [Int64: Int]
+        var counts: Counts = []
+        var lastRun: Int64 = -1
+        var current: Int?
+
+        init(rank: [Int64: Int]) { self.rank = rank }
+
+        mutating func read(_ raw: OpaquePointer) {
+            let runID = sqlite3_column_int64(raw, 0)
+            if runID != lastRun {
+                lastRun = runID
+                current = rank[runID].map { k in
+                    counts.append((k, (0, 0, 0)))
+                    return counts.count - 1
+                }
+            }
+            guard let c = current, let text = sqlite3_column_text(raw, 1) else { return }
+            // done, skipped, not-scheduled or answered: the schema allows no other.
+            switch text[0] {
+            case UInt8(ascii: "d"): counts[c].counts.done += 1
+            case UInt8(ascii: "s"): counts[c].counts.skipped += 1
+            case UInt8(ascii: "n"): counts[c].counts.notScheduled += 1
+            default: break
+            }
         }
     }
 }

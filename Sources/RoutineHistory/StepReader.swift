@@ -5,20 +5,19 @@ import RoutineKit
 /// Reads a range of run IDs' steps as statistics need them: each habit step as its node's
 /// index, result, value and time, each answer as (question, option).
 struct StepReader: Sendable {
-    /// Below this many runs a second thread costs about what it saves.
-    static let runsWorthASecondThread = 400
-
     static let sql = "SELECT runId, node, result, value, seconds, optionIndex FROM step WHERE runId BETWEEN ? AND ?"
 
     let routine: Routine
-    /// Run ID → index in the caller's runs.
-    let position: [Int64: Int]
+    /// The selected runs: run ID → its place among their IDs in ascending order, which is
+    /// what the scans report runs by.
+    let rank: [Int64: Int]
     private let nodes: [String: Int]
     private let idBytes: [[UInt8]]
 
-    init(routine: Routine, position: [Int64: Int]) {
+    /// `ids`: the selected runs' IDs, in ascending order.
+    init(routine: Routine, ids: [Int64]) {
         self.routine = routine
-        self.position = position
+        rank = ranks(ids)
         var nodes: [String: Int] = [:]
         for index in 0..<routine.nodeCount { nodes[routine.id(of: index)] = index }
         self.nodes = nodes
@@ -28,34 +27,29 @@ struct StepReader: Sendable {
     /// The steps of a range of runs: one array for all, each run's a range of it.
     struct Scan: Sendable {
         var steps: [StatsRun.Step] = []
-        /// (run index, where its steps start in `steps`), in the order read.
-        var ranges: [(run: Int, start: Int)] = []
-        var answers: [(run: Int, answer: StatsRun.Answer)] = []
+        /// (run's rank, where its steps start in `steps`), in the order read.
+        var ranges: [(rank: Int, start: Int)] = []
+        var answers: [(rank: Int, answer: StatsRun.Answer)] = []
     }
 
     func scan(_ db: Database, from first: Int64, to last: Int64) throws -> Scan {
-        var state = State(self, runs: position.count)
+        var state = State(self, runs: rank.count)
         try db.forEachRawRow(Self.sql, arguments: [first, last]) { state.read($0) }
         return state.scan
     }
 
-    /// Steps through `statement`, whose arguments are bound; nil when SQLite fails.
-    func scan(_ statement: OpaquePointer) -> Scan? {
-        var state = State(self, runs: position.count)
-        while true {
-            switch sqlite3_step(statement) {
-            case SQLITE_ROW: state.read(statement)
-            case SQLITE_DONE: return state.scan
-            default: return nil
-            }
-        }
+    /// The same on a second connection; nil when SQLite fails there.
+    func scan(_ connection: SecondConnection, from first: Int64, to last: Int64) -> Scan? {
+        var state = State(self, runs: rank.count)
+        guard connection.forEachRow(Self.sql, from: first, to: last, { state.read($0) }) else { return nil }
+        return state.scan
     }
 
     private struct State {
         let reader: StepReader
         var scan = Scan()
         var lastRun: Int64 = -1
-        var lastPosition: Int?
+        var lastRank: Int?
         // Most runs take the steps of the run before in the same order, so the node at the
         // same place in the previous run is tried first, by its bytes, without making a
         // string; a dictionary lookup otherwise.
@@ -74,12 +68,12 @@ struct StepReader: Sendable {
             let runID = sqlite3_column_int64(raw, 0)
             if runID != lastRun {
                 lastRun = runID
-                lastPosition = reader.position[runID]
-                if let k = lastPosition { scan.ranges.append((k, scan.steps.count)) }
+                lastRank = reader.rank[runID]
+                if let k = lastRank { scan.ranges.append((k, scan.steps.count)) }
                 swap(&previousOrder, &order)
                 order.removeAll(keepingCapacity: true)
             }
-            guard let k = lastPosition, let bytes = columnBytes(raw, 1) else { return }
+            guard let k = lastRank, let bytes = columnBytes(raw, 1) else { return }
             let node: Int
             if order.count < previousOrder.count, case let guess = previousOrder[order.count], guess >= 0,
                 reader.idBytes[guess].elementsEqual(bytes)
@@ -110,35 +104,5 @@ struct StepReader: Sendable {
                 scan.steps.append(StatsRun.Step(node: node, result: result, value: columnDouble(raw, 3), seconds: sqlite3_column_double(raw, 4)))
             }
         }
-    }
-}
-
-/// A read-only connection of its own to a history, for reading part of it on another thread.
-/// SQLite's C interface directly: a GRDB queue brings a dispatch queue and checks this
-/// reader does not need.
-final class SecondConnection: @unchecked Sendable {
-    private let handle: OpaquePointer
-
-    init?(path: String) {
-        var handle: OpaquePointer?
-        guard sqlite3_open_v2(path, &handle, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX, nil) == SQLITE_OK, let handle else {
-            sqlite3_close(handle)
-            return nil
-        }
-        sqlite3_busy_timeout(handle, 10_000)
-        self.handle = handle
-    }
-
-    deinit { sqlite3_close(handle) }
-
-    /// The steps of runs `first` through `last`; nil when SQLite fails (the caller then reads
-    /// them on its own connection).
-    func scan(_ reader: StepReader, from first: Int64, to last: Int64) -> StepReader.Scan? {
-        var statement: OpaquePointer?
-        guard sqlite3_prepare_v2(handle, StepReader.sql, -1, &statement, nil) == SQLITE_OK, let statement else { return nil }
-        defer { sqlite3_finalize(statement) }
-        sqlite3_bind_int64(statement, 1, first)
-        sqlite3_bind_int64(statement, 2, last)
-        return reader.scan(statement)
     }
 }

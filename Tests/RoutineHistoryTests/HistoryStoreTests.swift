@@ -103,10 +103,9 @@ struct HistoryStoreTests {
         #expect(totals.done == 2 && totals.values == [RunTotals.Value(node: "drink", value: 6.5, target: 8)])
     }
 
-    /// Two routines' runs interleaved, so that the other's steps lie inside the range read,
-    /// and the halves split between them.
-    @Test(arguments: [nil, "2026-03-01"])
-    func statisticsReadOnTwoConnectionsEqualOneConnection(_ since: String?) throws {
+    /// Two routines' runs interleaved, so that the other's steps lie inside the ranges read,
+    /// and the halves read on two connections split between them.
+    static func interleavedHistory() throws -> HistoryStore {
         let store = try #require(try HistoryStore.open(try temporaryHistoryPath(), create: true))
         var random = SeededRandom(state: 7)
         var runs: [StoredRun] = []
@@ -121,12 +120,18 @@ struct HistoryStoreTests {
                     let decision = RecordedStep(
                         step: k + 1, node: node, kind: node == "mood" ? .question : .habit, result: result,
                         value: node == "drink" && result == .done ? Double(random.below(10)) : nil, option: node == "mood" ? random.below(3) : nil)
-                    steps.append(StoredStep(decision: decision, title: node, decidedAt: at, seconds: Double(random.below(100))))
+                    steps.append(StoredStep(decision: decision, title: node, target: 8, decidedAt: at, seconds: Double(random.below(100))))
                 }
                 runs.append(StoredRun(routine: name, path: "/r.rt", sourceHash: "h", date: date.description, startedAt: at, utcOffset: 0, result: random.below(5) == 0 ? .quit : .completed, steps: steps))
             }
         }
         _ = try store.insertRuns(runs)
+        return store
+    }
+
+    @Test(arguments: [nil, "2026-03-01"])
+    func statisticsReadOnTwoConnectionsEqualOneConnection(_ since: String?) throws {
+        let store = try Self.interleavedHistory()
         let filter = RunFilter(routine: "Morning", since: since)
         func summary(_ runs: [StatsRun]) -> [String] {
             runs.map { run in
@@ -139,6 +144,21 @@ struct HistoryStoreTests {
         #expect(one.count > 100)
         #expect(one == two)
         #expect(one.contains { $0.contains("1=1") } && one.contains { $0.contains("4:done:") })
+    }
+
+    @Test(arguments: [nil, "2026-03-01"])
+    func logTotalsCountedOnTwoConnectionsEqualOneConnection(_ since: String?) throws {
+        let store = try Self.interleavedHistory()
+        let filter = RunFilter(routine: "Morning", since: since)
+        func summary(_ runs: [(run: StoredRun, totals: RunTotals)]) -> [String] {
+            runs.map { "\($0.run.date) \($0.totals.done) \($0.totals.skipped) \($0.totals.notScheduled) \($0.totals.values.map(\.value))" }
+        }
+        let one = summary(try store.runTotals(filter, runsForTwoThreads: .max))
+        let two = summary(try store.runTotals(filter, runsForTwoThreads: 2))
+        #expect(one.count > 100 && one == two)
+        // Newest first, as `log` lists them; every run counted as its steps say.
+        let runs = try store.runs(filter)
+        #expect(one == summary(runs.map { ($0, RunTotals($0.steps)) }))
     }
 
     @Test func refusesANewerSchema() throws {
