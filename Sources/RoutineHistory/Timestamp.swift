@@ -34,9 +34,14 @@ public struct Timestamp: Hashable, Sendable, Comparable, CustomStringConvertible
 
     /// `HH:MM` in the time zone `offset` seconds east of UTC.
     public func clockTime(offset: Int) -> String {
-        let seconds = floorDivision(milliseconds, 1000) + Int64(offset)
-        let minutes = Int((seconds % 86_400 + 86_400) % 86_400) / 60
+        let minutes = minuteOfDay(offset: offset)
         return pad(minutes / 60, 2) + ":" + pad(minutes % 60, 2)
+    }
+
+    /// Minutes since midnight, 0 to 1439, in the time zone `offset` seconds east of UTC.
+    public func minuteOfDay(offset: Int) -> Int {
+        let seconds = floorDivision(milliseconds, 1000) + Int64(offset)
+        return Int((seconds % 86_400 + 86_400) % 86_400) / 60
     }
 
     /// Parses the form ``description`` writes (the milliseconds may be left out).

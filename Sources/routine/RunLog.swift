@@ -3,15 +3,20 @@ import RoutineKit
 
 /// The text `routine log` prints.
 enum RunLog {
+    static let weekdays = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"]
+
     /// One line per run: date, weekday, start time, result, counts, values, time taken.
     static func table(_ runs: [(run: StoredRun, totals: RunTotals)], showRoutine: Bool) -> TextTable {
         var table = TextTable(columns: showRoutine ? 7 : 6, rows: runs.count)
         for (run, totals) in runs {
             table.append(visible: run.date)
             table.endCell()
-            if let day = CalendarDate(run.date) { table.append(String(day.weekdayName.prefix(3))) }
+            if let day = CalendarDate(run.date) { table.append(Self.weekdays[day.isoWeekday - 1]) }
             table.endCell()
-            table.append(run.startedAt.clockTime(offset: run.utcOffset))
+            let minutes = run.startedAt.minuteOfDay(offset: run.utcOffset)
+            table.append(twoDigits: minutes / 60)
+            table.append(":")
+            table.append(twoDigits: minutes % 60)
             table.endCell()
             if showRoutine {
                 table.append(visible: run.routine)
@@ -73,7 +78,12 @@ enum RunLog {
         for value in totals.values.prefix(3) {
             table.append(" · ")
             table.append(visible: value.node)
-            table.append(" " + NumberText.format(value.value) + (value.target.map { "/" + NumberText.format($0) } ?? ""))
+            table.append(" ")
+            table.append(number: value.value)
+            if let target = value.target {
+                table.append("/")
+                table.append(number: target)
+            }
         }
         if totals.values.count > 3 {
             table.append(" · ")

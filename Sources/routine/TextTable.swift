@@ -47,6 +47,17 @@ struct TextTable {
         bytes[start...].reverse()
     }
 
+    /// A number from 0 to 99 as two digits.
+    mutating func append(twoDigits number: Int) {
+        bytes.append(UInt8(ascii: "0") + UInt8(number / 10 % 10))
+        bytes.append(UInt8(ascii: "0") + UInt8(number % 10))
+    }
+
+    /// A value as `NumberText.format` writes it: whole numbers without a fraction.
+    mutating func append(number value: Double) {
+        if value == value.rounded(), abs(value) < 1e15 { append(Int(value)) } else { append(NumberText.format(value)) }
+    }
+
     /// Ends the cell being written; the row ends after `columnCount` cells.
     mutating func endCell() {
         let column = ends.count % columnWidths.count
