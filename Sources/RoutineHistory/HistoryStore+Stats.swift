@@ -20,7 +20,7 @@ extension HistoryStore {
             let reader = StepReader(routine: routine, ids: ids)
             var runs: [StatsRun] = []
             var runOfRank = [Int](repeating: 0, count: ids.count)
-            let scans = try SecondConnection.split(ids, path: path, from: runsForTwoThreads) { other, first, last in
+            let scans = try SecondConnection.split(ids, path: location, from: runsForTwoThreads) { other, first, last in
                 reader.scan(other, from: first, to: last)
             } meanwhile: {
                 let (selection, arguments) = filter.sql

@@ -12,21 +12,27 @@ import Glibc
 public final class HistoryStore: @unchecked Sendable {
     public let path: String
     let queue: DatabaseQueue
+    /// What SQLite is given to open the file: its path, or a URI for a read-only file.
+    let location: String
 
-    private init(path: String, queue: DatabaseQueue) {
+    private init(path: String, queue: DatabaseQueue, location: String) {
         self.path = path
         self.queue = queue
+        self.location = location
     }
 
     /// Opens the history at `path`. When the file does not exist, it is created if `create`
     /// is true, and otherwise the result is nil (a command that only reads has nothing to read).
-    public static func open(_ path: String, create: Bool) throws(HistoryError) -> HistoryStore? {
+    /// `readOnly`: the caller only reads, so a file that this user cannot write (a backup, a
+    /// read-only folder) is read as it is, without the files WAL mode would create beside it.
+    public static func open(_ path: String, create: Bool, readOnly: Bool = false) throws(HistoryError) -> HistoryStore? {
         var info = stat()
         if stat(path, &info) == 0 {
             guard (info.st_mode & S_IFMT) == S_IFREG else {
                 throw .notAHistory(path: path, reason: (info.st_mode & S_IFMT) == S_IFDIR ? "it is a directory" : "it is not a regular file")
             }
             try checkMagic(path, size: Int(info.st_size))
+            if readOnly, !isWritable(path) { return try openUnwritable(path) }
         } else if errno == ENOENT {
             guard create else { return nil }
             try makeFolder(of: path)
@@ -43,9 +49,54 @@ public final class HistoryStore: @unchecked Sendable {
         } catch {
             throw classify(error, path: path)
         }
-        let store = HistoryStore(path: path, queue: queue)
+        let store = HistoryStore(path: path, queue: queue, location: path)
         try store.prepare(try store.checkOwnership())
         return store
+    }
+
+    /// Whether this process may write the file and create files beside it, as WAL mode needs.
+    private static func isWritable(_ path: String) -> Bool {
+        let folder = path.lastIndex(of: "/").map { $0 == path.startIndex ? "/" : String(path[..<$0]) } ?? "."
+        return access(path, W_OK) == 0 && access(folder, W_OK) == 0
+    }
+
+    /// A history this user cannot write, opened read-only as an immutable file: SQLite would
+    /// otherwise need to create the WAL index beside it, and refuse. Changes still waiting in
+    /// its WAL file would be missed that way, so such a file is refused with the reason.
+    static func openUnwritable(_ path: String) throws(HistoryError) -> HistoryStore? {
+        var info = stat()
+        if stat(path + "-wal", &info) == 0, info.st_size > 0 {
+            throw .unavailable(path: path, reason: "it is read-only here and has changes not yet applied in '\(path)-wal'; open it once with write access")
+        }
+        var configuration = Configuration()
+        configuration.readonly = true
+        configuration.label = "routine history"
+        let location = "file:" + uriEscaped(path) + "?immutable=1"
+        let store: HistoryStore
+        do {
+            store = HistoryStore(path: path, queue: try DatabaseQueue(path: location, configuration: configuration), location: location)
+        } catch {
+            throw classify(error, path: path)
+        }
+        // Nothing is migrated or marked: the readers use what every schema since the first has.
+        // A file with no runs table yet (an empty file, one being created) has nothing to read.
+        let state = try store.checkOwnership()
+        let hasRuns = (try? store.queue.read { try $0.tableExists("run") }) ?? false
+        return state.isMarked && hasRuns ? store : nil
+    }
+
+    /// `path` for a `file:` URI: the characters a URI gives a meaning escaped.
+    private static func uriEscaped(_ path: String) -> String {
+        var out = ""
+        for byte in path.utf8 {
+            if byte == UInt8(ascii: "%") || byte == UInt8(ascii: "?") || byte == UInt8(ascii: "#") || byte < 0x21 || byte >= 0x7F {
+                let hex = String(byte, radix: 16, uppercase: true)
+                out += "%" + (hex.count < 2 ? "0" : "") + hex
+            } else {
+                out.unicodeScalars.append(Unicode.Scalar(byte))
+            }
+        }
+        return out
     }
 
     /// The SQLite header, read before SQLite is allowed to touch the file. An empty file is a

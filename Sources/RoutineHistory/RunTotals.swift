@@ -51,7 +51,7 @@ extension HistoryStore {
             let ids = try Self.runIDs(db, filter)
             let counter = ResultCounter(ids: ids)
             var runs: [StoredRun] = []
-            let parts = try SecondConnection.split(ids, path: path, from: runsForTwoThreads) { other, first, last in
+            let parts = try SecondConnection.split(ids, path: location, from: runsForTwoThreads) { other, first, last in
                 counter.count(other, from: first, to: last)
             } meanwhile: {
                 runs = try Self.runs(db, filter)

@@ -10,9 +10,10 @@ final class SecondConnection: @unchecked Sendable {
 
     private let handle: OpaquePointer
 
+    /// `path`: a file's path, or the URI its store was opened with.
     init?(path: String) {
         var handle: OpaquePointer?
-        guard sqlite3_open_v2(path, &handle, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX, nil) == SQLITE_OK, let handle else {
+        guard sqlite3_open_v2(path, &handle, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_URI, nil) == SQLITE_OK, let handle else {
             sqlite3_close(handle)
             return nil
         }

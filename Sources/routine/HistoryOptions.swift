@@ -17,7 +17,7 @@ struct HistoryOptions: ParsableArguments {
         guard let location = HistoryLocation.resolve(flag: history, disabled: false) else { return nil }
         guard case .file(let path) = location else { return nil }
         do {
-            return try HistoryStore.open(path, create: false)
+            return try HistoryStore.open(path, create: false, readOnly: true)
         } catch {
             report(error.isRefusal ? error.diagnostic : .unreadableHistory(path, reason: reason(error)), colors: Terminal.wantsColor(.auto, fd: 2))
             throw error.isRefusal ? Exit.historyRefused : Exit.unreadable

@@ -253,6 +253,37 @@ struct HistoryTests {
         try? FileManager.default.removeItem(at: dir)
     }
 
+    @Test(.enabled(if: getuid() == 0, "needs root to drop to another user"))
+    func aHistoryThisUserCannotWriteIsStillRead() throws {
+        let dir = URL(fileURLWithPath: "/tmp").appendingPathComponent("routine-ro-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: dir.path)
+        try FileManager.default.copyItem(at: packageRoot.appendingPathComponent("routines/morning.rt"), to: dir.appendingPathComponent("morning.rt"))
+        let history = dir.appendingPathComponent("history.sqlite").path
+        let recorded = try execute(["run", "routines/morning.rt", "--history", history, "--date", "2026-11-23"], stdin: Self.answers)
+        #expect(recorded.status == 0, "\(recorded.stderr)")
+        let asNobody = "setpriv --reuid=nobody --regid=nogroup --clear-groups ./routine"
+        // WAL mode would need to create 'history.sqlite-shm' in a folder this user cannot write.
+        let read = try shell(
+            "cp \"$ROUTINE\" ./routine && \(asNobody) log --history history.sqlite && \(asNobody) stats morning.rt --history history.sqlite --until 2026-11-23",
+            in: dir)
+        #expect(read.status == 0, "\(read.stderr)")
+        #expect(read.stdout.hasPrefix("2026-11-23  Mon  "))
+        #expect(read.stdout.contains("completed  6 done, 1 skipped, 0 not scheduled · water2 7/8"))
+        #expect(read.stdout.contains("Morning · 2026-11-23 to 2026-11-23 · 1 day, 1 with runs"))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).sorted() == ["history.sqlite", "morning.rt", "routine"])
+        // Changes still in a WAL file would be missed: refused, with the reason.
+        try Data("x".utf8).write(to: URL(fileURLWithPath: history + "-wal"))
+        let refused = try shell("\(asNobody) log --history history.sqlite", in: dir)
+        #expect(refused.status == 66)
+        #expect(refused.stderr == """
+            routine: error[E001]: cannot read the history 'history.sqlite': it is read-only here and has changes not yet applied in \
+            'history.sqlite-wal'; open it once with write access
+
+            """, "\(refused.stderr)")
+    }
+
     @Test(.enabled(if: getuid() == 0, "needs root to mount a small file system"))
     func aFullDiskStillRuns() throws {
         let dir = URL(fileURLWithPath: "/tmp").appendingPathComponent("routine-full-\(UUID().uuidString)")

@@ -161,6 +161,20 @@ struct HistoryStoreTests {
         #expect(one == summary(runs.map { ($0, RunTotals($0.steps)) }))
     }
 
+    /// A file this user cannot write is opened as an immutable file: through a URI, so the
+    /// characters a URI gives a meaning must reach SQLite escaped.
+    @Test(arguments: ["history.sqlite", "a %20 ?x=1#b ü.sqlite"])
+    func anUnwritableHistoryIsReadWithoutFilesBesideIt(_ name: String) throws {
+        let folder = URL(fileURLWithPath: try temporaryHistoryPath()).deletingLastPathComponent()
+        let path = folder.appendingPathComponent(name).path
+        try recordRun(try #require(try HistoryStore.open(path, create: true)), morning, decisions: [.decision(.done(value: nil))], end: .quit)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == [name])
+        let store = try #require(try HistoryStore.openUnwritable(path))
+        #expect(try store.runCount() == 1)
+        #expect(try store.statsRuns(RunFilter(), of: morning).first?.steps.count == 1)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == [name])
+    }
+
     @Test func refusesANewerSchema() throws {
         let path = try temporaryHistoryPath()
         let store = try #require(try HistoryStore.open(path, create: true))

@@ -18,11 +18,12 @@ public struct HabitStats: Sendable {
     public var rate7: Double?
     public var rate30: Double?
     public var rateAll: Double?
-    /// The strength score, 0...1, and how each due day moved it.
+    /// The strength score, 0...1 (``scoreSteps`` says how each due day moved it).
     public var score = 0.0
+    /// Whether any day was due and counted in the score: without one there is no score.
+    public var hasScore = false
     /// How often the habit is due per day (f in the score).
     public var frequency: Double
-    public var scoreSteps: [ScoreStep] = []
     public var lastDone: CalendarDate?
     public var counts: [DayStatus: Int] = [:]
     /// Numeric habits: the target, the values given (with their days), how often it was met.
@@ -63,7 +64,6 @@ public struct HabitStats: Sendable {
         }
         for day in days {
             tally[day.status.ordinal] += 1
-            var v: Double?
             switch day.status {
             case .done:
                 current += 1
@@ -74,16 +74,14 @@ public struct HabitStats: Sendable {
                     if let target, value >= target.amount { targetMet += 1 }
                 }
                 if let seconds = day.seconds, seconds > 0 { measured.append(seconds) }
-                v = target.map { t in t.amount > 0 ? min(1, (day.value ?? 0) / t.amount) : 1 } ?? 1
             case .missed:
                 current = 0
-                v = 0
             case .skipped, .notDue, .unknown:
                 break
             }
-            if let v {
+            if let v = Self.scoreValue(day, target: target) {
                 score = m * score + (1 - m) * v
-                scoreSteps.append(ScoreStep(date: day.date, status: day.status, value: v, score: score))
+                hasScore = true
             }
         }
         currentStreak = current
@@ -93,6 +91,28 @@ public struct HabitStats: Sendable {
         rate7 = Self.rate(days.suffix(max(0, 7 - (until.dayNumber - lastDay))))
         rate30 = Self.rate(days.suffix(max(0, 30 - (until.dayNumber - lastDay))))
         rateAll = Self.rate(days[...])
+    }
+
+    /// How each due day moved the score, oldest first: computed again from the days when
+    /// asked (`stats --explain`), rather than kept for every habit and day.
+    public var scoreSteps: [ScoreStep] {
+        let m = Self.multiplier(frequency: frequency)
+        var score = 0.0
+        return days.compactMap { day in
+            guard let v = Self.scoreValue(day, target: target) else { return nil }
+            score = m * score + (1 - m) * v
+            return ScoreStep(date: day.date, status: day.status, value: v, score: score)
+        }
+    }
+
+    /// v in the score: 1 for a done day (a numeric habit's share of its target, at most 1),
+    /// 0 for a missed one; nil for a day that leaves the score as it is.
+    static func scoreValue(_ day: HabitDay, target: TargetValue?) -> Double? {
+        switch day.status {
+        case .done: target.map { t in t.amount > 0 ? min(1, (day.value ?? 0) / t.amount) : 1 } ?? 1
+        case .missed: 0
+        case .skipped, .notDue, .unknown: nil
+        }
     }
 
     static func rate(_ days: ArraySlice<HabitDay>) -> Double? {

@@ -8,7 +8,7 @@ public enum StatsJSON {
                 ("id", .string(habit.id)), ("title", .string(habit.title)),
                 ("currentStreak", .int(habit.currentStreak)), ("bestStreak", .int(habit.bestStreak)),
                 ("rate7", number(habit.rate7)), ("rate30", number(habit.rate30)), ("rateAll", number(habit.rateAll)),
-                ("score", habit.scoreSteps.isEmpty ? .null : number(habit.score)),
+                ("score", habit.hasScore ? number(habit.score) : .null),
                 ("lastDone", habit.lastDone.map { .string($0.description) } ?? .null),
                 ("counts", .object(DayStatus.allCases.map { ($0.rawValue, .int(habit.counts[$0] ?? 0)) })),
             ]

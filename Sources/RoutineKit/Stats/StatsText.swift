@@ -25,7 +25,7 @@ public enum StatsText {
             text += pad(Sanitizer.visible(habit.id), idWidth)
             text += pad(String(habit.currentStreak), 8, right: true) + pad(String(habit.bestStreak), 6, right: true)
             for rate in [habit.rate7, habit.rate30, habit.rateAll] { text += pad(percent(rate), 6, right: true) }
-            text += pad(percent(habit.scoreSteps.isEmpty ? nil : habit.score), 7, right: true)
+            text += pad(percent(habit.hasScore ? habit.score : nil), 7, right: true)
             text += "  " + (habit.lastDone.map(String.init(describing:)) ?? "never") + "\n"
             for line in details(habit) { text += "  " + line + "\n" }
         }
@@ -56,7 +56,7 @@ public enum StatsText {
         var text = Sanitizer.visible("\(habit.id): \(habit.title)") + "\n"
         let order: [DayStatus] = [.done, .skipped, .missed, .notDue, .unknown]
         text += "  " + order.map { "\(habit.counts[$0] ?? 0) \($0.rawValue)" }.joined(separator: " · ") + "\n"
-        text += "  streak \(habit.currentStreak) · best \(habit.bestStreak) · score \(percent(habit.scoreSteps.isEmpty ? nil : habit.score))"
+        text += "  streak \(habit.currentStreak) · best \(habit.bestStreak) · score \(percent(habit.hasScore ? habit.score : nil))"
         text += " · last done " + (habit.lastDone.map(String.init(describing:)) ?? "never") + "\n"
         for line in details(habit) { text += "  " + line + "\n" }
         if let target = habit.target, !habit.values.isEmpty {
@@ -84,10 +84,11 @@ public enum StatsText {
         text += "  s = m·s + (1 − m)·v from s = 0, with m = 0.5^(√f / 13) = \(format(m, 4)), f = \(format(frequency, 3)) (the share of days it is scheduled)\n"
         text += "  v is 1 on a done day (for a numeric habit, value / target, at most 1), 0 on a missed day;\n"
         text += "  skipped, not-due and unknown days leave s as it is\n"
-        for step in habit.scoreSteps {
+        let steps = habit.scoreSteps
+        for step in steps {
             text += "  \(step.date)  " + step.status.rawValue.padding(6) + "  v = \(format(step.value, 2))  s = \(format(step.score, 4))\n"
         }
-        if habit.scoreSteps.isEmpty { text += "  no due day yet: no score\n" }
+        if steps.isEmpty { text += "  no due day yet: no score\n" }
         return text
     }
 
