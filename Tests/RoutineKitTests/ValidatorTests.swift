@@ -78,6 +78,15 @@ struct ValidatorTests {
         #expect(d?.fixIt?.message == "did you mean 'meditate'?")
     }
 
+    /// (word, candidates, suggestion): a suggestion keeps something of the word.
+    @Test(arguments: [
+        ("x", ["a", "b"], nil), ("x", ["xy", "a"], "xy"), ("ab", ["ba"], "ba"), ("ab", ["cd"], nil),
+        ("meditat", ["meditate", "water"], "meditate"), ("titel", ["title"], "title"), ("run", ["sun", "runs"], "sun"),
+    ] as [(String, [String], String?)])
+    func suggestionsAreCloseEnoughToBeTypos(_ word: String, _ candidates: [String], _ expected: String?) {
+        #expect(closestMatch(to: word, among: candidates) == expected)
+    }
+
     @Test func cyclePrintsTheWholePathWithEachEdge() {
         let d = load(Self.header + "habit coffee \"C\" -> check\nhabit check \"M\" -> coffee").diagnostics.first { $0.code == .cycle }
         #expect(d?.message == "routine has a cycle: 'coffee' -> 'check' -> 'coffee'")

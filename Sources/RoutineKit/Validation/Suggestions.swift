@@ -1,6 +1,7 @@
 /// The candidate closest to `word` by edit distance, when close enough to be a likely typo.
 ///
-/// Bounded: at most a third of the word's length may differ, and candidates whose length
+/// Bounded: at most a third of the word's length may differ (one character for short words),
+/// something of the word must remain (so 'x' suggests no 'a'), and candidates whose length
 /// alone rules them out are skipped without computing a distance.
 public func closestMatch<S: Sequence>(to word: String, among candidates: S) -> String? where S.Element == String {
     let target = Array(word.unicodeScalars)
@@ -11,7 +12,7 @@ public func closestMatch<S: Sequence>(to word: String, among candidates: S) -> S
         let other = Array(candidate.unicodeScalars)
         guard abs(other.count - target.count) <= limit, candidate != word else { continue }
         let d = editDistance(target, other, row: &row)
-        if d <= limit, d < (best?.1 ?? Int.max) { best = (candidate, d) }
+        if d <= limit, d < max(target.count, other.count), d < (best?.1 ?? Int.max) { best = (candidate, d) }
     }
     return best?.0
 }
