@@ -33,6 +33,34 @@ struct AtomicFileTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path) == ["r.rt"], "\(name)")
     }
 
+    /// A new file only: written when absent, refused when present, and refused when a file of
+    /// that name appears while it is being written (the other file is kept).
+    @Test func aFileToCreateNeverReplacesOne() throws {
+        let (dir, existing) = try file("mine\n")
+        let fresh = dir.appendingPathComponent("r.yaml").path
+        #expect(throws: Never.self) { try AtomicFile.write(Array("new\n".utf8), to: fresh, purpose: .create).get() }
+        #expect(try String(contentsOfFile: fresh, encoding: .utf8) == "new\n")
+        guard case .failure(let present) = AtomicFile.write(Array("x\n".utf8), to: existing, purpose: .create) else {
+            Issue.record("an existing file was replaced")
+            return
+        }
+        #expect(present.message.contains(AtomicFile.alreadyExists))
+        #expect(try String(contentsOfFile: existing, encoding: .utf8) == "mine\n")
+        let racing = dir.appendingPathComponent("r.svg").path
+        let result = AtomicFile.write(to: racing, purpose: .create) { fd in
+            FileManager.default.createFile(atPath: racing, contents: Data("theirs\n".utf8))
+            _ = "ours\n".utf8.withContiguousStorageIfAvailable { write(fd, $0.baseAddress, $0.count) }
+            return nil
+        }
+        guard case .failure(let appeared) = result else {
+            Issue.record("a file that appeared meanwhile was replaced")
+            return
+        }
+        #expect(appeared.message.contains(AtomicFile.alreadyExists))
+        #expect(try String(contentsOfFile: racing, encoding: .utf8) == "theirs\n")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).sorted() == ["r.rt", "r.svg", "r.yaml"])
+    }
+
     @Test func anUnchangedFileIsRewritten() throws {
         let (_, path) = try file("old\n")
         let identity = FileIdentity.of(path)

@@ -11,12 +11,15 @@ import Darwin
 /// because a rename would replace it. If anything fails, the original file is untouched.
 public enum AtomicFile {
     /// Why a file is written, which decides what may be replaced.
-    public enum Purpose: Sendable {
+    public enum Purpose: Sendable, Equatable {
         /// An output named by the user (`-o`): a new file, a regular file, or a stream.
         case output
         /// A file rewritten in place (`fmt --write`): only a regular file, and only while it is
         /// still the one that was read (nil: no check).
         case rewrite(expecting: FileIdentity?)
+        /// A new file only (a conversion written beside its source): never one that exists,
+        /// even one that appears while this one is being written.
+        case create
     }
 
     public static func write(_ bytes: [UInt8], to path: String, purpose: Purpose = .output) -> Result<Void, Diagnostic> {
@@ -43,8 +46,9 @@ public enum AtomicFile {
         var info = stat()
         guard lstat(target, &info) == 0 else {
             if case .rewrite = purpose { return .failure(.unwritable(path, reason: "it no longer exists")) }
-            return replace(target, shownAs: path, keeping: nil, expecting: nil, produce: produce)
+            return replace(target, shownAs: path, keeping: nil, expecting: nil, creating: purpose == .create, produce: produce)
         }
+        if purpose == .create { return .failure(.unwritable(path, reason: alreadyExists)) }
         let kind = info.st_mode & S_IFMT
         if kind == S_IFDIR { return .failure(.unwritable(path, reason: InputReader.describe(EISDIR))) }
         guard kind == S_IFREG else {
@@ -57,7 +61,7 @@ public enum AtomicFile {
             expected = identity
             if let identity, identity != FileIdentity(info) { return .failure(.unwritable(path, reason: changedSinceRead)) }
         }
-        return replace(target, shownAs: path, keeping: info, expecting: expected, produce: produce)
+        return replace(target, shownAs: path, keeping: info, expecting: expected, creating: false, produce: produce)
     }
 
     /// Why `path` cannot be rewritten in place at all (not a regular file), checked before it is read.
@@ -99,8 +103,13 @@ public enum AtomicFile {
         return produce(fd).map { .failure($0) } ?? .success(())
     }
 
+    /// The reason a new file is not written over one that exists.
+    public static let alreadyExists = "it already exists; it was left as it is"
+
+    /// `creating`: the temporary file is linked to the target's name, which fails if a file
+    /// of that name has appeared meanwhile, where a rename would replace it.
     private static func replace(
-        _ target: String, shownAs path: String, keeping old: stat?, expecting expected: FileIdentity?,
+        _ target: String, shownAs path: String, keeping old: stat?, expecting expected: FileIdentity?, creating: Bool,
         produce: (Int32) -> Diagnostic?
     ) -> Result<Void, Diagnostic> {
         // A short fixed name, so that a file whose own name is 255 bytes can still be replaced.
@@ -123,7 +132,14 @@ public enum AtomicFile {
             if now.st_mode & S_IFMT != S_IFREG { return fail(.unwritable(path, reason: "it is no longer a regular file")) }
             if let expected, expected != FileIdentity(now) { return fail(.unwritable(path, reason: changedSinceRead)) }
         }
-        if rename(temporary, target) != 0 { return fail(.unwritable(path, reason: InputReader.describe(errno))) }
+        if creating {
+            guard link(temporary, target) == 0 else {
+                return fail(.unwritable(path, reason: errno == EEXIST ? alreadyExists : InputReader.describe(errno)))
+            }
+            unlink(temporary)
+        } else if rename(temporary, target) != 0 {
+            return fail(.unwritable(path, reason: InputReader.describe(errno)))
+        }
         close(fd)
         syncFolder(place)
         return .success(())

@@ -77,14 +77,12 @@ extension LanguageServer {
     /// Writes the routine in the other form next to its file, never over an existing file.
     private func convert(_ snapshot: Snapshot, to: SourceFormat, path: String) throws(ResponseError) -> JSON {
         let target = Self.replacingExtension(of: path, with: to == .yaml ? "yaml" : "rt")
-        guard access(target, F_OK) != 0 else {
-            throw .requestFailed("'\(target)' already exists; it was left as it is")
-        }
         let loaded = snapshot.loaded
         let text = to == .yaml
             ? YAMLWriter.write(loaded.routine)
             : RoutinePrinter.print(loaded.routine, layout: loaded.format == .rt ? SourceLayout(file: loaded.file, comments: loaded.comments) : nil)
-        if case .failure(let diagnostic) = AtomicFile.write(Array(text.utf8), to: target) { throw .requestFailed(diagnostic.message) }
+        // Created, never replaced: a file of that name, even one made while this was written, is kept.
+        if case .failure(let diagnostic) = AtomicFile.write(Array(text.utf8), to: target, purpose: .create) { throw .requestFailed(diagnostic.message) }
         if to == .yaml, !loaded.comments.isEmpty {
             let n = loaded.comments.count
             showMessage("\(n) comment\(n == 1 ? "" : "s") cannot be carried into YAML and \(n == 1 ? "was" : "were") left out", type: 3)
