@@ -136,4 +136,26 @@ struct HandlerTests {
         let answer = sent.withLock { $0.last { $0["id"] == 2 } }
         #expect(answer?["error"]?["code"] == -32800)
     }
+
+    /// Hover and code lenses on one version, asked at once from several threads: the ways
+    /// are counted once, and every answer has them.
+    @Test func waysAreCountedOncePerVersion() async {
+        // Long enough to count that two threads would both be counting at once.
+        var text = "routine \"Long\"\n"
+        for k in 0..<3000 { text += "question q\(k) \"Q\(k)?\"\n  \"yes\" -> h\(k)\n  \"no\"\n  then -> q\(k + 1)\nhabit h\(k) \"H\(k)\"\n" }
+        text += "question q3000 \"Last?\"\n  \"ok\"\n"
+        let snapshot = Snapshot(uri: "file:///tmp/w.rt", version: 1, text: Array(text.utf8), format: .rt, encoding: .utf16)
+        #expect(!snapshot.loaded.hasErrors)
+        let answers = await withTaskGroup(of: String.self) { group in
+            for _ in 0..<8 {
+                group.addTask {
+                    if case .counted(let summary, _) = snapshot.ways { return "\(summary.count)" }
+                    return "not counted"
+                }
+            }
+            return await group.reduce(into: [String]()) { $0.append($1) }
+        }
+        #expect(answers.count == 8 && Set(answers).count == 1 && answers[0] != "not counted")
+        #expect(snapshot.waysCountings == 1)
+    }
 }

@@ -34,10 +34,20 @@ public final class Snapshot: Sendable {
     let encoding: PositionEncoding
     private let cache = Locked(Cache())
 
+    /// The ways, behind a lock of their own, held while they are counted: a second request
+    /// about the same version waits for the first one's count instead of counting again, and
+    /// the quick caches are not held up meanwhile.
+    private let waysCache = Locked(WaysCache())
+
     private struct Cache {
         var positions: PositionMap?
         var index: SymbolIndex?
-        var ways: WaysResult?
+    }
+
+    private struct WaysCache {
+        var result: WaysResult?
+        /// How many times they were counted: once per snapshot.
+        var countings = 0
     }
 
     /// The ways through the routine, or why they were not counted.
@@ -79,22 +89,30 @@ public final class Snapshot: Sendable {
         return built
     }
 
+    /// Counted on first use, on the thread of a request that may take its time (hover, code
+    /// lenses), never on the thread that answers edits.
     var ways: WaysResult {
-        if let ways = cache.withLock({ $0.ways }) { return ways }
-        let result: WaysResult
-        if loaded.hasErrors || routine.nodeCount == 0 {
-            result = .invalid
-        } else {
-            do {
-                let (summary, byNode) = try PathExplorer(routine, workBudget: Self.waysBudget).waysThroughNodes()
-                result = .counted(summary, byNode)
-            } catch {
-                result = .tooComplex
+        waysCache.withLock { cache in
+            if let result = cache.result { return result }
+            let result: WaysResult
+            if loaded.hasErrors || routine.nodeCount == 0 {
+                result = .invalid
+            } else {
+                do {
+                    let (summary, byNode) = try PathExplorer(routine, workBudget: Self.waysBudget).waysThroughNodes()
+                    result = .counted(summary, byNode)
+                } catch {
+                    result = .tooComplex
+                }
             }
+            cache.result = result
+            cache.countings += 1
+            return result
         }
-        cache.withLock { $0.ways = result }
-        return result
     }
+
+    /// How many times this version's ways were counted (for the tests: once).
+    var waysCountings: Int { waysCache.withLock { $0.countings } }
 }
 
 /// `file:` URIs and the paths they name.
