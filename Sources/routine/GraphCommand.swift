@@ -58,7 +58,6 @@ struct GraphCommand: ParsableCommand {
     }
 
     func validate() throws {
-        if stats, resolvedFormat == .mermaid { throw ValidationError("--stats draws on DOT output (.dot, .gv, .svg, .png, .pdf), not Mermaid") }
         if stats, allowInvalid { throw ValidationError("--stats draws the history of a valid routine; it cannot go with --allow-invalid") }
         if !stats, range.since != nil || range.until != nil { throw ValidationError("--since and --until choose the window of --stats") }
         guard let output else { return }

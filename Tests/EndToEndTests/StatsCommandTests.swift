@@ -96,10 +96,20 @@ struct StatsCommandTests {
         #expect(later.stdout.contains(#""run" [shape=box, style="rounded,dashed", label="Run\n20m", color=gray70"#), "\(later.stdout)")
     }
 
-    @Test func graphStatsIsRefusedForMermaid() throws {
-        let result = try execute(["graph", "routines/morning.rt", "--stats", "--format", "mermaid"])
-        #expect(result.status == 64)
-        #expect(result.stderr.contains("--stats draws on DOT output"))
+    @Test func graphStatsDrawsTheHistoryInMermaidToo() throws {
+        let dir = try recorded()
+        let args = ["graph", "day.rt", "--stats", "--history", "h.sqlite", "--until", "2026-11-05", "--format", "mermaid"]
+        let result = try execute(args, in: dir)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("  style n_tea fill:#f5e79e\n"), "\(result.stdout)")
+        #expect(result.stdout.contains(#"  n_mood -->|"Good · 1×"| n_run"#))
+        #expect(result.stdout.contains(#"  n_mood -->|"Tired · 1×"| s_end"#))
+        #expect(result.stdout.contains("  subgraph s_legend[\"completion rate, 2026-11-02 to 2026-11-05, "))
+        #expect(result.stdout.contains("  style s_band4 fill:#8fd18f\n"))
+        #expect(!result.stdout.contains("classDef faded"))
+        let later = try execute(args + ["--since", "2026-11-03"], in: dir)
+        #expect(later.stdout.contains("  class n_run,n_water faded\n"), "\(later.stdout)")
+        #expect(!later.stdout.contains("style n_run fill"))
     }
 
     /// A habit due twice a week is offered until done twice in the run's ISO week, then passed

@@ -43,6 +43,8 @@ public struct GraphView: Sendable {
         /// The target's place in its list, when the list has several targets.
         public var order: Int?
         public var onCycle: Bool
+        /// An option arrow's answer, by its place among the question's options.
+        public var option: Int?
 
         /// The arrow's label: the answer, and its order when one arrow lists several targets.
         public var label: String? {
@@ -53,19 +55,19 @@ public struct GraphView: Sendable {
 
     /// Calls `body` with every arrow in declaration order: start arrows first, then each node's.
     public func forEachArrow(_ body: (Arrow) -> Void) {
-        func visit(_ edges: ArraySlice<Edge>, from: Int?, kind: Arrow.Kind, text: String?) {
+        func visit(_ edges: ArraySlice<Edge>, from: Int?, kind: Arrow.Kind, text: String?, option: Int? = nil) {
             for (k, edge) in edges.enumerated() {
                 var onCycle = false
                 if let from, let components, case .node(let to) = edge.target { onCycle = components.isCyclicEdge(from: from, to: to) }
-                body(Arrow(from: from, target: edge.target, kind: kind, text: text, order: edges.count > 1 ? k + 1 : nil, onCycle: onCycle))
+                body(Arrow(from: from, target: edge.target, kind: kind, text: text, order: edges.count > 1 ? k + 1 : nil, onCycle: onCycle, option: option))
             }
         }
         visit(routine.start[...], from: nil, kind: .start, text: nil)
         for i in routine.records.indices {
             let record = routine.records[i]
-            for k in record.options {
+            for (n, k) in record.options.enumerated() {
                 let option = routine.optionRecords[k]
-                visit(routine.edges[option.next.range], from: i, kind: .option, text: routine.text.string(option.text))
+                visit(routine.edges[option.next.range], from: i, kind: .option, text: routine.text.string(option.text), option: n)
             }
             let isQuestion = record.kind == .question
             visit(routine.edges[record.next.range], from: i, kind: isQuestion ? .gather : .next, text: isQuestion ? "then" : nil)

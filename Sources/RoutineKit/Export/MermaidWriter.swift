@@ -12,6 +12,9 @@ public enum MermaidWriter {
         var out = "---\ntitle: \(title)\n---\nflowchart \(direction.rawValue)\n"
         out += "  s_start(( ))\n"
         var unreachable: [String] = []
+        // Under `graph --stats`: habits filled by completion rate, nodes no run reached faded.
+        var faded: [String] = []
+        var filled = ""
         for (i, node) in routine.nodes.enumerated() where !view.isRedeclaration(i) {
             var text = label(node.title)
             if let details = GraphView.details(node) { text += "<br>" + label(details) }
@@ -19,6 +22,13 @@ public enum MermaidWriter {
             let id = nodeID(node.id)
             out += node.isHabit ? "  \(id)(\"\(text)\")\n" : "  \(id){{\"\(text)\"}}\n"
             if view.showProblems, !view.reachable[i] { unreachable.append(id) }
+            if let history = view.history {
+                if !history.reached[i] {
+                    faded.append(id)
+                } else if node.isHabit, let rate = history.rates[i] {
+                    filled.append("  style \(id) fill:\(GraphHistory.color(rate: rate))\n")
+                }
+            }
         }
         if view.usesEnd { out += "  s_end(((\"end\")))\n" }
         var missing: [String] = []
@@ -40,7 +50,11 @@ public enum MermaidWriter {
                 redLinks.append(linkIndex)
             }
             let shaft = arrow.kind == .gather ? "-.->" : "-->"
-            out += "  \(from) \(shaft)" + (arrow.label.map { "|\"\(label($0))\"|" } ?? "") + " \(to)\n"
+            var text = arrow.label
+            if let history = view.history, let question = arrow.from, let option = arrow.option {
+                text = (arrow.text ?? "") + " · \(history.chosen[question].map { $0[option] } ?? 0)×" + (arrow.order.map { " (\($0))" } ?? "")
+            }
+            out += "  \(from) \(shaft)" + (text.map { "|\"\(label($0))\"|" } ?? "") + " \(to)\n"
             if view.showProblems, arrow.onCycle { redLinks.append(linkIndex) }
             linkIndex += 1
         }
@@ -51,9 +65,24 @@ public enum MermaidWriter {
         if !unreachable.isEmpty {
             out += "  classDef unreachable stroke:#999,color:#999,stroke-dasharray:4 3\n  class \(unreachable.joined(separator: ",")) unreachable\n"
         }
+        if let history = view.history { out += legend(history) + filled }
+        if !faded.isEmpty {
+            out += "  classDef faded stroke:#b3b3b3,color:#8c8c8c\n  class \(faded.joined(separator: ",")) faded\n"
+        }
         if !redLinks.isEmpty {
             out += "  linkStyle \(Set(redLinks).sorted().map(String.init).joined(separator: ",")) stroke:#d00,stroke-width:2px\n"
         }
+        return out
+    }
+
+    /// The scale of the fill colours, the window, and how arrows are labelled: a row of
+    /// nodes of their own, apart from the routine.
+    static func legend(_ history: GraphHistory) -> String {
+        let caption = "completion rate, \(history.first) to \(history.until), \(history.runs) run\(history.runs == 1 ? "" : "s"); N× on an answer: times chosen; faded: never reached"
+        var out = "  subgraph s_legend[\"\(label(caption))\"]\n    direction LR\n"
+        for (k, band) in GraphHistory.bands.enumerated() { out += "    s_band\(k)[\"\(label(band))\"]\n" }
+        out += "  end\n"
+        for k in GraphHistory.bands.indices { out += "  style s_band\(k) fill:\(GraphHistory.color(rate: Double(k) / 5))\n" }
         return out
     }
 
