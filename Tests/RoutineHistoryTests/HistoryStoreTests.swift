@@ -175,6 +175,21 @@ struct HistoryStoreTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == [name])
     }
 
+    /// The second connection opens what the store opened, an immutable file's URI included,
+    /// and reads the same rows.
+    @Test(arguments: [false, true])
+    func theSecondConnectionReadsWhatTheStoreReads(_ unwritable: Bool) throws {
+        // Closed once written, so that its WAL file is folded in and removed.
+        let path = try Self.interleavedHistory().path
+        let store = try #require(unwritable ? try HistoryStore.openUnwritable(path) : try HistoryStore.open(path, create: false))
+        #expect(store.location.hasPrefix("file:") == unwritable)
+        let other = try #require(SecondConnection(path: store.location))
+        var rows = 0
+        #expect(other.forEachRow(ResultCounter.sql, from: 0, to: .max) { _ in rows += 1 })
+        let expected = try store.queue.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM step") }
+        #expect(rows > 1000 && rows == expected)
+    }
+
     @Test func refusesANewerSchema() throws {
         let path = try temporaryHistoryPath()
         let store = try #require(try HistoryStore.open(path, create: true))
