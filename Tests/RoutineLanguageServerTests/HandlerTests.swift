@@ -24,6 +24,8 @@ final class TestServer: @unchecked Sendable {
         let id = nextID
         server.handle(["jsonrpc": "2.0", "id": JSON(id), "method": .string(method), "params": params])
         let answer = sent.withLock { $0.last { $0["id"] == JSON(id) } }
+        // An answer written straight to bytes is read back as a client would read it.
+        if case .raw(let bytes)? = answer?["result"] { return (try? JSONParser.parse(bytes)) ?? "not JSON" }
         return answer?["result"] ?? answer?["error"] ?? "no answer"
     }
 
@@ -104,6 +106,19 @@ struct HandlerTests {
     func completionContexts(_ test: Named<(String, CompletionContext)>) {
         let bytes = Array(test.value.0.utf8)
         #expect(LanguageServer.completionContext(bytes, wordStart: bytes.count) == test.value.1)
+    }
+
+    /// The outline is written straight to bytes: it must read as the tree it stands for.
+    @Test func theOutlineListsEveryNodeWithItsOptions() {
+        let t = TestServer(text: "routine \"T\"\nhabit a \"Tea 🍵\" -> q\nquestion q \"Q \\\"?\\\"\"\n  \"yes\" -> end\n  \"\"\n")
+        let symbols = t.request("textDocument/documentSymbol", ["textDocument": ["uri": "file:///tmp/t.rt"]])
+        #expect(symbols.array?.map { $0["name"] } == ["a", "q"])
+        #expect(symbols.array?.map { $0["detail"] } == ["Tea 🍵", "Q \"?\""])
+        #expect(symbols.array?.map { $0["kind"] } == [12, 10])
+        let options = symbols.array?[1]["children"]?.array ?? []
+        #expect(options.map { $0["name"] } == ["yes", "\"\""] && options.allSatisfy { $0["kind"] == 22 })
+        #expect(symbols.array?[0]["selectionRange"] == ["start": ["line": 1, "character": 6], "end": ["line": 1, "character": 7]])
+        #expect(options.first?["selectionRange"] == ["start": ["line": 3, "character": 2], "end": ["line": 3, "character": 7]])
     }
 
     @Test func semanticTokensAreRelativeAndInUTF16() {

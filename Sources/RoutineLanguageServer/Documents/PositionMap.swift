@@ -68,6 +68,21 @@ struct PositionMap: Sendable {
         ["start": position(span.lowerBound).json, "end": position(span.upperBound).json]
     }
 
+    /// What ``range(_:)`` serializes to, written directly.
+    func write(range span: Span, into out: inout ByteWriter) {
+        let start = position(span.lowerBound)
+        let end = position(span.upperBound)
+        out.write("{\"end\":{\"character\":")
+        out.write(end.character)
+        out.write(",\"line\":")
+        out.write(end.line)
+        out.write("},\"start\":{\"character\":")
+        out.write(start.character)
+        out.write(",\"line\":")
+        out.write(start.line)
+        out.write("}}")
+    }
+
     /// The byte offset of `position`; a character past the line's end means the end (as LSP
     /// asks), a line past the document's last is refused.
     func offset(_ position: Position) throws(ResponseError) -> Int {

@@ -29,26 +29,42 @@ extension LanguageServer {
         let index = snapshot.index
         let positions = snapshot.positions
         let routine = snapshot.routine
-        var symbols: [JSON] = []
-        symbols.reserveCapacity(routine.nodeCount)
+        // Written as JSON serializes an object, keys sorted: children, detail, kind, name,
+        // range, selectionRange.
+        var out = ByteWriter(capacity: routine.nodeCount * 400)
+        out.byte(UInt8(ascii: "["))
         for i in 0..<routine.nodeCount {
-            let question = routine.isQuestion(i)
-            let children: [JSON] = index.options[i].map { option in
-                [
-                    "name": .string(option.text.isEmpty ? "\"\"" : option.text), "kind": 22,
-                    "range": positions.range(option.span), "selectionRange": positions.range(option.textSpan),
-                ]
+            if i > 0 { out.byte(UInt8(ascii: ",")) }
+            out.write("{\"children\":[")
+            for (k, option) in index.options[i].enumerated() {
+                if k > 0 { out.byte(UInt8(ascii: ",")) }
+                out.write("{\"kind\":22,\"name\":")
+                JSONValue.quote(option.text.isEmpty ? "\"\"" : option.text, into: &out)
+                out.write(",\"range\":")
+                positions.write(range: option.span, into: &out)
+                out.write(",\"selectionRange\":")
+                positions.write(range: option.textSpan, into: &out)
+                out.byte(UInt8(ascii: "}"))
             }
+            out.write("],")
             let title = routine.title(of: i)
-            var symbol: [String: JSON] = [
-                "name": .string(routine.id(of: i)), "kind": JSON(question ? 10 : 12),
-                "range": positions.range(index.declarations[i]), "selectionRange": positions.range(routine.idSpan(of: i)),
-                "children": .array(children),
-            ]
-            if !title.isEmpty { symbol["detail"] = .string(title) }
-            symbols.append(.object(symbol))
+            if !title.isEmpty {
+                out.write("\"detail\":")
+                JSONValue.quote(title, into: &out)
+                out.byte(UInt8(ascii: ","))
+            }
+            out.write("\"kind\":")
+            out.write(routine.isQuestion(i) ? 10 : 12)
+            out.write(",\"name\":")
+            JSONValue.quote(routine.id(of: i), into: &out)
+            out.write(",\"range\":")
+            positions.write(range: index.declarations[i], into: &out)
+            out.write(",\"selectionRange\":")
+            positions.write(range: routine.idSpan(of: i), into: &out)
+            out.byte(UInt8(ascii: "}"))
         }
-        return .array(symbols)
+        out.byte(UInt8(ascii: "]"))
+        return .raw(out.bytes)
     }
 
     /// One range per declaration that spans more than a line.
@@ -91,7 +107,9 @@ extension LanguageServer {
         let snapshot = try document(params)
         guard snapshot.format == .rt else { return ["data": []] }
         let positions = snapshot.positions
-        var data: [JSON] = []
+        var out = ByteWriter(capacity: snapshot.file.bytes.count)
+        out.write("{\"data\":[")
+        var first = true
         var previous = Position(line: 0, character: 0)
         for token in SyntaxClassifier.classify(snapshot.file) {
             let start = positions.position(token.span.lowerBound)
@@ -101,9 +119,19 @@ extension LanguageServer {
             let (type, modifiers) = SemanticTokenLegend.encode(token.kind)
             let deltaLine = start.line - previous.line
             let deltaStart = deltaLine == 0 ? start.character - previous.character : start.character
-            data += [JSON(deltaLine), JSON(deltaStart), JSON(length), JSON(type), JSON(modifiers)]
+            func number(_ n: Int) {
+                if !first { out.byte(UInt8(ascii: ",")) }
+                first = false
+                out.write(n)
+            }
+            number(deltaLine)
+            number(deltaStart)
+            number(length)
+            number(type)
+            number(modifiers)
             previous = start
         }
-        return ["data": .array(data)]
+        out.write("]}")
+        return .raw(out.bytes)
     }
 }

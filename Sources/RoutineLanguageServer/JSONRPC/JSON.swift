@@ -12,6 +12,9 @@ public enum JSON: Sendable, Equatable {
     case string(String)
     case array([JSON])
     case object([String: JSON])
+    /// JSON already written: the outline and semantic tokens of a long routine are written
+    /// straight to bytes, since a tree of thousands of small objects costs ten times as much.
+    case raw([UInt8])
 
     public subscript(key: String) -> JSON? {
         if case .object(let fields) = self { return fields[key] }
@@ -98,6 +101,7 @@ extension JSON {
                 field.value.write(to: &out)
             }
             out.byte(UInt8(ascii: "}"))
+        case .raw(let bytes): bytes.withUnsafeBufferPointer { out.write(bytes: $0) }
         }
     }
 }
