@@ -45,13 +45,19 @@ public final class HistoryStore: @unchecked Sendable {
         configuration.label = "routine history"
         let queue: DatabaseQueue
         do {
-            queue = try DatabaseQueue(path: path, configuration: configuration)
+            queue = try DatabaseQueue(path: plainPath(path), configuration: configuration)
         } catch {
             throw classify(error, path: path)
         }
-        let store = HistoryStore(path: path, queue: queue, location: path)
+        let store = HistoryStore(path: path, queue: queue, location: plainPath(path))
         try store.prepare(try store.checkOwnership())
         return store
+    }
+
+    /// `path` as SQLite must be given it to read it as a file name: SQLite reads a name that
+    /// starts with `file:` as a URI, so a relative one gets `./` in front.
+    private static func plainPath(_ path: String) -> String {
+        path.hasPrefix("file:") ? "./" + path : path
     }
 
     /// Whether this process may write the file and create files beside it, as WAL mode needs.

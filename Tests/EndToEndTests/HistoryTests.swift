@@ -202,6 +202,17 @@ struct HistoryTests {
             """)
     }
 
+    /// SQLite reads a name starting with `file:` as a URI; the history is still that file.
+    @Test func aHistoryNamedLikeAURIIsAFile() throws {
+        let dir = try temporaryDirectory()
+        try FileManager.default.copyItem(at: packageRoot.appendingPathComponent("routines/morning.rt"), to: dir.appendingPathComponent("morning.rt"))
+        let run = try execute(["run", "morning.rt", "--history", "file:h.sqlite?mode=memory", "--date", "2026-11-23"], stdin: Self.answers, in: dir)
+        #expect(run.status == 0 && run.stderr == "", "\(run.stderr)")
+        #expect(FileManager.default.fileExists(atPath: dir.appendingPathComponent("file:h.sqlite?mode=memory").path))
+        let log = try execute(["log", "--history", "file:h.sqlite?mode=memory"], in: dir)
+        #expect(log.stdout.hasPrefix("2026-11-23  Mon  "), "\(log.stderr)")
+    }
+
     @Test func twoRunsAtOnceBothRecord() throws {
         let history = freshHistoryPath()
         let loop = { (file: String, answers: String) in
