@@ -19,7 +19,8 @@ extension HistoryStore {
             let ids = try Self.runIDs(db, filter)
             let reader = StepReader(routine: routine, ids: ids)
             var runs: [StatsRun] = []
-            var runOfRank = [Int](repeating: 0, count: ids.count)
+            // Nil for a run left out of the list (a date that cannot be read): its steps go nowhere.
+            var runOfRank = [Int?](repeating: nil, count: ids.count)
             let scans = try SecondConnection.split(ids, path: location, from: runsForTwoThreads) { other, first, last in
                 reader.scan(other, from: first, to: last)
             } meanwhile: {
@@ -34,10 +35,13 @@ extension HistoryStore {
             }
             for scan in scans {
                 for (k, range) in scan.ranges.enumerated() {
+                    guard let run = runOfRank[range.rank] else { continue }
                     let end = k + 1 < scan.ranges.count ? scan.ranges[k + 1].start : scan.steps.count
-                    runs[runOfRank[range.rank]].steps = scan.steps[range.start..<end]
+                    runs[run].steps = scan.steps[range.start..<end]
                 }
-                for (rank, answer) in scan.answers { runs[runOfRank[rank]].answers.append(answer) }
+                for (rank, answer) in scan.answers {
+                    if let run = runOfRank[rank] { runs[run].answers.append(answer) }
+                }
             }
             return runs
         }

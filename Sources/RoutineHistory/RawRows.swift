@@ -1,5 +1,6 @@
 import GRDB
 import GRDBSQLite
+import RoutineKit
 
 extension Database {
     /// Steps through the rows of `sql` with SQLite's own calls, handing `body` the statement
@@ -36,4 +37,16 @@ func columnBytes(_ raw: OpaquePointer, _ column: Int32) -> UnsafeBufferPointer<U
 /// A column that may be NULL, as a double.
 func columnDouble(_ raw: OpaquePointer, _ column: Int32) -> Double? {
     sqlite3_column_type(raw, column) == SQLITE_NULL ? nil : sqlite3_column_double(raw, column)
+}
+
+/// A step's result column, told by its first letter: the schema allows only done, skipped,
+/// not-scheduled and answered, and ten years of steps are read without making a string each.
+func columnResult(_ raw: OpaquePointer, _ column: Int32) -> RecordedStep.Result? {
+    guard let text = sqlite3_column_text(raw, column) else { return nil }
+    switch text[0] {
+    case UInt8(ascii: "d"): return .done
+    case UInt8(ascii: "s"): return .skipped
+    case UInt8(ascii: "n"): return .notScheduled
+    default: return .answered
+    }
 }

@@ -58,12 +58,13 @@ extension HistoryStore {
             } main: { first, last in
                 try counter.count(db, from: first, to: last)
             }
-            var runOfRank = [Int](repeating: 0, count: ids.count)
+            var runOfRank = [Int?](repeating: nil, count: ids.count)
             for (k, run) in runs.enumerated() { if let id = run.id, let rank = counter.rank[id] { runOfRank[rank] = k } }
             var totals = [RunTotals](repeating: RunTotals(), count: runs.count)
             for part in parts {
                 for (rank, count) in part {
-                    (totals[runOfRank[rank]].done, totals[runOfRank[rank]].skipped, totals[runOfRank[rank]].notScheduled) = count
+                    guard let k = runOfRank[rank] else { continue }
+                    (totals[k].done, totals[k].skipped, totals[k].notScheduled) = count
                 }
             }
             guard let first = ids.first, let last = ids.last else { return [] }
@@ -71,8 +72,8 @@ extension HistoryStore {
             // history that a read-only file kept at an older schema.
             let values = "SELECT runId, node, value, target FROM step WHERE runId BETWEEN ? AND ? AND value IS NOT NULL ORDER BY runId, step"
             try db.forEachRawRow(values, arguments: [first, last]) { raw in
-                guard let rank = counter.rank[sqlite3_column_int64(raw, 0)] else { return }
-                totals[runOfRank[rank]].values.append(
+                guard let rank = counter.rank[sqlite3_column_int64(raw, 0)], let k = runOfRank[rank] else { return }
+                totals[k].values.append(
                     RunTotals.Value(node: columnText(raw, 1) ?? "", value: sqlite3_column_double(raw, 2), target: columnDouble(raw, 3)))
             }
             return Array(zip(runs, totals))
@@ -80,8 +81,7 @@ extension HistoryStore {
     }
 }
 
-/// Counts each run's results in a range of run IDs, from the (runId, result) index: SQLite's
-/// own grouping costs several times the scan (ten years of mornings).
+/// Counts each run's results in a range of run IDs, from the (runId, result) index.
 struct ResultCounter: Sendable {
     static let sql = "SELECT runId, result FROM step INDEXED BY step_results WHERE runId BETWEEN ? AND ?"
 
@@ -123,13 +123,12 @@ struct ResultCounter: Sendable {
                     return counts.count - 1
                 }
             }
-            guard let c = current, let text = sqlite3_column_text(raw, 1) else { return }
-            // done, skipped, not-scheduled or answered: the schema allows no other.
-            switch text[0] {
-            case UInt8(ascii: "d"): counts[c].counts.done += 1
-            case UInt8(ascii: "s"): counts[c].counts.skipped += 1
-            case UInt8(ascii: "n"): counts[c].counts.notScheduled += 1
-            default: break
+            guard let c = current, let result = columnResult(raw, 1) else { return }
+            switch result {
+            case .done: counts[c].counts.done += 1
+            case .skipped: counts[c].counts.skipped += 1
+            case .notScheduled: counts[c].counts.notScheduled += 1
+            case .answered: break
             }
         }
     }

@@ -11,6 +11,7 @@ struct StepReader: Sendable {
     /// The selected runs: run ID → its place among their IDs in ascending order, which is
     /// what the scans report runs by.
     let rank: [Int64: Int]
+    private let ids: [Int64]
     private let nodes: [String: Int]
     private let idBytes: [[UInt8]]
 
@@ -18,6 +19,7 @@ struct StepReader: Sendable {
     init(routine: Routine, ids: [Int64]) {
         self.routine = routine
         rank = ranks(ids)
+        self.ids = ids
         var nodes: [String: Int] = [:]
         for index in 0..<routine.nodeCount { nodes[routine.id(of: index)] = index }
         self.nodes = nodes
@@ -33,16 +35,29 @@ struct StepReader: Sendable {
     }
 
     func scan(_ db: Database, from first: Int64, to last: Int64) throws -> Scan {
-        var state = State(self, runs: rank.count)
+        var state = State(self, runs: runs(from: first, to: last))
         try db.forEachRawRow(Self.sql, arguments: [first, last]) { state.read($0) }
         return state.scan
     }
 
     /// The same on a second connection; nil when SQLite fails there.
     func scan(_ connection: SecondConnection, from first: Int64, to last: Int64) -> Scan? {
-        var state = State(self, runs: rank.count)
+        var state = State(self, runs: runs(from: first, to: last))
         guard connection.forEachRow(Self.sql, from: first, to: last, { state.read($0) }) else { return nil }
         return state.scan
+    }
+
+    /// How many selected runs have IDs from `first` through `last`.
+    private func runs(from first: Int64, to last: Int64) -> Int {
+        func start(_ id: Int64) -> Int {
+            var (low, high) = (0, ids.count)
+            while low < high {
+                let middle = (low + high) / 2
+                if ids[middle] < id { low = middle + 1 } else { high = middle }
+            }
+            return low
+        }
+        return last < first ? 0 : (last == .max ? ids.count : start(last + 1)) - start(first)
     }
 
     private struct State {
@@ -60,7 +75,7 @@ struct StepReader: Sendable {
             self.reader = reader
             // Room for a routine's steps in every run at once: growing by doubling would copy
             // megabytes and touch fresh pages each time.
-            scan.steps.reserveCapacity(runs * max(1, reader.routine.nodeCount) / 2)
+            scan.steps.reserveCapacity(runs * max(1, reader.routine.nodeCount))
             scan.ranges.reserveCapacity(runs)
         }
 
@@ -83,17 +98,8 @@ struct StepReader: Sendable {
                 node = reader.nodes[String(decoding: bytes, as: UTF8.self)] ?? -1
             }
             order.append(node)
-            guard node >= 0, let resultText = sqlite3_column_text(raw, 2) else { return }
+            guard node >= 0, let result = columnResult(raw, 2) else { return }
             let routine = reader.routine
-            // A result told by its first letter: done, skipped, not-scheduled, answered (the
-            // schema allows no other).
-            let result: RecordedStep.Result
-            switch resultText[0] {
-            case UInt8(ascii: "d"): result = .done
-            case UInt8(ascii: "s"): result = .skipped
-            case UInt8(ascii: "n"): result = .notScheduled
-            default: result = .answered
-            }
             if result == .answered {
                 // A question; an answer past the options of today's routine is not counted.
                 let option = Int(sqlite3_column_int64(raw, 5))

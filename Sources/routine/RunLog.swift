@@ -79,10 +79,10 @@ enum RunLog {
             table.append(" · ")
             table.append(visible: value.node)
             table.append(" ")
-            table.append(number: value.value)
+            table.append(NumberText.format(value.value))
             if let target = value.target {
                 table.append("/")
-                table.append(number: target)
+                table.append(NumberText.format(target))
             }
         }
         if totals.values.count > 3 {

@@ -53,11 +53,6 @@ struct TextTable {
         bytes.append(UInt8(ascii: "0") + UInt8(number % 10))
     }
 
-    /// A value as `NumberText.format` writes it: whole numbers without a fraction.
-    mutating func append(number value: Double) {
-        if value == value.rounded(), abs(value) < 1e15 { append(Int(value)) } else { append(NumberText.format(value)) }
-    }
-
     /// Ends the cell being written; the row ends after `columnCount` cells.
     mutating func endCell() {
         let column = ends.count % columnWidths.count

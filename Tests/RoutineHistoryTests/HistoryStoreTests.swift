@@ -175,6 +175,25 @@ struct HistoryStoreTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == [name])
     }
 
+    /// A run whose date cannot be read (a file edited by hand) is left out; its steps go to
+    /// no other run, on one connection or two.
+    @Test(arguments: [2, Int.max])
+    func aRunWithAnUnreadableDateIsLeftOut(_ runsForTwoThreads: Int) throws {
+        let path = try Self.interleavedHistory().path
+        let store = try #require(try HistoryStore.open(path, create: false))
+        let filter = RunFilter(routine: "Morning")
+        let before = try store.statsRuns(filter, of: morning, runsForTwoThreads: runsForTwoThreads)
+        try store.queue.write { db in
+            try db.execute(sql: "UPDATE run SET date = 'someday' WHERE id = (SELECT max(id) FROM run WHERE routine = 'Morning')")
+        }
+        let after = try store.statsRuns(filter, of: morning, runsForTwoThreads: runsForTwoThreads)
+        #expect(after.count == before.count - 1)
+        func summary(_ runs: [StatsRun]) -> [String] {
+            runs.map { "\($0.date) " + $0.steps.map { "\($0.node):\($0.result)" }.joined(separator: ",") + " \($0.answers.count)" }
+        }
+        #expect(summary(after) == Array(summary(before).dropFirst()))
+    }
+
     /// The second connection opens what the store opened, an immutable file's URI included,
     /// and reads the same rows.
     @Test(arguments: [false, true])
