@@ -26,6 +26,7 @@ struct Execution {
 func execute(
     _ arguments: [String], stdin: String? = "", environment: [String: String] = [:], in directory: URL = packageRoot
 ) throws -> Execution {
+    ignoreBrokenPipes
     let (process, out, err) = prepare(routineBinary, arguments, environment: ["NO_COLOR": nil, "TERM": "xterm"].merging(environment) { $1 }, in: directory)
     if let stdin {
         let input = Pipe()
@@ -40,6 +41,10 @@ func execute(
     return collect(process, out, err)
 }
 
+/// A child that exits before reading all its input must fail one test, not kill the test
+/// process with SIGPIPE.
+let ignoreBrokenPipes: Void = { signal(SIGPIPE, SIG_IGN) }()
+
 /// A home folder for the processes the tests start, so that nothing reaches the real one.
 let testHome: URL = {
     let url = FileManager.default.temporaryDirectory.appendingPathComponent("routine-test-home-\(getpid())")
@@ -52,13 +57,16 @@ func freshHistoryPath() -> String {
     testHome.appendingPathComponent("history-\(UUID().uuidString).sqlite").path
 }
 
-/// The environment of a process under test: the real one, but with HOME in the test home,
-/// no XDG_DATA_HOME, and a history file of its own (ROUTINE_HISTORY), so that every run is
-/// recorded somewhere temporary.
+/// The environment of a process under test: the real one, but with HOME and every XDG
+/// folder in the test home, and a history file of its own (ROUTINE_HISTORY), so that every
+/// run is recorded somewhere temporary.
 func testEnvironment() -> [String: String] {
     var env = ProcessInfo.processInfo.environment
     env["HOME"] = testHome.path
-    env["XDG_DATA_HOME"] = nil
+    env["XDG_DATA_HOME"] = testHome.appendingPathComponent("xdg-data").path
+    env["XDG_CONFIG_HOME"] = testHome.appendingPathComponent("xdg-config").path
+    env["XDG_STATE_HOME"] = testHome.appendingPathComponent("xdg-state").path
+    env["XDG_CACHE_HOME"] = testHome.appendingPathComponent("xdg-cache").path
     env["ROUTINE_HISTORY"] = freshHistoryPath()
     return env
 }

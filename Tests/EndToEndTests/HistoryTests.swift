@@ -134,7 +134,7 @@ struct HistoryTests {
         #expect(variable.status == 0, "\(variable.stderr)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: home.path).isEmpty)
         // Without any of them, the history goes to the XDG place under HOME.
-        let recorded = try execute(["run", "routines/morning.rt"], stdin: "q\n", environment: ["ROUTINE_HISTORY": "", "HOME": home.path])
+        let recorded = try execute(["run", "routines/morning.rt"], stdin: "q\n", environment: ["ROUTINE_HISTORY": "", "XDG_DATA_HOME": "", "HOME": home.path])
         #expect(recorded.status == 0, "\(recorded.stderr)")
         #expect(FileManager.default.fileExists(atPath: home.path + "/.local/share/routine/history.sqlite"))
     }

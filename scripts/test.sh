@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# Every test suite, on a fresh Debian machine as on a set-up one: installs what the machine
+# lacks (Debian packages; the Python tools go into a virtual environment under .build/), then
+# runs `swift test` and the end-to-end suites with real clients.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export PATH="/opt/swift/usr/bin:$PATH"
+
+need=()
+have() { command -v "$1" >/dev/null 2>&1; }
+pkg-config --exists yaml-0.1 2>/dev/null || need+=(libyaml-dev)
+pkg-config --exists sqlite3 2>/dev/null || need+=(libsqlite3-dev)
+have pkg-config || need+=(pkg-config)
+have python3 || need+=(python3)
+have dot || need+=(graphviz)
+have hyperfine || need+=(hyperfine)
+have tmux || need+=(tmux)
+have setpriv || need+=(util-linux)
+[ -x /usr/bin/time ] || need+=(time)
+have nvim || need+=(neovim)
+have chromium || need+=(chromium)
+have chromedriver || need+=(chromium-driver)
+have systemd-analyze || need+=(systemd)
+have notify-send || need+=(libnotify-bin)
+python3 -c 'import ensurepip, venv' >/dev/null 2>&1 || need+=(python3-venv)
+if [ ${#need[@]} -gt 0 ]; then
+    echo "installing: ${need[*]}"
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get update -qq
+    apt-get install -y -qq "${need[@]}" >/dev/null
+fi
+
+swift test </dev/null
+
+# The language server with real clients: pytest-lsp, the TextMate grammar, headless Neovim.
+bash scripts/lsp-tests.sh </dev/null
