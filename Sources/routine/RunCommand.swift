@@ -81,6 +81,8 @@ struct RunCommand: ParsableCommand {
             return
         }
         var run = session.begin(choice)
+        // The header's count of what is left, for the person who reads it.
+        if interactive { run.trackProgress() }
 
         // Only a person at a terminal is timed; a resumed run keeps what was measured before.
         var timer = StepTimer(measures: interactive, kept: session.keptSeconds)

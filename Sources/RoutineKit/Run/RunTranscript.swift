@@ -60,8 +60,7 @@ public struct RunTranscript: Sendable {
     }
 
     private func prompt(_ node: RoutineNode, index: Int, step: Int, run: RoutineRun) -> String {
-        let left = run.stepsLeftAtMost
-        let progress = left == 0 ? "the last step" : "at most \(left) more"
+        let progress = run.stepsLeft.text
         var text = "\n" + dim("Step \(step) · \(run.routine.name) · \(progress)") + "\n"
         var details: [String] = []
         if let seconds = node.duration { details.append(DurationText.human(seconds)) }
