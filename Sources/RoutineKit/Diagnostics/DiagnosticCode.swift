@@ -106,7 +106,7 @@ public enum DiagnosticCode: String, Sendable, Codable, CaseIterable {
         case .yamlTooDeep: "YAML nested deeper than the schema allows"
         case .yamlMultipleDocuments: "more than one YAML document in a file"
         case .yamlTag: "a YAML tag other than the standard ones"
-        case .unreachableNode: "a node that no path from the start reaches"
+        case .unreachableNode: "a node, or a region entered through it, that no path from the start reaches"
         case .optionsAllSame: "a question whose options all lead to the same place"
         case .singleOption: "a question with only one option"
         case .duplicateTarget: "a target listed twice in one arrow"
