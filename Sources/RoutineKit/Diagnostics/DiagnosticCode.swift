@@ -59,6 +59,7 @@ public enum DiagnosticCode: String, Sendable, Codable, CaseIterable {
     case runNotRecorded = "W009"
     case bareGather = "W010"
     case misleadingNumbers = "W011"
+    case runDateAhead = "W012"
 
     public var severity: Severity { rawValue.hasPrefix("W") ? .warning : .error }
 
@@ -117,6 +118,7 @@ public enum DiagnosticCode: String, Sendable, Codable, CaseIterable {
         case .runNotRecorded: "a run that cannot be recorded, because the history cannot be written"
         case .bareGather: "a bare arrow on its own line in a question, which is the question's gather"
         case .misleadingNumbers: "option texts that are numbers but not their positions, which a typed number picks by"
+        case .runDateAhead: "a run dated more than a day after today (more than a year is refused without --force)"
         }
     }
 }
