@@ -46,11 +46,17 @@ struct RunCommand: ParsableCommand {
     @Flag(help: "Start a new run even when the day's last run is unfinished (it is kept as it was).")
     var fresh = false
 
+    @Flag(help: "Record the run under a --date more than a year ahead.")
+    var force = false
+
     @OptionGroup var input: InputOptions
 
     func validate() throws {
         if let date, CalendarDate(date) == nil {
             throw ValidationError("'\(date)' is not a date: use YYYY-MM-DD, such as 2026-11-23")
+        }
+        if let day = date.flatMap(CalendarDate.init), !force, case .tooFarAhead(let days) = RunDate(day, today: .today()) {
+            throw ValidationError(Diagnostic.runDateTooFarAhead(day, days: days, today: .today()))
         }
         if file == "-", answers == nil {
             throw ValidationError("reading the routine from standard input needs the answers in a file: --answers FILE")
@@ -69,6 +75,10 @@ struct RunCommand: ParsableCommand {
             || input.color == .always
         var transcript = RunTranscript(interactive: interactive, colors: colors)
         let day = date.flatMap(CalendarDate.init) ?? .today()
+        switch RunDate(day, today: .today()) {
+        case .ahead(let days), .tooFarAhead(let days): report(.runDateAhead(day, days: days, today: .today()), colors: input.colorsOnStandardError)
+        case .ordinary: break
+        }
         var out = BufferedOutput(fd: 1)
         Interrupts.install()
 

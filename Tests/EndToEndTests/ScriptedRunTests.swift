@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import RoutineKit
 
 struct ScriptedRunTests {
     /// The events, one per line. A script is not timed: its `end` says `"elapsedSeconds":null`,
@@ -91,6 +92,23 @@ struct ScriptedRunTests {
         ExpectedFailure(name: "answers in a directory", arguments: ["run", "routines/morning.rt", "--answers", "routines"], status: 66,
                         stderr: "cannot read 'routines': it is a directory"),
     ]
+
+    /// A date a few days ahead is recorded with W012; more than a year ahead needs --force.
+    @Test func aRunDatedAheadWarnsAndFarAheadIsRefusedUnlessForced() throws {
+        let today = CalendarDate.today()
+        let soon = today.adding(days: 3).description
+        let warned = try execute(["run", "routines/morning.rt", "--json", "--date", soon], stdin: "q\n")
+        #expect(warned.status == 0)
+        #expect(warned.stderr.contains("warning[W012]: the run is dated \(soon), 3 days after today (\(today))"))
+        let far = today.adding(days: 13_000).description
+        let refused = try execute(["run", "routines/morning.rt", "--json", "--date", far], stdin: "q\n")
+        #expect(refused.status == 64)
+        #expect(refused.stderr.contains("more than a year ahead: check the year, or pass --force"))
+        let forced = try execute(["run", "routines/morning.rt", "--json", "--date", far, "--force"], stdin: "q\n")
+        #expect(forced.status == 0)
+        #expect(forced.stderr.contains("warning[W012]: the run is dated \(far), 13,000 days after today"))
+        #expect(forced.stdout.contains(#""date":"\#(far)""#))
+    }
 
     @Test(arguments: refusals)
     func refuses(_ r: ExpectedFailure) throws {
