@@ -26,6 +26,9 @@ bin=$("${build[@]}" --show-bin-path)
 printf '\n\n5\n\n7\n' > "$work/morning.answers"
 python3 Benchmarks/history-gen.py "$days" > "$work/years.jsonl"
 "$bin/routine" history import "$work/years.jsonl" --history "$work/years.sqlite" 2>/dev/null
+# The same answers at a terminal (a pseudo-terminal from script(1); TERM=dumb reads whole
+# lines), where each step's header counts the longest remaining way; one more line ends it.
+{ cat "$work/g.answers"; echo; } > "$work/g.tty-answers"
 steps=$("$bin/routine" run "$work/g.rt" --json --date 2026-11-23 --answers "$work/g.answers" --no-history | grep -c '"step"')
 
 measure() {  # name, runs, prepare, command
@@ -40,6 +43,12 @@ for round in 1 2 3; do
     measure "start-on-$round" "$runs" "" "$morning --history $work/small.sqlite"
     measure "steps-off-$round" 3 "" "$big --no-history"
     measure "steps-on-$round" 3 "rm -f $work/big.sqlite $work/big.sqlite-wal $work/big.sqlite-shm" "$big --history $work/big.sqlite"
+done
+# At a terminal the run waits on script(1) feeding its lines (about 2 s, whatever the run
+# does), so the run's own processor time is what is reported, from time(1).
+command -v /usr/bin/time >/dev/null && command -v script >/dev/null && for round in $(seq 1 9); do
+    TERM=dumb script -qec "/usr/bin/time -f '%U %S' -o $work/terminal-$round.time $bin/routine run $work/g.rt --date 2026-11-23 --no-history" \
+        /dev/null < "$work/g.tty-answers" > /dev/null
 done
 measure log "$runs" "" "$bin/routine log --history $work/years.sqlite"
 measure log-routine "$runs" "" "$bin/routine log --history $work/years.sqlite --since 2026-01-01"
@@ -66,6 +75,9 @@ print(f"| scripted run of {nodes:,} generated nodes ({steps:,} steps), --no-hist
 print(f"| the same, recorded | {ms('steps-on'):.1f} ms |")
 per_step = (ms('steps-on') - ms('steps-off') - (ms('start-on') - ms('start-off'))) * 1000 / steps
 print(f"| added per recorded step (beyond start-up) | {per_step:.0f} µs |")
+cpu = [sum(map(float, open(os.path.join(work, p)).read().split()[-2:])) for p in os.listdir(work) if p.endswith(".time")]
+if cpu:
+    print(f"| the same {nodes:,} nodes at a terminal (TERM=dumb under script(1)), progress in each header: processor time | {statistics.median(cpu) * 1000:.0f} ms |")
 print(f"| `routine log` over {days:,} daily runs ({days * 30:,} steps) | {ms('log'):.1f} ms |")
 print(f"| `routine log --since 2026-01-01` | {ms('log-routine'):.1f} ms |")
 print(f"| `routine log --json` (every step) | {ms('log-json'):.1f} ms |")
