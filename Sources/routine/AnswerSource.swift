@@ -60,6 +60,10 @@ struct AnswerSource {
         return Exit.unreadable
     }
 
+    /// The countdown's own time for the last answer, pauses excluded; nil when the answer
+    /// did not come from the countdown.
+    var timerSeconds: Double? { editor?.timerSeconds }
+
     /// The next answer; `kind` says what is asked, for the keys a terminal offers.
     /// `ready` shows the prompt (flushes what is waiting to be written).
     mutating func next(kind: PromptKind = .line, colors: Bool = false, ready: () -> Void = {}) -> RunLine {
@@ -121,6 +125,12 @@ enum Interrupts {
     nonisolated(unsafe) static var resized: sig_atomic_t = 0
 
     static var happened: Bool { flag != 0 }
+
+    /// The terminal is gone (end of file or an error on it): as SIGHUP, which may or may not
+    /// follow, unless another signal came first.
+    static func noteHangUp() {
+        if flag == 0 { flag = SIGHUP }
+    }
 
     /// The exit code for the signal that arrived: 128 + its number (130 for Ctrl-C).
     static var exitCode: Int32 { 128 + (flag == 0 ? SIGINT : flag) }

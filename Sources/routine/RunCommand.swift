@@ -71,6 +71,7 @@ struct RunCommand: ParsableCommand {
         let day = date.flatMap(CalendarDate.init) ?? .today()
         var out = BufferedOutput(fd: 1)
         Interrupts.install()
+        OutputFailure.terminalRun = interactive && Terminal.isTerminal(1)
 
         var session = RunHistorySession(loaded: loaded, path: file, date: day, colors: colors)
         try session.open(history, disabled: noHistory)
@@ -88,6 +89,8 @@ struct RunCommand: ParsableCommand {
         var asking = PromptKind.line
         // When the step in front of the person was first shown, for the time a timed habit took.
         var shownAt = clock.now
+        // The answer last given at each question, highlighted when the question comes again.
+        var answered: [Int: Int] = [:]
         let result = RunDriver.drive(
             &run, endOfInputResult: interactive ? .quit : .incomplete, interactive: interactive,
             read: {
@@ -109,11 +112,14 @@ struct RunCommand: ParsableCommand {
                     return
                 }
                 if interactive {
-                    asking = Self.kind(of: event, run, transcript) ?? asking
+                    asking = Self.kind(of: event, run, transcript, highlighting: answered) ?? asking
                     switch event {
                     case .prompt(_, _, false): shownAt = clock.now
                     case .record(let record) where record.outcome == .habit(.done, value: nil) && run.routine.duration(of: record.node) != nil:
-                        transcript.measured[record.node] = (clock.now - shownAt) / .seconds(1)
+                        // The countdown's own time when it answered: its pauses are not the habit's.
+                        transcript.measured[record.node] = source.timerSeconds ?? (clock.now - shownAt) / .seconds(1)
+                    case .record(let record):
+                        if case .answer(let k) = record.outcome { answered[record.node] = k }
                     case .back(let node): transcript.measured[node] = nil
                     default: break
                     }
@@ -135,18 +141,17 @@ struct RunCommand: ParsableCommand {
         }
     }
 
-    /// What a prompt asks: a menu for a question shown whole (a repeated prompt is only its
-    /// input line, under a message, so it is read as a line), single keys for a habit.
-    static func kind(of event: RunEvent, _ run: RoutineRun, _ transcript: RunTranscript) -> PromptKind? {
+    /// What a prompt asks: a menu for a question (drawn afresh under a message), the answer
+    /// given before highlighted; single keys for a habit.
+    static func kind(of event: RunEvent, _ run: RoutineRun, _ transcript: RunTranscript, highlighting answered: [Int: Int]) -> PromptKind? {
         switch event {
         case .prompt(let node, _, let again):
             let routine = run.routine
             if routine.isQuestion(node) {
-                guard !again else { return .line }
                 let options = (0..<routine.optionCount(of: node)).map { Sanitizer.visible(routine.answer($0, of: node)) }
-                return .menu(options: options, prompt: "  " + transcript.inputLine(node, routine))
+                return .menu(options: options, prompt: "  " + transcript.inputLine(node, routine), highlighted: answered[node] ?? 0, printed: !again)
             }
-            if routine.target(of: node) != nil { return .amount }
+            if let target = routine.target(of: node) { return .amount(target: Sanitizer.visible(AnswerInterpreter.describe(target))) }
             return routine.duration(of: node).map { .timed(seconds: $0) } ?? .habit
         case .confirmEnd: return .end
         default: return nil
