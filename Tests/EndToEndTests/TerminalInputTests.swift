@@ -96,6 +96,20 @@ struct TerminalInputTests {
         try session.waitFor("[exit=")
     }
 
+    /// Ctrl-Z turns bracketed paste off too: the shell's next program gets a paste as it is.
+    @Test func bracketedPasteIsOffWhileSuspended() throws {
+        let session = try TmuxSession(command: "cd '\(packageRoot.path)' && PS1='$ ' sh -i", environment: ["TERM": "xterm-256color"])
+        try session.waitFor("$")
+        try session.enter("\(Self.run) --no-history", shown: "routines/morning.rt")
+        try session.waitFor("done? >")
+        try session.press("C-z")
+        try session.waitFor("Stopped")
+        try session.enter("cat -v", shown: "$ cat -v")
+        try session.paste(Array("xyz\n".utf8), bracketed: true)
+        let screen = try session.waitFor("xyz")
+        #expect(!screen.contains("[200~"), "\(screen)")
+    }
+
     /// Closing the terminal (the session killed, the pane killed, the whole tmux server
     /// killed, or a terminal that is not the process's controlling one, so that only end of
     /// input or an error tells) records the run as interrupted, every time.
