@@ -13,6 +13,9 @@ public final class RunRecorder {
     /// When the previous step was decided (or the run started or resumed).
     private var last: Timestamp
     private var failed = false
+    /// The time the next decided step took as the runner measured it itself (a countdown,
+    /// its pauses left out); recorded instead of the time since the previous step, once.
+    public var measuredSeconds: Double?
     private let onFailure: (HistoryError) -> Void
 
     private init(store: HistoryStore, runID: Int64, recorded: Int, onFailure: @escaping (HistoryError) -> Void) {
@@ -74,7 +77,8 @@ public final class RunRecorder {
             let target = run.routine.target(of: index)
             let step = StoredStep(
                 decision: RecordedStep(record, of: run.routine), title: run.routine.title(of: index), target: target?.amount,
-                unit: target?.unit, decidedAt: now, seconds: max(0, last.seconds(to: now)))
+                unit: target?.unit, decidedAt: now, seconds: max(0, measuredSeconds ?? last.seconds(to: now)))
+            measuredSeconds = nil
             attempt { () throws(HistoryError) in try store.insertStep(step, run: runID) }
             last = now
             recorded += 1

@@ -101,6 +101,10 @@ struct RunCommand: ParsableCommand {
             },
             emit: { event, run in
                 // The step is committed before it is shown: what the screen says is recorded.
+                // A habit done with the countdown took the countdown's time, not the time on screen.
+                if case .record(let record) = event, record.outcome == .habit(.done, value: nil), let seconds = source.timerSeconds {
+                    session.recorder?.measuredSeconds = seconds
+                }
                 session.recorder?.observe(event, run)
                 var elapsed: Double { (clock.now - started) / .seconds(1) }
                 if json {

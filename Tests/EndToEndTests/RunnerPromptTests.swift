@@ -8,12 +8,12 @@ import Testing
 struct RunnerPromptTests {
     static let morning = "'\(routineBinary.path)' run routines/morning.rt --date 2020-01-06 --no-history"
 
-    private func session(_ routine: String? = nil, speed: String? = nil) throws -> TmuxSession {
+    private func session(_ routine: String? = nil, speed: String? = nil, history: String? = nil) throws -> TmuxSession {
         var command = "cd '\(packageRoot.path)' && \(Self.morning)"
         if let routine {
             let dir = try temporaryDirectory()
             try routine.write(to: dir.appendingPathComponent("r.rt"), atomically: true, encoding: .utf8)
-            command = "cd '\(dir.path)' && '\(routineBinary.path)' run r.rt --no-history"
+            command = "cd '\(dir.path)' && '\(routineBinary.path)' run r.rt" + (history.map { " --history '\($0)'" } ?? " --no-history")
         }
         var environment = ["TERM": "xterm-256color", "NO_COLOR": "1"]
         if let speed { environment["ROUTINE_TEST_CLOCK_SPEED"] = speed }
@@ -96,7 +96,8 @@ struct RunnerPromptTests {
     /// A minute's countdown at twelve times speed, paused for two seconds (24 s of its
     /// clock): the habit took a minute, not the time it was on screen.
     @Test func theTimersTimeLeavesOutPauses() throws {
-        let session = try session("routine \"A\"\nhabit hold \"Hold\" for 1m\n", speed: "12")
+        let history = freshHistoryPath()
+        let session = try session("routine \"A\"\nhabit hold \"Hold\" for 1m\n", speed: "12", history: history)
         try session.waitFor("done? (t: timer) >")
         try session.press("t")
         try session.waitFor("⏱ 00:5")
@@ -110,5 +111,7 @@ struct RunnerPromptTests {
         try session.press("Enter")
         let screen = try session.waitFor("[exit=0]")
         #expect(screen.contains("Hold: planned 1m · took 1m\n"), "\(screen)")
+        let log = try execute(["log", "--history", history, "--json"])
+        #expect(log.stdout.contains(#""seconds":60}"#), "the history records the countdown's time: \(log.stdout)")
     }
 }
