@@ -220,18 +220,29 @@ final class TerminalLineReader {
         var paused = false
         var last = ContinuousClock.now
         var rang = false
+        var drawnWidth = 0
         func draw() {
             let whole = max(0, Int(left.rounded(.up)))
             let time = format2(whole / 60) + ":" + format2(whole % 60)
             let state =
                 left <= 0 ? "time is up · Enter: done · Esc: back"
                 : paused ? "paused · Space: go on · Enter: done · Esc: back" : "Space: pause · Enter: done early · Esc: back"
-            screen("\r\u{1B}[K  ⏱ \(time)  \(state)")
+            // One row whatever the width: a line that wrapped would not be redrawn in place.
+            var room = Terminal.columns(fd: 1) - 1
+            let line = "  ⏱ \(time)  \(state)".prefix { room -= LineEditor.width(CollectionOfOne($0)); return room >= 0 }
+            drawnWidth = LineEditor.width(line)
+            screen("\r\u{1B}[K" + line)
         }
         draw()
         while true {
             if Interrupts.happened { return .interrupted }
             guard let keys = nextKeys(timeout: 200) else { return hangUp() }
+            if Interrupts.resized != 0 {
+                Interrupts.resized = 0
+                // A narrower terminal has wrapped the line: back to its first row, then cleared.
+                let up = max(0, drawnWidth - 1) / max(1, Terminal.columns(fd: 1))
+                screen((up > 0 ? "\u{1B}[\(up)A" : "") + "\r\u{1B}[J")
+            }
             let now = ContinuousClock.now
             if !paused, left > 0 {
                 let step = (now - last) / .seconds(1) * speed

@@ -137,6 +137,24 @@ struct TerminalInputTests {
         }
     }
 
+    /// The countdown stays one line on a terminal narrower than it, however often it ticks.
+    @Test func theCountdownStaysOneLineWhenNarrow() throws {
+        let session = try TmuxSession(
+            command: "cd '\(packageRoot.path)' && \(Self.run) --no-history", environment: ["TERM": "xterm-256color", "NO_COLOR": "1"])
+        try session.waitFor("done? >")
+        try session.press("d")
+        try session.waitFor("done? (t: timer) >")
+        try session.press("t")
+        try session.waitFor("⏱ 05:00")
+        try session.tmux(["resize-window", "-t", session.name, "-x", "30", "-y", "40"])
+        try session.waitFor("⏱ 04:5")
+        try session.waitFor("⏱ 04:57")
+        let screen = try session.tmux(["capture-pane", "-p", "-J", "-t", session.name, "-S", "-"])
+        #expect(screen.components(separatedBy: "⏱").count == 2, "\(screen)")
+        try session.press("Enter")
+        try session.waitFor("answer (1-5) >")
+    }
+
     /// Resizes at a question's menu, narrower than its lines and shorter, then wide again:
     /// one copy of the menu stays, under its step's heading, and it still answers.
     @Test func aResizeRedrawsTheMenuInPlace() throws {
