@@ -142,10 +142,12 @@ final class TerminalLineReader {
                 case .suspend:
                     raw.restore()
                     kill(getpid(), SIGTSTP)
-                    // Back after `fg`: raw again, and the line as it was.
+                    // Back after `fg`: raw again, and the line as it was, under what the shell
+                    // wrote meanwhile (a menu drawn afresh there).
                     raw.enable()
+                    Interrupts.resized = 0
                     let (output, column) = editor.render(from: 0)
-                    screen("\r\n  > " + output)
+                    screen("\r\n" + (menu?.drawn() ?? "  > ") + output)
                     shown = column
                 case .refused where key == .invalid:
                     // Said after the line, not echoed; the next redraw clears it.

@@ -62,6 +62,24 @@ struct LineEditingTests {
         #expect(!screen.contains("^[[D"), "\(screen)")
     }
 
+    /// Ctrl-Z at a question's menu, then `fg`: the menu is drawn afresh under what the shell
+    /// wrote, over none of it, and still answers.
+    @Test func ctrlZAtAMenuThenFgDrawsItUnderTheShell() throws {
+        let session = try TmuxSession(command: "cd '\(packageRoot.path)' && exec bash --norc -i", environment: ["TERM": "xterm-256color", "PS1": "$ "])
+        try session.send("-l", Self.run)
+        try session.send("Enter")
+        try session.toTheQuestion()
+        try session.press("C-z")
+        try session.waitFor("Stopped")
+        try session.enter("fg", shown: "$ fg")
+        try session.waitFor("fg\n")
+        try session.press("Down")
+        let screen = try session.waitFor("  > 2. Okay")
+        #expect(screen.contains("Stopped") && screen.contains("$ fg"), "\(screen)")
+        try session.press("Enter")
+        try session.waitFor("Go for a walk")
+    }
+
     /// An answer that leads to `end` can be taken back; Enter at a numeric habit records its
     /// target; the progress bound is shown and honest; the summary names skips and answers.
     @Test func theEndCanBeTakenBackAndEnterTakesTheTarget() throws {
