@@ -75,9 +75,12 @@ final class TerminalLineReader {
                 Interrupts.resized = 0
                 // The terminal has reflowed the menu's rows to the new width: it is drawn again
                 // from its first row, over itself.
-                if let menu {
-                    redraw(menu)
+                if let current = menu, current.rows(columns: Terminal.columns(fd: 1)) + 2 <= Terminal.rows(fd: 1) {
+                    redraw(current)
                 } else {
+                    // Too short for the menu now: its rows stay as they are, the answer is typed
+                    // (as on a terminal too short from the start); a copy would scroll away.
+                    menu = nil
                     let (output, column) = editor.render(from: shown)
                     screen(output)
                     shown = column

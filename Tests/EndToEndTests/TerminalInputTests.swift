@@ -155,6 +155,23 @@ struct TerminalInputTests {
         try session.waitFor("answer (1-5) >")
     }
 
+    /// A terminal made too short for the menu keeps the one copy it has, and the answer is
+    /// typed, also once it is tall again.
+    @Test func aTerminalTooShortForTheMenuKeepsOneCopy() throws {
+        let session = try atTheFirstHabit()
+        try session.toTheQuestion()
+        for (columns, rows) in [(80, 5), (120, 50)] {
+            try session.tmux(["resize-window", "-t", session.name, "-x", "\(columns)", "-y", "\(rows)"])
+            Thread.sleep(forTimeInterval: 0.3)
+        }
+        try session.press("2", "Enter")
+        try session.waitFor("Go for a walk")
+        let everything = try session.tmux(["capture-pane", "-p", "-J", "-t", session.name, "-S", "-"])
+        #expect(everything.components(separatedBy: "5. Tired").count == 2, "\(everything)")
+        try session.press("q")
+        try session.waitFor("[exit=0]")
+    }
+
     /// Resizes at a question's menu, narrower than its lines and shorter, then wide again:
     /// one copy of the menu stays, under its step's heading, and it still answers.
     @Test func aResizeRedrawsTheMenuInPlace() throws {
