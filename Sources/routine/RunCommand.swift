@@ -17,7 +17,7 @@ struct RunCommand: ParsableCommand {
             or with --answers, the same answers are read one per line. Every run is recorded in the history, \
             step by step; an unfinished run of the same routine and day can be resumed. Exit 0 when the run \
             completes or is quit, 3 when scripted answers run out, 74 when the history file is not a routine \
-            history, 130 on Ctrl-C (143 on SIGTERM, 129 on SIGHUP; each recorded as interrupted).
+            history, 130 on Ctrl-C (143 on SIGTERM, 129 on SIGHUP or when the terminal is closed; each recorded as interrupted).
             """
     )
 
