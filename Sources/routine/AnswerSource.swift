@@ -60,9 +60,9 @@ struct AnswerSource {
         return Exit.unreadable
     }
 
-    /// The countdown's own time for the last answer, pauses excluded; nil when the answer
-    /// did not come from the countdown.
-    var timerSeconds: Double? { editor?.timerSeconds }
+    /// How long the countdown ran (pauses left out) when it gave the last answer; nil when the
+    /// answer was typed.
+    var countdownSeconds: Double? { editor?.countdownSeconds }
 
     /// The next answer; `kind` says what is asked, for the keys a terminal offers.
     /// `ready` shows the prompt (flushes what is waiting to be written).

@@ -18,9 +18,9 @@ final class TerminalLineReader {
     private var decoder = KeyDecoder()
     /// When the last burst was read: a read that follows it closely is the rest of it.
     private var lastBurst: ContinuousClock.Instant?
-    /// The countdown's own time for the last answer, pauses excluded (at the countdown's
-    /// speed); nil when the answer did not come from the countdown.
-    private(set) var timerSeconds: Double?
+    /// How long the countdown ran, its pauses left out (at the countdown's speed), when it
+    /// gave the last answer; nil when the answer was typed.
+    private(set) var countdownSeconds: Double?
 
     init(fd: Int32) {
         self.fd = fd
@@ -30,7 +30,7 @@ final class TerminalLineReader {
     /// `ready` shows the prompt: called once the terminal is raw, so that no key typed after
     /// the prompt appears is echoed by the terminal itself.
     func readLine(limit: Int, kind: PromptKind = .line, colors: Bool = false, ready: () -> Void = {}) -> RunLine {
-        timerSeconds = nil
+        countdownSeconds = nil
         guard raw.enable() else {
             let gone = errno == EIO || errno == ENXIO
             ready()
@@ -217,7 +217,7 @@ final class TerminalLineReader {
     /// A countdown of `seconds`, drawn in place as mm:ss: Space pauses and resumes, Enter
     /// marks the habit done early, Escape goes back to the prompt, Ctrl-C interrupts; at zero
     /// the bell rings and Enter marks it done. Returns the answer, or nil when the person went
-    /// back to the prompt. The time it ran, pauses excluded, is kept in ``timerSeconds``.
+    /// back to the prompt. The time it ran, pauses excluded, is kept in ``countdownSeconds``.
     private func countdown(_ seconds: Int) -> RunLine? {
         let speed = TimerClock.speed
         var left = Double(seconds)
@@ -249,9 +249,10 @@ final class TerminalLineReader {
                 screen((up > 0 ? "\u{1B}[\(up)A" : "") + "\r\u{1B}[J")
             }
             let now = ContinuousClock.now
+            let step = (now - last) / .seconds(1) * speed
+            // The time on the countdown's clock while it was not paused, the overtime included.
+            if !paused { ran += step }
             if !paused, left > 0 {
-                let step = (now - last) / .seconds(1) * speed
-                ran += min(step, left)
                 left -= step
                 if left <= 0, !rang {
                     rang = true
@@ -264,7 +265,7 @@ final class TerminalLineReader {
                 switch key {
                 case .enter:
                     screen("\n")
-                    timerSeconds = ran
+                    countdownSeconds = ran
                     return Interrupts.happened ? .interrupted : .line("d")
                 case .text(" "):
                     paused.toggle()
