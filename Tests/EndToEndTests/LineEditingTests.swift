@@ -87,13 +87,13 @@ struct LineEditingTests {
         var screen = try session.waitFor("done? >")
         // The longest way: water, stretch, mood, then "Great!": run, shower, meditate, plan, water2.
         #expect(screen.contains("Step 1 · Morning · at most 7 more"), "\(screen)")
-        try session.send("Enter")
+        try session.press("Enter")
         try session.waitFor("Step 2 · Morning")
-        try session.send("s")  // single keys act at once
+        try session.press("s")  // single keys act at once
         try session.waitFor("answer (1-5) >")
-        try session.send("4")  // a digit chooses at once: "Skip today" -> end
+        try session.press("4")  // a digit chooses at once: "Skip today" -> end
         screen = try session.waitFor("That's the end of 'Morning'. Enter to finish, b to go back >")
-        try session.send("b")
+        try session.press("b")
         try session.waitFor("back to step 3")
         // The menu marks the answer given before (4); Up twice: "Okay" -> walk -> plan -> water2.
         try session.waitFor("  > 4. Skip today")
@@ -102,15 +102,15 @@ struct LineEditingTests {
         // The answer fixed the way: walk, plan, water2, exactly.
         #expect(screen.contains("Step 3 · Morning · at most 5 more"), "\(screen)")
         #expect(screen.contains("Step 4 · Morning · 2 more"), "\(screen)")
-        try session.send("d")
+        try session.press("d")
         screen = try session.waitFor("Plan the day")
         #expect(screen.contains("Step 5 · Morning · 1 more"), "\(screen)")
-        try session.send("Enter")
+        try session.press("Enter")
         screen = try session.waitFor("amount [8 glasses] >")
         #expect(screen.contains("· the last step"), "\(screen)")
-        try session.send("Enter")
+        try session.press("Enter")
         try session.waitFor("That's the end of 'Morning'.")
-        try session.send("Enter")
+        try session.press("Enter")
         screen = try session.waitFor("[exit=0]")
         #expect(screen.contains("Morning: completed"))
         #expect(screen.contains("Drink water: 8 of 8 glasses"))
