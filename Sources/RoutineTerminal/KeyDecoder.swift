@@ -2,6 +2,10 @@
 public enum Key: Equatable, Sendable {
     /// Printable text: one character typed, or a paste with its control characters removed.
     case text(String)
+    /// Text that was pasted (between the terminal's paste brackets) or that arrived in a burst
+    /// of several keys at once: typed into the line, never a key that decides anything. Its
+    /// control characters, Enter among them, are already dropped.
+    case paste(String)
     case enter, backspace, delete, tab, escape
     case left, right, up, down, home, end
     /// A control key: `control("a")` is Ctrl-A.
@@ -18,17 +22,65 @@ public enum Key: Equatable, Sendable {
 /// sequence until the reader has waited a moment: it then calls ``flush()``.
 public struct KeyDecoder: Sendable {
     private var pending: [UInt8] = []
+    /// Inside a bracketed paste (`ESC[200~` … `ESC[201~`).
+    private var pasting = false
+    /// Pasted bytes not handed out yet: the start of a character cut by the read.
+    private var pasted: [UInt8] = []
+
+    static let pasteStart = Array("\u{1B}[200~".utf8)
+    static let pasteEnd = Array("\u{1B}[201~".utf8)
 
     public init() {}
 
-    /// Whether bytes are waiting for the rest of a sequence.
-    public var isWaiting: Bool { !pending.isEmpty }
+    /// Whether bytes are waiting for the rest of a sequence (a paste waits as long as it takes).
+    public var isWaiting: Bool { !pasting && !pending.isEmpty }
 
+    /// Whether the last ``read(_:continuingBurst:)`` was a burst, made typed text.
+    public private(set) var lastReadWasBurst = false
+
+    /// The keys of one read from the terminal. A read that holds one key is that key; a read
+    /// of several keys at once (a paste without brackets, or a burst faster than any typing)
+    /// is typed text only: its printable characters as one ``Key/paste(_:)``, the rest dropped.
+    /// `continuingBurst`: the read came right after a burst, as the rest of a paste split
+    /// between reads does, and is typed text too, even a lone Enter.
+    public mutating func read(_ bytes: some Sequence<UInt8>, continuingBurst: Bool = false) -> [Key] {
+        let keys = feed(bytes)
+        lastReadWasBurst = false
+        if keys.count == 1, !isWaiting, !continuingBurst {
+            guard case .text(let text) = keys[0], text.count > 1 else { return keys }
+        }
+        guard !keys.isEmpty else { return [] }
+        lastReadWasBurst = true
+        var text = ""
+        for key in keys {
+            switch key {
+            case .text(let typed), .paste(let typed): text += typed
+            default: continue
+            }
+        }
+        return text.isEmpty ? [] : [.paste(text)]
+    }
+
+    /// The keys in `bytes`, each as it is (a bracketed paste as ``Key/paste(_:)``); ``read(_:)``
+    /// is what a terminal's reader calls.
     public mutating func feed(_ bytes: some Sequence<UInt8>) -> [Key] {
         pending.append(contentsOf: bytes)
         var keys: [Key] = []
         var i = 0
         while i < pending.count {
+            if pasting {
+                let (next, cutMark) = takePaste(from: i)
+                i = next
+                // The end mark's first bytes: the rest comes with the next read.
+                if cutMark { break }
+                if !pasting, let text = handOutPaste(all: true) { keys.append(.paste(text)) }
+                continue
+            }
+            if Self.starts(pending, at: i, with: Self.pasteStart) {
+                pasting = true
+                i += Self.pasteStart.count
+                continue
+            }
             guard let (key, length) = Self.decode(pending, at: i) else { break }
             i += length
             if case .text(let text) = key, case .text(let before)? = keys.last {
@@ -38,12 +90,71 @@ public struct KeyDecoder: Sendable {
             }
         }
         pending.removeFirst(i)
+        if pasting, let text = handOutPaste(all: false) { keys.append(.paste(text)) }
         return keys
+    }
+
+    /// Moves the pasted bytes from `i` up to the paste's end (or up to what may be the start of
+    /// the end mark) into ``pasted``; returns where decoding goes on, and whether it stopped at
+    /// the start of an end mark cut by the read.
+    private mutating func takePaste(from i: Int) -> (Int, Bool) {
+        let mark = Self.pasteEnd
+        var j = i
+        while j < pending.count {
+            if pending[j] == 0x1B {
+                let available = min(mark.count, pending.count - j)
+                if pending[j..<(j + available)].elementsEqual(mark[..<available]) {
+                    pasted.append(contentsOf: pending[i..<j])
+                    guard available == mark.count else { return (j, true) }
+                    pasting = false
+                    return (j + mark.count, false)
+                }
+            }
+            j += 1
+        }
+        pasted.append(contentsOf: pending[i..<j])
+        return (j, false)
+    }
+
+    /// The pasted text so far as typed text, keeping a character cut by the read for later
+    /// unless the paste is over; nil when nothing is typable.
+    private mutating func handOutPaste(all: Bool) -> String? {
+        var cut = pasted.count
+        if !all {
+            // Back over a character's continuation bytes to its first byte, if it is incomplete.
+            var k = pasted.count - 1
+            while k >= 0, k >= pasted.count - 3, pasted[k] & 0xC0 == 0x80 { k -= 1 }
+            if k >= 0 {
+                let lead = pasted[k]
+                let length = lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : lead >= 0xC0 ? 2 : 1
+                if k + length > pasted.count { cut = k }
+            }
+        }
+        let text = Self.typable(String(decoding: pasted[..<cut], as: UTF8.self))
+        pasted.removeFirst(cut)
+        return text.isEmpty ? nil : text
+    }
+
+    /// `text` without control and format characters (a joiner inside an emoji stays) and
+    /// without the marks of bytes that were not UTF-8.
+    public static func typable(_ text: String) -> String {
+        String(String.UnicodeScalarView(text.unicodeScalars.filter { scalar in
+            switch scalar.properties.generalCategory {
+            case .control: false
+            case .format: scalar.value == 0x200D
+            default: scalar.value != 0xFFFD
+            }
+        }))
+    }
+
+    private static func starts(_ b: [UInt8], at i: Int, with prefix: [UInt8]) -> Bool {
+        b.count - i >= prefix.count && b[i..<(i + prefix.count)].elementsEqual(prefix)
     }
 
     /// What is pending after a pause: a lone Escape, or the start of a sequence that never
     /// finished (dropped).
     public mutating func flush() -> [Key] {
+        guard !pasting else { return [] }
         defer { pending.removeAll() }
         if pending == [0x1B] { return [.escape] }
         return pending.isEmpty ? [] : [.ignored]

@@ -30,7 +30,7 @@ public struct LineEditor: Sendable {
 
     public mutating func apply(_ key: Key) -> Outcome {
         switch key {
-        case .text(let text):
+        case .text(let text), .paste(let text):
             // A paste keeps its printable characters only: no control character reaches the line.
             let clean = text.filter { !$0.unicodeScalars.contains { $0.properties.generalCategory == .control } }
             guard !clean.isEmpty else { return .nothing }

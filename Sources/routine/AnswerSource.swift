@@ -126,6 +126,12 @@ enum Interrupts {
 
     static var happened: Bool { flag != 0 }
 
+    /// The terminal is gone (end of file or an error on it): as SIGHUP, which may or may not
+    /// follow, unless another signal came first.
+    static func noteHangUp() {
+        if flag == 0 { flag = SIGHUP }
+    }
+
     /// The exit code for the signal that arrived: 128 + its number (130 for Ctrl-C).
     static var exitCode: Int32 { 128 + (flag == 0 ? SIGINT : flag) }
 

@@ -17,7 +17,7 @@ struct RunCommand: ParsableCommand {
             or with --answers, the same answers are read one per line. Every run is recorded in the history, \
             step by step; an unfinished run of the same routine and day can be resumed. Exit 0 when the run \
             completes or is quit, 3 when scripted answers run out, 74 when the history file is not a routine \
-            history, 130 on Ctrl-C (143 on SIGTERM, 129 on SIGHUP; each recorded as interrupted).
+            history, 130 on Ctrl-C (143 on SIGTERM, 129 on SIGHUP or when the terminal is closed; each recorded as interrupted).
             """
     )
 
@@ -81,6 +81,7 @@ struct RunCommand: ParsableCommand {
         }
         var out = BufferedOutput(fd: 1)
         Interrupts.install()
+        OutputFailure.terminalRun = interactive && Terminal.isTerminal(1)
 
         var session = RunHistorySession(loaded: loaded, path: file, date: day, colors: colors)
         try session.open(history, disabled: noHistory)
@@ -100,6 +101,8 @@ struct RunCommand: ParsableCommand {
         let started = StepTimer.monotonicSeconds()
         // What the next read answers, for the keys the terminal offers.
         var asking = PromptKind.line
+        // The answer last given at each question, highlighted when the question comes again.
+        var answered: [Int: Int] = [:]
         let result = RunDriver.drive(
             &run, endOfInputResult: interactive ? .quit : .incomplete, interactive: interactive,
             read: {
@@ -127,7 +130,8 @@ struct RunCommand: ParsableCommand {
                     return
                 }
                 if interactive {
-                    asking = Self.kind(of: event, run, transcript) ?? asking
+                    if case .record(let record) = event, case .answer(let k) = record.outcome { answered[record.node] = k }
+                    asking = Self.kind(of: event, run, transcript, highlighting: answered) ?? asking
                     transcript.measured = timer.seconds
                 }
                 let (stdout, stderr) = transcript.render(event, run, elapsed: elapsed)
@@ -147,18 +151,17 @@ struct RunCommand: ParsableCommand {
         }
     }
 
-    /// What a prompt asks: a menu for a question shown whole (a repeated prompt is only its
-    /// input line, under a message, so it is read as a line), single keys for a habit.
-    static func kind(of event: RunEvent, _ run: RoutineRun, _ transcript: RunTranscript) -> PromptKind? {
+    /// What a prompt asks: a menu for a question (drawn afresh under a message), the answer
+    /// given before highlighted; single keys for a habit.
+    static func kind(of event: RunEvent, _ run: RoutineRun, _ transcript: RunTranscript, highlighting answered: [Int: Int]) -> PromptKind? {
         switch event {
         case .prompt(let node, _, let again):
             let routine = run.routine
             if routine.isQuestion(node) {
-                guard !again else { return .line }
                 let options = (0..<routine.optionCount(of: node)).map { Sanitizer.visible(routine.answer($0, of: node)) }
-                return .menu(options: options, prompt: "  " + transcript.inputLine(node, routine))
+                return .menu(options: options, prompt: "  " + transcript.inputLine(node, routine), highlighted: answered[node] ?? 0, printed: !again)
             }
-            if routine.target(of: node) != nil { return .amount }
+            if let target = routine.target(of: node) { return .amount(target: Sanitizer.visible(AnswerInterpreter.describe(target))) }
             return routine.duration(of: node).map { .timed(seconds: $0) } ?? .habit
         case .confirmEnd: return .end
         default: return nil

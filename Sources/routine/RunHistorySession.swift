@@ -67,7 +67,7 @@ struct RunHistorySession {
         while true {
             out.write(visible: question)
             out.flush()
-            switch source.next() {
+            switch source.next(kind: .yesNo) {
             case .line(let line):
                 switch line.lowercased().filter({ !$0.isWhitespace }) {
                 case "", "y", "yes": return .resume(plan)

@@ -60,9 +60,16 @@ struct BufferedOutput {
 /// error is best effort: the exit code never depends on whether a complaint could be shown.
 enum OutputFailure {
     nonisolated(unsafe) static var resultSoFar: Int32 = 0
+    /// Standard output is the terminal of a person's run: when it is gone (closed, hung up),
+    /// the run is interrupted and recorded so, not ended here.
+    nonisolated(unsafe) static var terminalRun = false
 
     static func handle(_ fd: Int32, _ code: Int32) {
         guard fd != 2 else { return }
+        if terminalRun, fd == 1, code == EIO || code == ENXIO {
+            Interrupts.noteHangUp()
+            return
+        }
         if code == EPIPE { exit(resultSoFar) }
         let reason = code == EBADF ? "it is closed" : InputReader.describe(code)
         let text = "routine: error[E007]: cannot write standard output: \(reason)\n"

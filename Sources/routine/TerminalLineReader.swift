@@ -8,17 +8,23 @@ import Glibc
 /// Reads one answer at a terminal with the line editor: the terminal in raw mode only while a
 /// line is typed, keys decoded (a cursor key moves the cursor, it is never echoed as `^[[A`),
 /// the line redrawn in place. Ctrl-C interrupts, Ctrl-D on an empty line ends the input,
-/// Ctrl-Z suspends with the terminal restored and takes it back on `fg`.
+/// Ctrl-Z suspends with the terminal restored and takes it back on `fg`. Every byte from the
+/// terminal comes through ``nextKeys(timeout:)``: a paste, and a burst of keys read at once,
+/// is typed text there, so that nothing pasted decides anything. A terminal that is gone
+/// (end of file or an error on it, or SIGHUP) interrupts the run.
 final class TerminalLineReader {
-    private let fd: Int32
+    let fd: Int32
     private let raw: RawMode
     private var decoder = KeyDecoder()
-    /// How long the countdown ran, its pauses left out, when it gave the last answer.
+    /// When the last burst was read: a read that follows it closely is the rest of it.
+    private var lastBurst: ContinuousClock.Instant?
+    /// How long the countdown ran, its pauses left out (at the countdown's speed), when it
+    /// gave the last answer; nil when the answer was typed.
     private(set) var countdownSeconds: Double?
 
     init(fd: Int32) {
         self.fd = fd
-        raw = RawMode(fd: fd)
+        raw = RawMode(fd: fd, output: 1)
     }
 
     /// `ready` shows the prompt: called once the terminal is raw, so that no key typed after
@@ -26,43 +32,63 @@ final class TerminalLineReader {
     func readLine(limit: Int, kind: PromptKind = .line, colors: Bool = false, ready: () -> Void = {}) -> RunLine {
         countdownSeconds = nil
         guard raw.enable() else {
+            let gone = errno == EIO || errno == ENXIO
             ready()
-            return .endOfInput
+            return gone ? hangUp() : .endOfInput
         }
         defer { raw.restore() }
         ready()
         var editor = LineEditor()
         var shown = 0
         var menu: Menu?
-        if case .menu(let options, let prompt) = kind {
-            let candidate = Menu(options: options, prompt: prompt, colors: colors)
+        if case .menu(let options, let prompt, let highlighted, let printed) = kind {
+            let candidate = Menu(options: options, prompt: prompt, highlighted: highlighted, colors: colors)
             // A terminal too small to hold the menu gets the options as printed, and a line.
             if candidate.rows(columns: Terminal.columns(fd: 1)) + 2 <= Terminal.rows(fd: 1) {
                 menu = candidate
-                writeAll(1, Array(candidate.render(columns: Terminal.columns(fd: 1)).utf8))
+                // Over the options printed above; under a message, below it.
+                screen(printed ? candidate.render(columns: Terminal.columns(fd: 1)) : candidate.drawn())
             }
         }
-        func answer(_ text: String) -> RunLine {
-            writeAll(1, Array((text + "\n").utf8))
-            return .line(text)
+        /// Redraws the menu from wherever the cursor is on the input line.
+        func redraw(_ menu: Menu, marked: Bool = true) {
+            let columns = max(1, Terminal.columns(fd: 1))
+            let below = (LineEditor.width(menu.prompt) + shown) / columns
+            screen(menu.render(columns: columns, below: below, marked: marked))
+            let (output, column) = editor.render(from: 0)
+            screen(output)
+            shown = column
+        }
+        /// The line is taken: a menu left behind is plain text, its highlight gone, and the
+        /// line shows what was answered (`echo`, or a single key's text).
+        func answer(_ text: String, echo: String? = nil) -> RunLine {
+            if let menu { redraw(menu, marked: false) }
+            if let said = echo ?? (editor.text.isEmpty ? text : nil) {
+                screen((shown > 0 ? "\u{1B}[\(shown)D" : "") + "\u{1B}[K" + said)
+            }
+            screen("\n")
+            return Interrupts.happened ? .interrupted : .line(text)
         }
         while true {
             if Interrupts.happened { return .interrupted }
             if Interrupts.resized != 0 {
                 Interrupts.resized = 0
-                // A menu's old lines may have reflowed: it is drawn afresh below them, at the new
-                // width; a plain line is redrawn where it is.
-                var fresh = ""
-                if let menu {
-                    let columns = Terminal.columns(fd: 1)
-                    fresh = "\n" + String(repeating: "\n", count: menu.rows(columns: columns)) + menu.render(columns: columns)
-                    shown = 0
+                // The terminal has reflowed the menu's rows to the new width: it is drawn again
+                // from its first row, over itself.
+                if let current = menu, current.rows(columns: Terminal.columns(fd: 1)) + 2 <= Terminal.rows(fd: 1) {
+                    redraw(current)
+                } else {
+                    // Too short for the menu now: its rows stay as they are, the answer is typed
+                    // (as on a terminal too short from the start); a copy would scroll away.
+                    menu = nil
+                    let (output, column) = editor.render(from: shown)
+                    screen(output)
+                    shown = column
                 }
-                let (output, column) = editor.render(from: shown)
-                writeAll(1, Array((fresh + output).utf8))
-                shown = column
             }
-            for key in readKeys() {
+            guard let keys = nextKeys(timeout: -1) else { return hangUp() }
+            for key in keys {
+                if Interrupts.happened { return .interrupted }
                 // Keys that answer at once, on an empty line.
                 if editor.text.isEmpty {
                     if case .text(let typed) = key, typed.count == 1, let c = typed.first, kind.singleKeys.contains(c) {
@@ -75,12 +101,11 @@ final class TerminalLineReader {
                         switch key {
                         case .up: current.move(by: -1)
                         case .down: current.move(by: 1)
-                        case .text(let typed) where current.lettersMove && typed.allSatisfy({ $0 == "j" || $0 == "k" }):
-                            // Keys typed quickly arrive together: each moves once.
-                            for c in typed { current.move(by: c == "j" ? 1 : -1) }
+                        case .text("j") where current.lettersMove: current.move(by: 1)
+                        case .text("k") where current.lettersMove: current.move(by: -1)
                         case .enter:
-                            writeAll(1, Array("\n".utf8))
-                            return .line(String(current.highlighted + 1))
+                            screen("\n")
+                            return Interrupts.happened ? .interrupted : .line(String(current.highlighted + 1))
                         case .text(let typed) where current.options.count <= 9 && typed.count == 1 && typed.first!.isASCII && typed.first!.isNumber:
                             return answer(typed)
                         default:
@@ -89,45 +114,49 @@ final class TerminalLineReader {
                         if moves {
                             if current.highlighted != menu!.highlighted {
                                 menu = current
-                                writeAll(1, Array(current.render(columns: Terminal.columns(fd: 1)).utf8))
+                                redraw(current)
                             }
                             continue
                         }
                     }
                 }
+                guard let key = fitting(key, into: limit - editor.text.utf8.count) else {
+                    screen("\u{7}")
+                    continue
+                }
                 switch editor.apply(key) {
                 case .edited:
-                    if editor.text.utf8.count > limit {
-                        _ = editor.apply(.backspace)
-                        writeAll(1, Array("\u{7}".utf8))
-                        continue
-                    }
                     let (output, column) = editor.render(from: shown)
-                    writeAll(1, Array(output.utf8))
+                    screen(output)
                     shown = column
                 case .submit(let text):
-                    writeAll(1, Array("\n".utf8))
-                    return .line(text)
+                    if case .amount(let target) = kind, text.allSatisfy(\.isWhitespace) {
+                        // Enter alone records the target: the line says so.
+                        return answer(text, echo: target)
+                    }
+                    return answer(text)
                 case .interrupt:
-                    writeAll(1, Array("\n".utf8))
+                    screen("\n")
                     Interrupts.flag = SIGINT
                     return .interrupted
                 case .endOfInput:
-                    writeAll(1, Array("\n".utf8))
+                    screen("\n")
                     return .endOfInput
                 case .suspend:
                     raw.restore()
                     kill(getpid(), SIGTSTP)
-                    // Back after `fg`: raw again, and the line as it was.
+                    // Back after `fg`: raw again, and the line as it was, under what the shell
+                    // wrote meanwhile (a menu drawn afresh there).
                     raw.enable()
+                    Interrupts.resized = 0
                     let (output, column) = editor.render(from: 0)
-                    writeAll(1, Array(("\r\n  > " + output).utf8))
+                    screen("\r\n" + (menu?.drawn() ?? "  > ") + output)
                     shown = column
                 case .refused where key == .invalid:
                     // Said after the line, not echoed; the next redraw clears it.
-                    writeAll(1, Array("\u{7}\u{1B}[s  (not UTF-8 text: refused)\u{1B}[u".utf8))
+                    screen("\u{7}\u{1B}[s  (not UTF-8 text: refused)\u{1B}[u")
                 case .refused:
-                    writeAll(1, Array("\u{7}".utf8))
+                    screen("\u{7}")
                 case .nothing:
                     break
                 }
@@ -135,58 +164,120 @@ final class TerminalLineReader {
         }
     }
 
+    /// `key`, its text cut to the `room` bytes left on the line (the bell rings for the
+    /// rest, after it is typed); nil when not one character fits.
+    private func fitting(_ key: Key, into room: Int) -> Key? {
+        let text: String
+        switch key {
+        case .text(let typed), .paste(let typed): text = typed
+        default: return key
+        }
+        guard text.utf8.count > room else { return key }
+        var used = 0
+        let fit = text.prefix { used += $0.utf8.count; return used <= room }
+        guard !fit.isEmpty else { return nil }
+        screen("\u{7}")
+        return .paste(String(fit))
+    }
+
+    /// The terminal is gone: the run is interrupted as by SIGHUP, which may follow.
+    func hangUp() -> RunLine {
+        Interrupts.noteHangUp()
+        return .interrupted
+    }
+
+    /// Writes to the terminal; a terminal that is gone takes nothing and interrupts the run
+    /// (the run is then recorded as interrupted, never left half-written by an exit here).
+    func screen(_ text: String) {
+        let code = writeFully(1, Array(text.utf8))
+        if code != 0 { Interrupts.noteHangUp() }
+    }
+
+    /// The keys of the next read, waiting up to `timeout` ms (-1: until a key or a signal
+    /// comes); [] when nothing came. A lone Escape is told from a sequence by a 50 ms pause.
+    /// nil when the terminal is gone: end of file, or an error other than a signal's.
+    func nextKeys(timeout: Int32) -> [Key]? {
+        let waiting = decoder.isWaiting
+        var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        let ready = poll(&poller, 1, waiting ? (timeout < 0 ? 50 : min(50, timeout)) : timeout)
+        if ready == 0 { return waiting ? decoder.flush() : [] }
+        if ready < 0 { return errno == EINTR || errno == EAGAIN ? [] : nil }
+        var bytes = [UInt8](repeating: 0, count: 4096)
+        let n = read(fd, &bytes, bytes.count)
+        if n < 0 { return errno == EINTR || errno == EAGAIN ? [] : nil }
+        // In raw mode Ctrl-D is a byte: no bytes at all is a terminal that hung up.
+        if n == 0 { return nil }
+        let now = ContinuousClock.now
+        let continuing = lastBurst.map { now - $0 < .milliseconds(50) } ?? false
+        let keys = decoder.read(bytes[..<n], continuingBurst: continuing)
+        lastBurst = decoder.lastReadWasBurst ? now : nil
+        return keys
+    }
+
     /// A countdown of `seconds`, drawn in place as mm:ss: Space pauses and resumes, Enter
-    /// marks the habit done early, Ctrl-C interrupts; at zero the bell rings and Enter marks it
-    /// done. Returns the answer, or nil when the person went back to the prompt (Escape).
+    /// marks the habit done early, Escape goes back to the prompt, Ctrl-C interrupts; at zero
+    /// the bell rings and Enter marks it done. Returns the answer, or nil when the person went
+    /// back to the prompt. The time it ran, pauses excluded, is kept in ``countdownSeconds``.
     private func countdown(_ seconds: Int) -> RunLine? {
         let speed = TimerClock.speed
         var left = Double(seconds)
+        var ran = 0.0
         var paused = false
         var last = ContinuousClock.now
         var rang = false
-        // The time on the countdown's clock while it was not paused, the overtime included.
-        var ran = 0.0
+        var drawnWidth = 0
         func draw() {
             let whole = max(0, Int(left.rounded(.up)))
             let time = format2(whole / 60) + ":" + format2(whole % 60)
-            let state = left <= 0 ? "time is up · Enter: done" : paused ? "paused · Space: go on · Enter: done" : "Space: pause · Enter: done early"
-            writeAll(1, Array("\r\u{1B}[K  ⏱ \(time)  \(state)".utf8))
+            let state =
+                left <= 0 ? "time is up · Enter: done · Esc: back"
+                : paused ? "paused · Space: go on · Enter: done · Esc: back" : "Space: pause · Enter: done early · Esc: back"
+            // One row whatever the width: a line that wrapped would not be redrawn in place.
+            var room = Terminal.columns(fd: 1) - 1
+            let line = "  ⏱ \(time)  \(state)".prefix { room -= LineEditor.width(CollectionOfOne($0)); return room >= 0 }
+            drawnWidth = LineEditor.width(line)
+            screen("\r\u{1B}[K" + line)
         }
         draw()
         while true {
             if Interrupts.happened { return .interrupted }
-            var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-            let ready = poll(&poller, 1, 200)
+            guard let keys = nextKeys(timeout: 200) else { return hangUp() }
+            if Interrupts.resized != 0 {
+                Interrupts.resized = 0
+                // A narrower terminal has wrapped the line: back to its first row, then cleared.
+                let up = max(0, drawnWidth - 1) / max(1, Terminal.columns(fd: 1))
+                screen((up > 0 ? "\u{1B}[\(up)A" : "") + "\r\u{1B}[J")
+            }
             let now = ContinuousClock.now
-            if !paused { ran += (now - last) / .seconds(1) * speed }
+            let step = (now - last) / .seconds(1) * speed
+            // The time on the countdown's clock while it was not paused, the overtime included.
+            if !paused { ran += step }
             if !paused, left > 0 {
-                left -= (now - last) / .seconds(1) * speed
+                left -= step
                 if left <= 0, !rang {
                     rang = true
                     left = 0
-                    writeAll(1, Array("\u{7}".utf8))
+                    screen("\u{7}")
                 }
             }
             last = now
-            if ready > 0 {
-                for key in readKeys() {
-                    switch key {
-                    case .enter:
-                        writeAll(1, Array("\n".utf8))
-                        countdownSeconds = ran
-                        return .line("d")
-                    case .text(" "):
-                        paused.toggle()
-                    case .control("c"):
-                        writeAll(1, Array("\n".utf8))
-                        Interrupts.flag = SIGINT
-                        return .interrupted
-                    case .escape:
-                        writeAll(1, Array("\r\u{1B}[K  done? (t: timer) > ".utf8))
-                        return nil
-                    default:
-                        break
-                    }
+            for key in keys {
+                switch key {
+                case .enter:
+                    screen("\n")
+                    countdownSeconds = ran
+                    return Interrupts.happened ? .interrupted : .line("d")
+                case .text(" "):
+                    paused.toggle()
+                case .control("c"):
+                    screen("\n")
+                    Interrupts.flag = SIGINT
+                    return .interrupted
+                case .escape:
+                    screen("\r\u{1B}[K  done? (t: timer) > ")
+                    return nil
+                default:
+                    break
                 }
             }
             draw()
@@ -194,21 +285,6 @@ final class TerminalLineReader {
     }
 
     private func format2(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }
-
-    /// The keys of the next read; a lone Escape is told from a sequence by a 50 ms pause.
-    private func readKeys() -> [Key] {
-        if decoder.isWaiting {
-            var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-            if poll(&poller, 1, 50) == 0 { return decoder.flush() }
-        }
-        var bytes = [UInt8](repeating: 0, count: 4096)
-        let n = read(fd, &bytes, bytes.count)
-        guard n > 0 else {
-            if n == 0 { return [.control("d")] }
-            return []
-        }
-        return decoder.feed(bytes[..<n])
-    }
 }
 
 /// How fast the countdown's clock runs. Tests speed it up with ROUTINE_TEST_CLOCK_SPEED (a

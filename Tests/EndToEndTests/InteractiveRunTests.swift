@@ -32,11 +32,82 @@ final class TmuxSession {
             if n <= 0 { break }
             output += buffer[0..<n]
         }
-        pclose(pipe)
+        lastStatus = pclose(pipe)
         return String(decoding: output, as: UTF8.self)
     }
 
-    func send(_ keys: String...) throws { try tmux(["send-keys", "-t", name] + keys) }
+    /// The wait status of the last tmux client.
+    private(set) var lastStatus: Int32 = 0
+
+    /// Sends `keys` in one write: the program reads them as one burst (typed text only).
+    /// A client that could not reach a busy server is tried again.
+    func send(_ keys: String...) throws { try sendKeys(keys) }
+
+    private func sendKeys(_ keys: [String]) throws {
+        for _ in 0..<3 {
+            try tmux(["send-keys", "-t", name] + keys)
+            if lastStatus == 0 { return }
+            Thread.sleep(forTimeInterval: 0.1)
+        }
+        Issue.record("tmux could not send \(keys)")
+    }
+
+    /// From the start of routines/morning.rt to its question, its menu drawn: the first two
+    /// habits done.
+    func toTheQuestion() throws {
+        try waitFor("done? >")
+        try press("d")
+        try waitFor("Step 2 · Morning")
+        try press("d")
+        try waitFor("  > 1. Great!")
+    }
+
+    /// Presses each key alone: sent once the program has read the one before it, and more
+    /// than 50 ms after it, so that no two keys arrive as a burst.
+    func press(_ keys: String...) throws {
+        for key in keys {
+            try sendKeys([key])
+            try waitUntilRead()
+        }
+    }
+
+    /// Types `text` (read as one burst), waits until the screen shows `shown`, then presses
+    /// Enter alone.
+    func enter(_ text: String, shown: String) throws {
+        try sendKeys(["-l", text])
+        try waitFor(shown)
+        try waitUntilRead()
+        try press("Enter")
+    }
+
+    /// Pastes `bytes` as the terminal would: between paste brackets when the program asked for
+    /// them and `bracketed`, else as the bytes alone, all written at once.
+    func paste(_ bytes: [UInt8], bracketed: Bool) throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("routine-paste-\(UUID().uuidString)")
+        try Data(bytes).write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        try tmux(["load-buffer", "-b", "p", file.path], capture: false)
+        try tmux(["paste-buffer", "-d", "-r", "-b", "p", "-t", name] + (bracketed ? ["-p"] : []), capture: false)
+        try waitUntilRead()
+    }
+
+    /// Waits until the program has read every byte sent to its terminal (the terminal's input
+    /// queue is empty), then 60 ms more: a key sent next is a read of its own.
+    func waitUntilRead() throws {
+        let tty = try tmux(["display-message", "-p", "-t", name, "#{pane_tty}"]).trimmingCharacters(in: .whitespacesAndNewlines)
+        let fd = open(tty, O_RDONLY | O_NOCTTY | O_NONBLOCK)
+        guard fd >= 0 else { return }
+        defer { close(fd) }
+        let deadline = Date().addingTimeInterval(15)
+        var queued: Int32 = 1
+        while Date() < deadline {
+            if ioctl(fd, UInt(FIONREAD), &queued) != 0 { queued = 0 }
+            if queued == 0 { break }
+            Thread.sleep(forTimeInterval: 0.01)
+        }
+        if queued > 0 { Issue.record("the program never read \(queued) bytes sent to it") }
+        Thread.sleep(forTimeInterval: 0.06)
+    }
 
     func screen() throws -> String { try tmux(["capture-pane", "-p", "-t", name, "-S", "-200"]) }
 
@@ -71,19 +142,19 @@ struct InteractiveRunTests {
         try session.send("Enter")
         var screen = try session.waitFor("answer (1-5) >")
         #expect(screen.contains("1. Great!") && screen.contains("5. Tired"))
-        try session.send("seven", "Enter")
+        try session.enter("seven", shown: "answer (1-5) > seven")
         screen = try session.waitFor("'seven' is not an option: choose 1 to 5")
         // A refused answer repeats only the input line, not the whole step.
         #expect(screen.components(separatedBy: "Step 3 · Morning").count == 2)
-        try session.send("b", "Enter")
+        try session.enter("b", shown: "answer (1-5) > b")
         screen = try session.waitFor("back to step 2: Stretch")
         try session.send("s")  // a single key: it skips at once
         try session.waitFor("answer (1-5) >")
-        try session.send("not", "Enter")  // a unique prefix of "Not so good"
+        try session.enter("not", shown: "answer (1-5) > not")  // a unique prefix of "Not so good"
         try session.waitFor("Write three lines")
         screen = try session.screen()
         #expect(screen.contains("What went well yesterday?"))
-        try session.send("q", "Enter")
+        try session.press("q")
         screen = try session.waitFor("[exit=0]")
         #expect(screen.contains("Morning: quit"))
         #expect(screen.contains("1 done · 1 skipped · 0 not scheduled"))
@@ -124,7 +195,7 @@ struct InteractiveRunTests {
         #expect(screen.contains("1. \\u{1B}]52;c;aGk=\\u{7}"))
         let title = try session.tmux(["display-message", "-p", "-t", session.name, "#{pane_title}"])
         #expect(!title.contains("title"), "the window title was set to '\(title)'")
-        try session.send("q", "Enter")
+        try session.enter("q", shown: "answer (1-2) > q")
         try session.waitFor("[exit=0]")
     }
 
@@ -136,7 +207,8 @@ struct InteractiveRunTests {
         let styled = try session.tmux(["capture-pane", "-p", "-e", "-t", session.name])
         let colourExpected = environment["NO_COLOR"] == nil && environment["TERM"] != "dumb"
         #expect(styled.contains("\u{1B}[") == colourExpected)
-        try session.send("q", "Enter")
+        try session.press("q")
+        if environment["TERM"] == "dumb" { try session.press("Enter") }  // plain lines wait for Enter
         try session.waitFor("[exit=0]")
     }
 }
@@ -150,13 +222,13 @@ struct InteractiveResumeTests {
         let command = "cd '\(packageRoot.path)' && '\(routineBinary.path)' run routines/morning.rt --date 2020-01-06"
         let session = try TmuxSession(command: command, environment: ["TERM": "xterm", "ROUTINE_HISTORY": history])
         try session.waitFor("Resume the Monday 2020-01-06 run of 'Morning' at step 3 (How are you feeling today?)? [Y/n]")
-        try session.send("maybe", "Enter")
+        try session.enter("maybe", shown: "[Y/n] maybe")
         try session.waitFor("y: resume where it stopped · n: start a new run (the old one is kept) [Y/n]")
         try session.send("Enter")
         let screen = try session.waitFor("answer (1-5) >")
         #expect(screen.contains("resumed at step 3: 2 steps were recorded from "))
         #expect(screen.contains("Step 3 · Morning"))
-        try session.send("q", "Enter")
+        try session.enter("q", shown: "answer (1-5) > q")
         try session.waitFor("[exit=0]")
         let log = try execute(["log", "--history", history, "--json"])
         let lines = log.stdout.split(separator: "\n")
@@ -170,9 +242,9 @@ struct InteractiveResumeTests {
         let command = "cd '\(packageRoot.path)' && '\(routineBinary.path)' run routines/morning.rt --date 2020-01-06"
         let session = try TmuxSession(command: command, environment: ["TERM": "xterm", "ROUTINE_HISTORY": history])
         try session.waitFor("at step 2 (Stretch)? [Y/n]")
-        try session.send("n", "Enter")
+        try session.press("n")  // a single key, as at every other yes-or-no question
         try session.waitFor("Step 1 · Morning")
-        try session.send("q", "Enter")
+        try session.press("q")
         try session.waitFor("[exit=0]")
         let log = try execute(["log", "--history", history, "--json"])
         #expect(log.stdout.split(separator: "\n").count == 2)

@@ -11,11 +11,7 @@ struct LineEditingTests {
     /// A session past the first two habits, its question's menu drawn.
     private func atTheQuestion() throws -> TmuxSession {
         let session = try TmuxSession(command: command, environment: ["TERM": "xterm-256color", "NO_COLOR": "1"])
-        try session.waitFor("done? >")
-        try session.send("d")
-        try session.waitFor("Step 2 · Morning")
-        try session.send("d")
-        try session.waitFor("  > 1. Great!")
+        try session.toTheQuestion()
         return session
     }
 
@@ -23,17 +19,17 @@ struct LineEditingTests {
         let session = try TmuxSession(command: command, environment: ["TERM": "xterm-256color"])
         try session.waitFor("done? >")
         // Up and Enter: an empty answer (done), not an escape sequence echoed and refused.
-        try session.send("Up", "Enter")
+        try session.press("Up", "Enter")
         try session.waitFor("Step 2 · Morning")
-        try session.send("z", "z", "z", "C-u", "Enter")
+        try session.press("z", "z", "z", "C-u", "Enter")
         var screen = try session.waitFor("answer (1-5) >")
         #expect(!screen.contains("^[") && !screen.contains("\\u{1B}"), "\(screen)")
         // "gXreat", then Home, Right, Right, Backspace: "great", a unique start of "Great!".
-        try session.send("g", "X", "r", "e", "a", "t", "Home", "Right", "Right", "BSpace", "Enter")
+        try session.press("g", "X", "r", "e", "a", "t", "Home", "Right", "Right", "BSpace", "Enter")
         screen = try session.waitFor("Step 4 · Morning")
         #expect(screen.contains("Run"), "\(screen)")
         #expect(!screen.contains("is not an option"))
-        try session.send("q", "Enter")
+        try session.press("q")
         screen = try session.waitFor("[exit=0]")
         #expect(screen.contains("Morning: quit"))
     }
@@ -55,15 +51,33 @@ struct LineEditingTests {
         try session.send("-l", Self.run)
         try session.send("Enter")
         try session.waitFor("done? >")
-        try session.send("a", "b", "C-z")
+        try session.press("a", "b", "C-z")
         try session.waitFor("Stopped")
         try session.send("-l", "fg")
         try session.send("Enter")
         try session.waitFor("> ab")
         // Still raw: a cursor key edits, it is not echoed.
-        try session.send("BSpace", "BSpace", "Left", "Enter")
+        try session.press("BSpace", "BSpace", "Left", "Enter")
         let screen = try session.waitFor("Step 2 · Morning")
         #expect(!screen.contains("^[[D"), "\(screen)")
+    }
+
+    /// Ctrl-Z at a question's menu, then `fg`: the menu is drawn afresh under what the shell
+    /// wrote, over none of it, and still answers.
+    @Test func ctrlZAtAMenuThenFgDrawsItUnderTheShell() throws {
+        let session = try TmuxSession(command: "cd '\(packageRoot.path)' && exec bash --norc -i", environment: ["TERM": "xterm-256color", "PS1": "$ "])
+        try session.send("-l", Self.run)
+        try session.send("Enter")
+        try session.toTheQuestion()
+        try session.press("C-z")
+        try session.waitFor("Stopped")
+        try session.enter("fg", shown: "$ fg")
+        try session.waitFor("fg\n")
+        try session.press("Down")
+        let screen = try session.waitFor("  > 2. Okay")
+        #expect(screen.contains("Stopped") && screen.contains("$ fg"), "\(screen)")
+        try session.press("Enter")
+        try session.waitFor("Go for a walk")
     }
 
     /// An answer that leads to `end` can be taken back; Enter at a numeric habit records its
@@ -73,28 +87,30 @@ struct LineEditingTests {
         var screen = try session.waitFor("done? >")
         // The longest way: water, stretch, mood, then "Great!": run, shower, meditate, plan, water2.
         #expect(screen.contains("Step 1 · Morning · at most 7 more"), "\(screen)")
-        try session.send("Enter")
+        try session.press("Enter")
         try session.waitFor("Step 2 · Morning")
-        try session.send("s")  // single keys act at once
+        try session.press("s")  // single keys act at once
         try session.waitFor("answer (1-5) >")
-        try session.send("4")  // a digit chooses at once: "Skip today" -> end
+        try session.press("4")  // a digit chooses at once: "Skip today" -> end
         screen = try session.waitFor("That's the end of 'Morning'. Enter to finish, b to go back >")
-        try session.send("b")
+        try session.press("b")
         try session.waitFor("back to step 3")
-        try session.send("Down", "Enter")  // the menu: "Okay" -> walk -> plan -> water2
+        // The menu marks the answer given before (4); Up twice: "Okay" -> walk -> plan -> water2.
+        try session.waitFor("  > 4. Skip today")
+        try session.press("Up", "Up", "Enter")
         screen = try session.waitFor("Go for a walk")
         // The answer fixed the way: walk, plan, water2, exactly.
         #expect(screen.contains("Step 3 · Morning · at most 5 more"), "\(screen)")
         #expect(screen.contains("Step 4 · Morning · 2 more"), "\(screen)")
-        try session.send("d")
+        try session.press("d")
         screen = try session.waitFor("Plan the day")
         #expect(screen.contains("Step 5 · Morning · 1 more"), "\(screen)")
-        try session.send("Enter")
+        try session.press("Enter")
         screen = try session.waitFor("amount [8 glasses] >")
         #expect(screen.contains("· the last step"), "\(screen)")
-        try session.send("Enter")
+        try session.press("Enter")
         try session.waitFor("That's the end of 'Morning'.")
-        try session.send("Enter")
+        try session.press("Enter")
         screen = try session.waitFor("[exit=0]")
         #expect(screen.contains("Morning: completed"))
         #expect(screen.contains("Drink water: 8 of 8 glasses"))
@@ -109,7 +125,7 @@ struct LineEditingTests {
         // The menu is drawn once the answer is awaited: the first option highlighted.
         var screen = try session.screen()
         #expect(screen.contains("answer (1-5) >"), "\(screen)")
-        try session.send("Down", "j", "j", "Up")
+        try session.press("Down", "j", "j", "Up")
         screen = try session.waitFor("  > 3. Not so good")
         #expect(screen.contains("    1. Great!") && screen.contains("    5. Tired"))
         try session.send("k")
@@ -118,7 +134,7 @@ struct LineEditingTests {
         try session.waitFor("Go for a walk")
         try session.send("b")
         try session.waitFor("back to step 3")
-        try session.send("t", "i", "Enter")  // a unique start of "Tired", typed
+        try session.press("t", "i", "Enter")  // a unique start of "Tired", typed
         screen = try session.waitFor("Plan the day")
         try session.send("q")
         screen = try session.waitFor("[exit=0]")
@@ -142,7 +158,7 @@ struct LineEditingTests {
         try session.waitFor("⏱ 00:00  time is up · Enter: done")
         try session.send("Enter")
         try session.waitFor("> 1. Great!")
-        try session.send("q", "Enter")  // at a menu, letters are typed: q and Enter
+        try session.enter("q", shown: "answer (1-5) > q")  // at a menu, letters are typed: q and Enter
         screen = try session.waitFor("[exit=0]")
         #expect(screen.contains("2 done · 0 skipped"))
         #expect(screen.contains("Stretch: planned 5m · took "), "\(screen)")
@@ -171,7 +187,7 @@ struct LineEditingTests {
         try session.send("d")
         let screen = try session.waitFor("answer (1-5) >")
         #expect(!screen.contains("> 1. Great!"), "\(screen)")
-        try session.send("2", "Enter")
+        try session.press("2", "Enter")
         try session.waitFor("Go for a walk")
         try session.send("q")
         try session.waitFor("[exit=0]")
@@ -185,7 +201,7 @@ struct LineEditingTests {
         let session = try TmuxSession(
             command: "cd '\(dir.path)' && '\(routineBinary.path)' run e.rt --no-history", environment: ["TERM": "xterm-256color"])
         try session.waitFor("> 1. 😀 Great!")
-        try session.send("g", "r", "e", "Enter")
+        try session.press("g", "r", "e", "Enter")
         try session.waitFor("That's the end of 'E'.")
         try session.send("Enter")
         let screen = try session.waitFor("[exit=0]")

@@ -71,7 +71,14 @@ struct ScriptedRunTests {
         let result = try execute(["run", "routines/morning.rt", "--date", "2026-11-23"], stdin: "\nq\n")
         #expect(result.status == 0)
         #expect(result.stdout.contains("1. Drink a glass of water: done"))
-        #expect(result.stdout.contains("Morning: stopped"))
+        #expect(result.stdout.contains("Morning: quit"), "the words of the terminal, log and the README")
+    }
+
+    @Test func aCompletedRunSaysCompleted() throws {
+        let result = try execute(["run", "routines/morning.rt", "--date", "2026-11-23"], stdin: "\n\n4\n")
+        #expect(result.status == 0)
+        #expect(result.stdout.contains("Morning: completed"), "\(result.stdout)")
+        #expect(!result.stdout.contains("finished"))
     }
 
     @Test func answersFromAFile() throws {

@@ -93,21 +93,17 @@ public struct RunTranscript: Sendable {
         if routine.isQuestion(index) {
             return "  Type an option's number or its text (or the start of it). b: back · q: quit\n"
         }
-        let done = routine.target(of: index) != nil ? "Enter: the target · a number: the amount done" : "Enter or d: done"
+        let done =
+            routine.target(of: index) != nil ? "Enter: the target · a number: the amount done"
+            : routine.duration(of: index) != nil ? "Enter or d: done · t: a timer of its duration (Space pauses, Esc comes back here)"
+            : "Enter or d: done"
         return "  \(done) · s: skip · b: back to the previous step · q: quit and show the summary\n"
     }
 
     private func summary(_ result: RunResult, _ run: RoutineRun, elapsed: Double?) -> String {
         let s = RunSummary(run)
-        // At a terminal, the words of --json and the history; scripts keep their wording.
-        let outcome: String =
-            switch result {
-            case _ where interactive && result != .incomplete: result.rawValue
-            case .completed: run.reachedEnd ? "finished" : "completed"
-            case .quit: "stopped"
-            case .incomplete: "incomplete: the answers ran out"
-            case .interrupted: "interrupted"
-            }
+        // The words of --json, `log` and the history, at a terminal and in a script alike.
+        let outcome = result == .incomplete ? "incomplete: the answers ran out" : result.rawValue
         var text = "\n" + paint("\(run.routine.name): \(outcome)", "1") + "\n"
         text += "  \(s.done) done · \(s.skipped) skipped · \(s.notScheduled) not scheduled\n"
         for (node, value) in s.values {
