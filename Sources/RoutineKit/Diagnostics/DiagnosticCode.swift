@@ -1,6 +1,7 @@
 /// Every diagnostic's stable code. Codes are never reused or renumbered.
 ///
-/// E0xx: reading and lexing; E1xx: syntax; E2xx: meaning; E3xx: YAML; W0xx: warnings.
+/// E0xx: reading and lexing; E1xx: syntax; E2xx: meaning; E3xx: YAML; E4xx: test files;
+/// W0xx: warnings.
 public enum DiagnosticCode: String, Sendable, Codable, CaseIterable {
     // Reading and lexing
     case unreadableInput = "E001"
@@ -47,6 +48,15 @@ public enum DiagnosticCode: String, Sendable, Codable, CaseIterable {
     case yamlTooDeep = "E308"
     case yamlMultipleDocuments = "E309"
     case yamlTag = "E310"
+    // Test files (`.rt.test`)
+    case unknownTestLine = "E401"
+    case misplacedTestLine = "E402"
+    case invalidTestArgument = "E403"
+    case duplicateTestLine = "E404"
+    case unknownTestNode = "E405"
+    case testRoutineUnavailable = "E406"
+    case testFailed = "E407"
+    case noTestCases = "E408"
     // Warnings
     case unreachableNode = "W001"
     case optionsAllSame = "W002"
@@ -59,6 +69,7 @@ public enum DiagnosticCode: String, Sendable, Codable, CaseIterable {
     case runNotRecorded = "W009"
     case bareGather = "W010"
     case misleadingNumbers = "W011"
+    case uncovered = "W012"
 
     public var severity: Severity { rawValue.hasPrefix("W") ? .warning : .error }
 
@@ -106,6 +117,14 @@ public enum DiagnosticCode: String, Sendable, Codable, CaseIterable {
         case .yamlTooDeep: "YAML nested deeper than the schema allows"
         case .yamlMultipleDocuments: "more than one YAML document in a file"
         case .yamlTag: "a YAML tag other than the standard ones"
+        case .unknownTestLine: "a test-file line that starts with no keyword of the format"
+        case .misplacedTestLine: "a test-file line in the wrong place (outside a case, or setup after the first step)"
+        case .invalidTestArgument: "a test-file line whose words are missing, extra or not of the kind it takes"
+        case .duplicateTestLine: "a setting or case name given twice"
+        case .unknownTestNode: "a node or option that the routine under test does not have"
+        case .testRoutineUnavailable: "the routine a test file tests cannot be found, read or loaded without errors"
+        case .testFailed: "a case whose run did not do what a line expected"
+        case .noTestCases: "a test file with no case"
         case .unreachableNode: "a node that no path from the start reaches"
         case .optionsAllSame: "a question whose options all lead to the same place"
         case .singleOption: "a question with only one option"
@@ -117,6 +136,7 @@ public enum DiagnosticCode: String, Sendable, Codable, CaseIterable {
         case .runNotRecorded: "a run that cannot be recorded, because the history cannot be written"
         case .bareGather: "a bare arrow on its own line in a question, which is the question's gather"
         case .misleadingNumbers: "option texts that are numbers but not their positions, which a typed number picks by"
+        case .uncovered: "an answer or habit that no passing test case reaches (routine test --coverage)"
         }
     }
 }
