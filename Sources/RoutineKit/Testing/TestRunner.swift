@@ -177,7 +177,7 @@ private struct CaseState {
             k += 1
         }
         let now = ended.map { "the run ended \($0.rawValue)" } ?? waiting.map { "the run waits at \(routine.isQuestion($0) ? "question" : "habit") '\(routine.id(of: $0))'" } ?? "the run has not started"
-        let seen = eventually && k > cursor ? "none of the \(k - cursor) events since the last step matched, and " : ""
+        let seen = eventually && k > cursor ? "no event since the last step matched, and " : ""
         fail(at: step, "expected \(expected.text), but \(seen)\(now)", expected: expected.text, actual: now)
     }
 
