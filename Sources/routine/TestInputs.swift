@@ -14,47 +14,17 @@ struct LoadedTestFile {
 
     var runnable: Bool { routine != nil && !diagnostics.hasErrors }
 
-    /// Where paths written in the test file are relative to.
-    var folder: String { (source.name as NSString).deletingLastPathComponent }
-
-    func resolve(_ path: String) -> String {
-        path.hasPrefix("/") || folder.isEmpty ? path : folder + "/" + path
-    }
+    func resolve(_ path: String) -> String { TestFile.resolve(path, besideTestAt: source.name) }
 
     init(_ source: SourceFile, input: InputOptions) {
         self.source = source
         let (parsed, syntax) = TestParser.parse(source)
         self.parsed = parsed
-        var diagnostics = syntax
-        let folder = (source.name as NSString).deletingLastPathComponent
-        let written = parsed.routinePath?.path ?? Self.routineName(for: source.name).map { ($0 as NSString).lastPathComponent }
-        let span = parsed.routinePath?.span ?? Span(at: 0)
-        var routine: LoadedRoutine?
-        if let written {
-            let path = written.hasPrefix("/") || folder.isEmpty ? written : folder + "/" + written
-            routinePath = path
-            switch input.read(path) {
-            case .success(let loaded) where loaded.hasErrors:
-                diagnostics.append(.testRoutineUnavailable(path, reason: "it has errors ('routine check \(path)' lists them)", at: span))
-            case .success(let loaded):
-                routine = loaded
-                diagnostics += TestChecker.check(parsed, against: loaded.routine)
-            case .failure(let problem):
-                diagnostics.append(.testRoutineUnavailable(path, reason: problem.message, at: span))
-            }
-        } else {
-            routinePath = ""
-            diagnostics.append(.testRoutineUnavailable(source.name, reason: "its name does not say which routine it tests; add a line such as 'routine morning.rt'", at: span))
-        }
+        let (path, routine, found) = TestChecker.resolve(parsed, testPath: source.name, load: { input.read($0) })
+        routinePath = path ?? ""
+        let diagnostics = syntax + (syntax.hasErrors ? found.filter { $0.code == .testRoutineUnavailable } : found)
         self.routine = routine
         self.diagnostics = diagnostics.sortedByPosition()
-    }
-
-    /// `morning.rt.test` tests `morning.rt`; a name without `.test` says nothing.
-    static func routineName(for path: String) -> String? {
-        guard path.hasSuffix(".test"), path.count > 5 else { return nil }
-        let name = String(path.dropLast(5))
-        return name.hasSuffix("/") ? nil : name
     }
 
     /// Every `*.rt.test` (and `*.yaml.test`, `*.yml.test`) under `folder`, sorted, hidden

@@ -22,11 +22,9 @@ struct TestRecording {
             report(diagnostic, colors: colors)
             throw Exit.unreadable
         }
-        let folder = (testFile as NSString).deletingLastPathComponent
         // The routine: the one named, else the one the file names, else the file's own name.
         let parsed = existing.map { TestParser.parse($0).file }
-        let fromFile = parsed?.routinePath.map { folder.isEmpty || $0.path.hasPrefix("/") ? $0.path : folder + "/" + $0.path }
-        guard let routinePath = routine ?? fromFile ?? LoadedTestFile.routineName(for: testFile) else {
+        guard let routinePath = routine ?? (parsed ?? TestFile()).routinePath(forTestAt: testFile) else {
             StandardError.write(visible: "routine: error: '\(testFile)' does not say which routine it tests: name it NAME.rt.test, or give the routine: routine test --record \(testFile) ROUTINE.rt --answers \(answers)\n")
             throw ExitCode(64)
         }
@@ -49,9 +47,10 @@ struct TestRecording {
         var bytes = existing?.bytes ?? []
         if bytes.isEmpty {
             // A file whose name does not say its routine names it on its first line.
-            let derived = LoadedTestFile.routineName(for: testFile)
-            if routine != nil, derived.map({ $0 != routinePath }) ?? true {
-                let relative = folder.isEmpty || !routinePath.hasPrefix(folder + "/") ? routinePath : String(routinePath.dropFirst(folder.count + 1))
+            let derived = TestFile().routinePath(forTestAt: testFile)
+            if routine != nil, derived != routinePath {
+                let folder = TestFile.resolve("", besideTestAt: testFile)
+                let relative = folder.isEmpty || !routinePath.hasPrefix(folder) ? routinePath : String(routinePath.dropFirst(folder.count))
                 bytes += Array("routine \(TestText.argument(relative))\n\n".utf8)
             }
         } else {

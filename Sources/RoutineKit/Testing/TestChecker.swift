@@ -32,3 +32,25 @@ public enum TestChecker {
         return diagnostics
     }
 }
+
+extension TestChecker {
+    /// A test file at `testPath` with its routine: found (E406 when it cannot be, or has
+    /// errors), loaded with `load`, and the file checked against it. The routine is nil when
+    /// the file's cases cannot run.
+    public static func resolve(
+        _ file: TestFile, testPath: String, load: (String) -> Result<LoadedRoutine, Diagnostic>
+    ) -> (routinePath: String?, routine: LoadedRoutine?, diagnostics: [Diagnostic]) {
+        let span = file.routinePath?.span ?? Span(at: 0)
+        guard let path = file.routinePath(forTestAt: testPath) else {
+            return (nil, nil, [.testRoutineUnavailable(testPath, reason: "its name does not say which routine it tests; add a line such as 'routine morning.rt'", at: span)])
+        }
+        switch load(path) {
+        case .success(let loaded) where loaded.hasErrors:
+            return (path, nil, [.testRoutineUnavailable(path, reason: "it has errors ('routine check \(path)' lists them)", at: span)])
+        case .success(let loaded):
+            return (path, loaded, check(file, against: loaded.routine))
+        case .failure(let problem):
+            return (path, nil, [.testRoutineUnavailable(path, reason: problem.message, at: span)])
+        }
+    }
+}

@@ -109,3 +109,20 @@ public enum TestText {
         return plain ? text : StringLiteral.encode(text)
     }
 }
+
+extension TestFile {
+    /// The routine a test file at `path` tests: its `routine` line (relative to the test
+    /// file's folder), else its own name without `.test` (`morning.rt.test` tests
+    /// `morning.rt`); nil when neither says.
+    public func routinePath(forTestAt path: String) -> String? {
+        if let written = routinePath?.path { return Self.resolve(written, besideTestAt: path) }
+        guard path.hasSuffix(".test"), !path.hasSuffix("/.test"), path.count > 5 else { return nil }
+        return String(path.dropLast(5))
+    }
+
+    /// `written`, a path in the test file at `testPath`, made relative to where `testPath` is.
+    public static func resolve(_ written: String, besideTestAt testPath: String) -> String {
+        guard !written.hasPrefix("/"), let slash = testPath.lastIndex(of: "/") else { return written }
+        return String(testPath[...slash]) + written
+    }
+}

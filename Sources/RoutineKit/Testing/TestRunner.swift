@@ -21,6 +21,10 @@ public struct TestOutcome: Sendable {
     public var habits: Set<Int> = []
     /// Options chosen in the run as it ended.
     public var answers: Set<OptionRef> = []
+    /// The node the run waited at when the case's lines ran out; nil once it ended.
+    public var waitingAt: Int?
+    /// Whether the failure is an `answer` or `do` line the run refused or could not take.
+    public var failedAtInput = false
 
     public var passed: Bool { failure == nil }
 
@@ -53,6 +57,8 @@ public enum TestRunner {
         state.checkNotReached()
         var outcome = TestOutcome(name: testCase.name, span: testCase.span, failure: state.failure)
         outcome.transcript = state.events
+        outcome.waitingAt = state.waiting
+        outcome.failedAtInput = state.failedAtInput
         for record in run.records {
             switch record.outcome {
             case .answer(let option): outcome.answers.insert(OptionRef(node: record.node, option: option))
@@ -83,6 +89,7 @@ private struct CaseState {
     /// The input line being read, so that a refusal is reported at it.
     var inputLine: TestStep?
     var failure: Diagnostic?
+    var failedAtInput = false
 
     init(testCase: TestCase, routine: Routine, ways: @escaping () -> BigCount?) {
         self.testCase = testCase
@@ -111,7 +118,8 @@ private struct CaseState {
                 fail(at: step, "the run refused '\(input)'\(place): \(message)", expected: describe(step), actual: "refused: \(message)")
             }
         case .end(let result):
-            waiting = nil
+            // Out of lines (incomplete), the run still stands where it waited.
+            if result != .incomplete { waiting = nil }
             ended = result
             if result != .incomplete, result != .interrupted { events.append(.end(result)) }
         case .start, .back, .help, .confirmEnd:
@@ -210,6 +218,10 @@ private struct CaseState {
 
     private mutating func fail(at step: TestStep, _ message: String, expected: String, actual: String) {
         guard failure == nil else { return }
+        switch step.kind {
+        case .answer, .act: failedAtInput = true
+        default: break
+        }
         failure = .testFailed(message, at: step.span, expected: expected, actual: actual, transcript: events)
     }
 }
