@@ -3,16 +3,14 @@ every example routine and comparing with the server's own semantic tokens; and t
 presence (Neovim checks their highlighting, see test_neovim.py)."""
 
 import json
-import os
 import pathlib
 import shutil
-import subprocess
 
 import pytest
 from lsprotocol import types
 
 from conftest import ROOT
-from helpers import doc, open_document
+from helpers import doc, headless_nvim, open_document
 from textmate import Grammar
 
 GRAMMAR = ROOT / "editors" / "textmate" / "routine.tmLanguage.json"
@@ -178,13 +176,10 @@ def test_vim_knows_test_files(tmp_path):
         "  expect eventually habit water done\n  do d\n  expect value pushups 30\n"
     )
     out = tmp_path / "out.json"
-    env = dict(
-        os.environ, HOME=str(tmp_path), XDG_CONFIG_HOME=str(tmp_path), XDG_DATA_HOME=str(tmp_path), XDG_STATE_HOME=str(tmp_path),
+    headless_nvim(
+        ROOT / "Tests" / "lsp" / "nvim" / "syntax.lua", tmp_path,
         ROUTINE_ROOT=str(ROOT), SYNTAX_FILE=str(path), SYNTAX_OUT=str(out), SYNTAX_PROBES=json.dumps([p[:2] for p in VIM_PROBES]),
     )
-    script = ROOT / "Tests" / "lsp" / "nvim" / "syntax.lua"
-    subprocess.run(["nvim", "--headless", "--clean", "-n", "-c", f"luafile {script}"], env=env, timeout=60, check=True,
-                   stdin=subprocess.DEVNULL, capture_output=True)
     seen = json.loads(out.read_text())
     assert seen["filetype"] == "routinetest"
     assert seen["syntax"] == [p[2] for p in VIM_PROBES]
