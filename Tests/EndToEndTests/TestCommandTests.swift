@@ -143,7 +143,7 @@ struct TestCommandTests {
         let result = try execute(["test", "--coverage"], in: dir)
         #expect(result.status == 0)
         #expect(result.stdout.contains("coverage of gym.rt: answers 2 of 3, habits 4 of 4\n"))
-        #expect(result.stdout.contains("gym.rt:6:3: warning[W012]: no passing case answers 'Sore' to 'mood'\n"))
+        #expect(result.stdout.contains("gym.rt:6:3: warning[W013]: no passing case answers 'Sore' to 'mood'\n"))
         let strict = try execute(["test", "--coverage", "--strict"], in: dir)
         #expect(strict.status == 1)
         #expect(strict.stdout.hasSuffix("coverage: 1 not covered, which --strict fails\n2 passed, 0 failed\n"))

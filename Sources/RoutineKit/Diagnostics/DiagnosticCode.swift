@@ -69,7 +69,8 @@ public enum DiagnosticCode: String, Sendable, Codable, CaseIterable {
     case runNotRecorded = "W009"
     case bareGather = "W010"
     case misleadingNumbers = "W011"
-    case uncovered = "W012"
+    case runDateAhead = "W012"
+    case uncovered = "W013"
 
     public var severity: Severity { rawValue.hasPrefix("W") ? .warning : .error }
 
@@ -125,7 +126,7 @@ public enum DiagnosticCode: String, Sendable, Codable, CaseIterable {
         case .testRoutineUnavailable: "the routine a test file tests cannot be found, read or loaded without errors"
         case .testFailed: "a case whose run did not do what a line expected"
         case .noTestCases: "a test file with no case"
-        case .unreachableNode: "a node that no path from the start reaches"
+        case .unreachableNode: "a node, or a region entered through it, that no path from the start reaches"
         case .optionsAllSame: "a question whose options all lead to the same place"
         case .singleOption: "a question with only one option"
         case .duplicateTarget: "a target listed twice in one arrow"
@@ -136,6 +137,7 @@ public enum DiagnosticCode: String, Sendable, Codable, CaseIterable {
         case .runNotRecorded: "a run that cannot be recorded, because the history cannot be written"
         case .bareGather: "a bare arrow on its own line in a question, which is the question's gather"
         case .misleadingNumbers: "option texts that are numbers but not their positions, which a typed number picks by"
+        case .runDateAhead: "a run dated more than a day after today (more than a year is refused without --force)"
         case .uncovered: "an answer or habit that no passing test case reaches (routine test --coverage)"
         }
     }

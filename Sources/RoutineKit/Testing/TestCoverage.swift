@@ -20,7 +20,7 @@ public struct TestCoverage: Sendable {
     /// "answers 9 of 11, habits 14 of 15".
     public var summary: String { "answers \(answers.count) of \(answerCount), habits \(habits.count) of \(habitCount)" }
 
-    /// One warning (W012) per answer and habit no passing case reached, in source order.
+    /// One warning (W013) per answer and habit no passing case reached, in source order.
     public func uncovered() -> [Diagnostic] {
         var diagnostics: [Diagnostic] = []
         let nodes = routine.nodes
