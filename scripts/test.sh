@@ -32,5 +32,8 @@ fi
 
 swift test </dev/null
 
+# The example routines check themselves: every answer and every habit reached by a passing case.
+"$(swift build --show-bin-path)/routine" test --coverage --strict routines/ </dev/null
+
 # The language server with real clients: pytest-lsp, the TextMate grammar, headless Neovim.
 bash scripts/lsp-tests.sh </dev/null

@@ -54,6 +54,19 @@ public final class HistoryStore: @unchecked Sendable {
         return store
     }
 
+    /// A new, empty history in memory, gone when the store is: `routine test` runs each case
+    /// against one, never against the user's history.
+    public static func temporary() throws(HistoryError) -> HistoryStore {
+        let name = "temporary history"
+        do {
+            let queue = try DatabaseQueue(configuration: Configuration())
+            try HistorySchema.migrator.migrate(queue)
+            return HistoryStore(path: name, queue: queue, location: ":memory:")
+        } catch {
+            throw classify(error, path: name)
+        }
+    }
+
     /// `path` as SQLite must be given it to read it as a file name: SQLite reads a name that
     /// starts with `file:` as a URI, so a relative one gets `./` in front.
     private static func plainPath(_ path: String) -> String {

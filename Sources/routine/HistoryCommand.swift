@@ -76,17 +76,12 @@ struct HistoryImportCommand: ParsableCommand {
             report(diagnostic, colors: colors)
             throw Exit.unreadable
         }
-        let text = String(decoding: source.bytes, as: UTF8.self)
-        var runs: [StoredRun] = []
-        for (k, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-            let trimmed = line.hasSuffix("\r") ? line.dropLast() : line
-            if trimmed.allSatisfy(\.isWhitespace) { continue }
-            do {
-                runs.append(try HistoryJSON.decode(trimmed))
-            } catch {
-                report(.invalidImport(file, line: k + 1, reason: error.reason), colors: colors)
-                throw Exit.errors
-            }
+        let runs: [StoredRun]
+        do {
+            runs = try HistoryJSON.decodeAll(source.bytes)
+        } catch {
+            report(.invalidImport(file, line: error.line, reason: error.reason), colors: colors)
+            throw Exit.errors
         }
         let unwritable = { (error: HistoryError?) in
             guard case .unavailable(let path, let reason) = error else { return report(.noHistoryPlace(), colors: colors) }

@@ -113,14 +113,9 @@ struct RunHistorySession {
     /// For each habit with a weekly quota, the days of this ISO week (Monday on) it was done,
     /// other runs of today included. Without a history every habit is offered.
     func doneThisWeek(excluding run: Int64?) -> [Int: Int] {
-        let routine = loaded.routine
-        let quotas = (0..<routine.nodeCount).filter { routine.perWeek(of: $0) != nil }
-        guard let store, !quotas.isEmpty else { return [:] }
+        guard let store else { return [:] }
         do {
-            let days = try store.doneDays(of: routine.name, from: date.weekStart.description, through: date.description, excluding: run)
-            var counts: [Int: Int] = [:]
-            for index in quotas { counts[index] = days[routine.id(of: index)] ?? 0 }
-            return counts
+            return try store.doneThisWeek(loaded.routine, on: date, excluding: run)
         } catch {
             Self.warn(error.diagnostic)
             return [:]

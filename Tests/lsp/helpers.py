@@ -57,3 +57,15 @@ def position_of(text, needle, occurrence=0, offset=0):
     line = before.count("\n")
     column = before[before.rfind("\n") + 1 :]
     return pos(line, len(column.encode("utf-16-le")) // 2)
+
+
+def headless_nvim(script, tmp_path, **variables):
+    """Runs the Lua `script` in a clean headless Neovim whose home and XDG folders are
+    `tmp_path`, with `variables` in its environment."""
+    import os
+    import subprocess
+
+    env = dict(os.environ, HOME=str(tmp_path), XDG_CONFIG_HOME=str(tmp_path), XDG_DATA_HOME=str(tmp_path), XDG_STATE_HOME=str(tmp_path))
+    env.update(variables)
+    subprocess.run(["nvim", "--headless", "--clean", "-n", "-c", f"luafile {script}"], env=env, timeout=60, check=True,
+                   stdin=subprocess.DEVNULL, capture_output=True)

@@ -2,13 +2,12 @@
 fix applies, and the Vim syntax file highlights keywords, strings and IDs."""
 
 import json
-import os
 import shutil
-import subprocess
 
 import pytest
 
 from conftest import ROOT, ROUTINE
+from helpers import headless_nvim
 
 TEXT = '''routine "Smoke"
 habit water "Drink water" -> strech  # a typo
@@ -35,14 +34,11 @@ def test_neovim_shows_the_diagnostic_applies_the_fix_and_highlights(tmp_path):
     path = tmp_path / "smoke.rt"
     path.write_text(TEXT)
     out = tmp_path / "out.json"
-    env = dict(
-        os.environ, HOME=str(tmp_path), XDG_CONFIG_HOME=str(tmp_path), XDG_DATA_HOME=str(tmp_path), XDG_STATE_HOME=str(tmp_path),
+    headless_nvim(
+        ROOT / "Tests" / "lsp" / "nvim" / "smoke.lua", tmp_path,
         ROUTINE=ROUTINE, ROUTINE_ROOT=str(ROOT), SMOKE_FILE=str(path), SMOKE_OUT=str(out),
         SMOKE_PROBES=json.dumps([p[:2] for p in PROBES]),
     )
-    script = ROOT / "Tests" / "lsp" / "nvim" / "smoke.lua"
-    subprocess.run(["nvim", "--headless", "--clean", "-n", "-c", f"luafile {script}"], env=env, timeout=60, check=True,
-                   stdin=subprocess.DEVNULL, capture_output=True)
     seen = json.loads(out.read_text())
     assert seen["filetype"] == "routine"
     assert seen["ready"]

@@ -1,6 +1,7 @@
 /// Every diagnostic's stable code. Codes are never reused or renumbered.
 ///
-/// E0xx: reading and lexing; E1xx: syntax; E2xx: meaning; E3xx: YAML; W0xx: warnings.
+/// E0xx: reading and lexing; E1xx: syntax; E2xx: meaning; E3xx: YAML; E4xx: test files;
+/// W0xx: warnings.
 public enum DiagnosticCode: String, Sendable, Codable, CaseIterable {
     // Reading and lexing
     case unreadableInput = "E001"
@@ -47,6 +48,15 @@ public enum DiagnosticCode: String, Sendable, Codable, CaseIterable {
     case yamlTooDeep = "E308"
     case yamlMultipleDocuments = "E309"
     case yamlTag = "E310"
+    // Test files (`.rt.test`)
+    case unknownTestLine = "E401"
+    case misplacedTestLine = "E402"
+    case invalidTestArgument = "E403"
+    case duplicateTestLine = "E404"
+    case unknownTestNode = "E405"
+    case testRoutineUnavailable = "E406"
+    case testFailed = "E407"
+    case noTestCases = "E408"
     // Warnings
     case unreachableNode = "W001"
     case optionsAllSame = "W002"
@@ -60,6 +70,7 @@ public enum DiagnosticCode: String, Sendable, Codable, CaseIterable {
     case bareGather = "W010"
     case misleadingNumbers = "W011"
     case runDateAhead = "W012"
+    case uncovered = "W013"
 
     public var severity: Severity { rawValue.hasPrefix("W") ? .warning : .error }
 
@@ -107,6 +118,14 @@ public enum DiagnosticCode: String, Sendable, Codable, CaseIterable {
         case .yamlTooDeep: "YAML nested deeper than the schema allows"
         case .yamlMultipleDocuments: "more than one YAML document in a file"
         case .yamlTag: "a YAML tag other than the standard ones"
+        case .unknownTestLine: "a test-file line that starts with no keyword of the format"
+        case .misplacedTestLine: "a test-file line in the wrong place (outside a case, or setup after the first step)"
+        case .invalidTestArgument: "a test-file line whose words are missing, extra or not of the kind it takes"
+        case .duplicateTestLine: "a setting or case name given twice"
+        case .unknownTestNode: "a node or option that the routine under test does not have"
+        case .testRoutineUnavailable: "the routine a test file tests cannot be found, read or loaded without errors"
+        case .testFailed: "a case whose run did not do what a line expected"
+        case .noTestCases: "a test file with no case"
         case .unreachableNode: "a node, or a region entered through it, that no path from the start reaches"
         case .optionsAllSame: "a question whose options all lead to the same place"
         case .singleOption: "a question with only one option"
@@ -119,6 +138,7 @@ public enum DiagnosticCode: String, Sendable, Codable, CaseIterable {
         case .bareGather: "a bare arrow on its own line in a question, which is the question's gather"
         case .misleadingNumbers: "option texts that are numbers but not their positions, which a typed number picks by"
         case .runDateAhead: "a run dated more than a day after today (more than a year is refused without --force)"
+        case .uncovered: "an answer or habit that no passing test case reaches (routine test --coverage)"
         }
     }
 }

@@ -39,48 +39,76 @@ extension LanguageServer {
     public func documentChanged(_ method: String, _ params: JSON, publish: Bool) throws(ResponseError) {
         guard let uri = params["textDocument"]?["uri"]?.string else { throw .invalidParams("no textDocument.uri") }
         let version = params["textDocument"]?["version"]?.int
+        let isTest = TestSnapshot.isTestFile(uri: uri, languageId: params["textDocument"]?["languageId"]?.string) || testDocuments[uri] != nil
+        var format: SourceFormat?
+        let text: [UInt8]
         switch method {
         case "textDocument/didOpen":
-            guard let text = params["textDocument"]?["text"]?.string else { throw .invalidParams("no textDocument.text") }
-            let format: SourceFormat? = params["textDocument"]?["languageId"]?.string == "yaml" ? .yaml : nil
-            documents[uri] = Snapshot(uri: uri, version: version, text: Array(text.utf8), format: format, encoding: encoding)
+            guard let opened = params["textDocument"]?["text"]?.string else { throw .invalidParams("no textDocument.text") }
+            text = Array(opened.utf8)
+            format = params["textDocument"]?["languageId"]?.string == "yaml" ? .yaml : nil
         case "textDocument/didChange":
-            guard let old = documents[uri] else { throw .invalidParams("document '\(uri)' is not open") }
+            guard let oldText = documents[uri]?.file.bytes ?? testDocuments[uri]?.file.bytes else { throw .invalidParams("document '\(uri)' is not open") }
             guard let changes = params["contentChanges"]?.array else { throw .invalidParams("no contentChanges") }
-            var text = old.file.bytes
+            var edited = oldText
             for change in changes {
                 guard let replacement = change["text"]?.string else { throw .invalidParams("a change without text") }
                 if let range = change["range"] {
                     // Each ranged change is in the positions of the text the previous one left.
-                    let span = try PositionMap(SourceFile(name: "", bytes: text), encoding: encoding).span(range)
-                    text.replaceSubrange(span.lowerBound..<max(span.lowerBound, span.upperBound), with: Array(replacement.utf8))
+                    let span = try PositionMap(SourceFile(name: "", bytes: edited), encoding: encoding).span(range)
+                    edited.replaceSubrange(span.lowerBound..<max(span.lowerBound, span.upperBound), with: Array(replacement.utf8))
                 } else {
-                    text = Array(replacement.utf8)
+                    edited = Array(replacement.utf8)
                 }
             }
-            let format: SourceFormat? = old.file.formatFromExtension == nil ? old.format : nil
-            documents[uri] = Snapshot(uri: uri, version: version, text: text, format: format, encoding: encoding)
+            text = edited
+            if let old = documents[uri] { format = old.file.formatFromExtension == nil ? old.format : nil }
         default:
             documents[uri] = nil
+            testDocuments[uri] = nil
             send(Outgoing.notification("textDocument/publishDiagnostics", ["uri": .string(uri), "diagnostics": []]))
             return
         }
-        if publish, let snapshot = documents[uri] { publishDiagnostics(snapshot) }
+        if isTest {
+            testDocuments[uri] = TestSnapshot(uri: uri, version: version, text: text, encoding: encoding, routine: { self.routineForTest(at: $0) })
+            if publish, let test = testDocuments[uri] { publishDiagnostics(test) }
+            return
+        }
+        documents[uri] = Snapshot(uri: uri, version: version, text: text, format: format, encoding: encoding)
+        if publish, let snapshot = documents[uri] {
+            publishDiagnostics(snapshot)
+            // The open test files of this routine are checked again against what it now says.
+            for test in testDocuments.values where test.routinePath == snapshot.file.name {
+                testDocuments[test.uri] = test.rechecked(routine: snapshot.loaded)
+                publishDiagnostics(testDocuments[test.uri]!)
+            }
+        }
     }
 
     func publishDiagnostics(_ snapshot: Snapshot) {
-        var params: JSON = ["uri": .string(snapshot.uri), "diagnostics": .array(snapshot.loaded.diagnostics.map { lspDiagnostic($0, in: snapshot) })]
-        if let version = snapshot.version, case .object(var fields) = params {
+        publish(snapshot.loaded.diagnostics, uri: snapshot.uri, version: snapshot.version, positions: snapshot.positions)
+    }
+
+    func publishDiagnostics(_ test: TestSnapshot) {
+        publish(test.diagnostics, uri: test.uri, version: test.version, positions: test.positions)
+    }
+
+    private func publish(_ diagnostics: [Diagnostic], uri: String, version: Int?, positions: PositionMap) {
+        var params: JSON = ["uri": .string(uri), "diagnostics": .array(diagnostics.map { lspDiagnostic($0, uri: uri, positions: positions) })]
+        if let version, case .object(var fields) = params {
             fields["version"] = JSON(version)
             params = .object(fields)
         }
         send(Outgoing.notification("textDocument/publishDiagnostics", params))
     }
 
+    func lspDiagnostic(_ diagnostic: Diagnostic, in snapshot: Snapshot) -> JSON {
+        lspDiagnostic(diagnostic, uri: snapshot.uri, positions: snapshot.positions)
+    }
+
     /// A diagnostic as LSP shows it: code, its explanation's address, related places (every
     /// secondary label and located note, so a cycle lists each of its arrows).
-    func lspDiagnostic(_ diagnostic: Diagnostic, in snapshot: Snapshot) -> JSON {
-        let positions = snapshot.positions
+    func lspDiagnostic(_ diagnostic: Diagnostic, uri: String, positions: PositionMap) -> JSON {
         let span = diagnostic.span ?? Span(at: 0)
         var fields: [String: JSON] = [
             "range": positions.range(span),
@@ -91,21 +119,21 @@ extension LanguageServer {
         ]
         if let documentation { fields["codeDescription"] = ["href": .string(documentation + "#diagnostics")] }
         var related: [JSON] = diagnostic.secondary.map { label in
-            ["location": ["uri": .string(snapshot.uri), "range": positions.range(label.span)], "message": .string(label.message)]
+            ["location": ["uri": .string(uri), "range": positions.range(label.span)], "message": .string(label.message)]
         }
         for note in diagnostic.notes where !note.summarizesRelated {
-            related.append(["location": ["uri": .string(snapshot.uri), "range": positions.range(note.span ?? span)], "message": .string(note.message)])
+            related.append(["location": ["uri": .string(uri), "range": positions.range(note.span ?? span)], "message": .string(note.message)])
         }
         if let fix = diagnostic.fixIt {
-            related.append(["location": ["uri": .string(snapshot.uri), "range": positions.range(fix.span)], "message": .string("help: " + fix.message)])
+            related.append(["location": ["uri": .string(uri), "range": positions.range(fix.span)], "message": .string("help: " + fix.message)])
         }
         // Past a hundred places a list is not read, and every keystroke would resend it.
         let listed = 100
         for label in diagnostic.related.prefix(listed) {
-            related.append(["location": ["uri": .string(snapshot.uri), "range": positions.range(label.span)], "message": .string(label.message)])
+            related.append(["location": ["uri": .string(uri), "range": positions.range(label.span)], "message": .string(label.message)])
         }
         if diagnostic.related.count > listed {
-            related.append(["location": ["uri": .string(snapshot.uri), "range": positions.range(span)], "message": .string("and \(diagnostic.related.count - listed) more")])
+            related.append(["location": ["uri": .string(uri), "range": positions.range(span)], "message": .string("and \(diagnostic.related.count - listed) more")])
         }
         if !related.isEmpty { fields["relatedInformation"] = .array(related) }
         if diagnostic.code == .unreachableNode { fields["tags"] = [1] }

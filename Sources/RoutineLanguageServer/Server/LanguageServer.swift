@@ -14,6 +14,8 @@ public final class LanguageServer: @unchecked Sendable {
     /// Runs a slow request's work; tests run it at once.
     let background: @Sendable (@escaping @Sendable () -> Void) -> Void
     var documents: [String: Snapshot] = [:]
+    /// Open test files (`.rt.test`), kept apart: they are not routines.
+    var testDocuments: [String: TestSnapshot] = [:]
     var encoding = PositionEncoding.utf16
     var initialized = false
     var shuttingDown = false
@@ -85,6 +87,10 @@ public final class LanguageServer: @unchecked Sendable {
         if method == "initialize" { return initialize(params) }
         guard initialized else { throw .serverNotInitialized }
         if shuttingDown { throw .invalidRequest("the server is shutting down") }
+        if let uri = params["textDocument"]?["uri"]?.string, let test = testDocuments[uri] {
+            // A test file has completion; every other request about one has no answer.
+            return method == "textDocument/completion" ? try testCompletion(test, params) : .null
+        }
         switch method {
         case "shutdown":
             shuttingDown = true

@@ -1,0 +1,67 @@
+/// The machine-readable forms of `routine test`'s results.
+public enum TestReport {
+    /// One case as a JSON object: where it is, whether it passed, its failure as `check
+    /// --format json` writes a diagnostic, and its transcript in the test file's words.
+    public static func json(_ outcome: TestOutcome, file: SourceFile, routine: String, table: inout LineTable) -> JSONValue {
+        var members: [(String, JSONValue)] = [
+            ("file", .string(file.name)), ("routine", .string(routine)), ("case", .string(outcome.name)),
+            ("line", .int(table.locate(outcome.span.lowerBound).line)), ("result", .string(outcome.passed ? "pass" : "fail")),
+        ]
+        if let failure = outcome.failure { members.append(("failure", failure.json(in: file, table: &table))) }
+        members.append(("transcript", .array(outcome.transcript.map { .string($0.text) })))
+        return .object(members)
+    }
+
+    /// One `<testsuite>` per test file, one `<testcase>` per case, for CI systems that read
+    /// JUnit XML. `rendered` gives a failure's text as `--format short` shows it.
+    public static func junit(_ suites: [(file: String, outcomes: [TestOutcome], seconds: Double)], rendered: (String, Diagnostic) -> String) -> String {
+        let tests = suites.reduce(0) { $0 + $1.outcomes.count }
+        let failures = suites.reduce(0) { $0 + $1.outcomes.filter { !$0.passed }.count }
+        var out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+        out += "<testsuites name=\"routine test\" tests=\"\(tests)\" failures=\"\(failures)\" errors=\"0\">\n"
+        for suite in suites {
+            let failed = suite.outcomes.filter { !$0.passed }.count
+            out += "  <testsuite name=\"\(xml(suite.file))\" tests=\"\(suite.outcomes.count)\" failures=\"\(failed)\" errors=\"0\" time=\"\(seconds(suite.seconds))\">\n"
+            for outcome in suite.outcomes {
+                out += "    <testcase classname=\"\(xml(suite.file))\" name=\"\(xml(outcome.name))\""
+                guard let failure = outcome.failure else {
+                    out += "/>\n"
+                    continue
+                }
+                out += ">\n      <failure message=\"\(xml(failure.message))\" type=\"\(failure.code.rawValue)\">"
+                out += xml(rendered(suite.file, failure)) + "</failure>\n    </testcase>\n"
+            }
+            out += "  </testsuite>\n"
+        }
+        return out + "</testsuites>\n"
+    }
+
+    private static func seconds(_ value: Double) -> String {
+        let millis = Int((value * 1000).rounded())
+        let fraction = String(millis % 1000)
+        return "\(millis / 1000)." + String(repeating: "0", count: 3 - fraction.count) + fraction
+    }
+
+    /// Text safe inside an XML attribute or element: markup escaped, and the characters XML 1.0
+    /// cannot hold at all written as '\u{...}'.
+    static func xml(_ text: String) -> String {
+        var out = ""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "\"": out += "&quot;"
+            case "\n", "\t": out.unicodeScalars.append(scalar)
+            default:
+                let v = scalar.value
+                if v < 0x20 || (0xFFFE...0xFFFF).contains(v) || (0x7F...0x9F).contains(v) {
+                    out += "\\u{" + String(v, radix: 16, uppercase: true) + "}"
+                } else {
+                    out.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        return out
+    }
+}

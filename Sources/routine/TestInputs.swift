@@ -1,0 +1,102 @@
+import Foundation
+import RoutineHistory
+import RoutineKit
+
+/// One test file as `routine test` reads it: parsed, its routine loaded, checked against it.
+struct LoadedTestFile {
+    let source: SourceFile
+    let parsed: TestFile
+    /// The routine's path as shown, relative to where the command runs.
+    let routinePath: String
+    let routine: LoadedRoutine?
+    /// Parse errors, unknown nodes, an unusable routine: the file's cases are not run.
+    let diagnostics: [Diagnostic]
+
+    var runnable: Bool { routine != nil && !diagnostics.hasErrors }
+
+    func resolve(_ path: String) -> String { TestFile.resolve(path, besideTestAt: source.name) }
+
+    init(_ source: SourceFile, input: InputOptions) {
+        self.source = source
+        let (parsed, syntax) = TestParser.parse(source)
+        self.parsed = parsed
+        let (path, routine, found) = TestChecker.resolve(parsed, testPath: source.name, load: { input.read($0) })
+        routinePath = path ?? ""
+        let diagnostics = syntax + (syntax.hasErrors ? found.filter { $0.code == .testRoutineUnavailable } : found)
+        self.routine = routine
+        self.diagnostics = diagnostics.sortedByPosition()
+    }
+
+    /// Every `*.rt.test` (and `*.yaml.test`, `*.yml.test`) under `folder`, sorted, hidden
+    /// folders and `.build` left out.
+    static func discover(under folder: String) -> [String] {
+        guard let walker = FileManager.default.enumerator(atPath: folder) else { return [] }
+        var found: [String] = []
+        while let relative = walker.nextObject() as? String {
+            let name = (relative as NSString).lastPathComponent
+            if name.hasPrefix(".") {
+                walker.skipDescendants()
+                continue
+            }
+            if name.hasSuffix(".rt.test") || name.hasSuffix(".yaml.test") || name.hasSuffix(".yml.test") {
+                found.append(folder == "." ? relative : (folder.hasSuffix("/") ? folder + relative : folder + "/" + relative))
+            }
+        }
+        return found.sorted()
+    }
+}
+
+/// The histories that cases load with `history FILE.jsonl`: each export read once, into a
+/// temporary history of its own; the user's history is never opened.
+struct TestHistories {
+    private var stores: [String: Result<HistoryStore, Diagnostic>] = [:]
+
+    /// The week's quota counts for `testCase`, or the diagnostic that stops it.
+    mutating func doneThisWeek(_ testCase: TestCase, of file: LoadedTestFile, routine: Routine) -> Result<[Int: Int], Diagnostic> {
+        guard let history = testCase.history else { return .success([:]) }
+        let path = file.resolve(history.path)
+        let store: HistoryStore
+        switch stores[path] ?? Self.load(path, at: history.span) {
+        case .success(let loaded):
+            stores[path] = .success(loaded)
+            store = loaded
+        case .failure(let diagnostic):
+            stores[path] = .failure(diagnostic)
+            return .failure(Self.located(diagnostic, at: history.span))
+        }
+        do {
+            return .success(try store.doneThisWeek(routine, on: testCase.runDate))
+        } catch {
+            return .failure(Self.located(error.diagnostic, at: history.span))
+        }
+    }
+
+    private static func located(_ diagnostic: Diagnostic, at span: Span) -> Diagnostic {
+        var d = diagnostic
+        d.span = d.span ?? span
+        return d
+    }
+
+    private static func load(_ path: String, at span: Span) -> Result<HistoryStore, Diagnostic> {
+        let source: SourceFile
+        switch InputReader.read(path) {
+        case .success(let read): source = read
+        case .failure(let diagnostic): return .failure(.testRoutineUnavailable(path, reason: diagnostic.message, at: span))
+        }
+        let runs: [StoredRun]
+        do {
+            runs = try HistoryJSON.decodeAll(source.bytes)
+        } catch {
+            var d = Diagnostic.invalidImport(path, line: error.line, reason: error.reason)
+            d.span = span
+            return .failure(d)
+        }
+        do {
+            let store = try HistoryStore.temporary()
+            _ = try store.insertRuns(runs)
+            return .success(store)
+        } catch {
+            return .failure(error.diagnostic)
+        }
+    }
+}
