@@ -76,8 +76,8 @@ struct PathsCommand: ParsableCommand {
         } else if let index = routine.indexByID()[id] {
             target = index
         } else {
-            var message = "no node is named '\(id)' in '\(routine.name)'"
-            if let close = closestMatch(to: id, among: (0..<routine.nodeCount).lazy.map(routine.id(of:))) { message += "; did you mean '\(close)'?" }
+            let message = "no node is named '\(id)' in '\(routine.name)'"
+                + nameHint(for: id, among: (0..<routine.nodeCount).map(routine.id(of:)), kind: "nodes")
             StandardError.write(visible: "Error: \(message)\nUsage: \(RoutineCommand.usageString(for: Self.self))\n")
             throw ExitCode(64)
         }

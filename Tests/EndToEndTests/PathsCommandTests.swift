@@ -46,6 +46,14 @@ struct PathsCommandTests {
         #expect(result.stderr.contains("\nUsage: routine paths <file> "))
     }
 
+    /// With no name close enough to be a typo, the error names the nodes there are.
+    @Test func anUnknownNodeWithNoCloseNameListsTheNodes() throws {
+        let result = try execute(["paths", "routines/morning.rt", "--to", "nosuch"])
+        #expect(result.status == 64)
+        #expect(result.stderr.contains("no node is named 'nosuch' in 'Morning'; its nodes are 'water', 'stretch', "))
+        #expect(result.stderr.contains(" more\n"))
+    }
+
     @Test func whichAnswersReachEnd() throws {
         let result = try execute(["paths", "routines/morning.rt", "--to", "end"])
         #expect(result.status == 0)
