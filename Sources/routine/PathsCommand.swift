@@ -114,8 +114,11 @@ struct PathsCommand: ParsableCommand {
     private func describe(_ path: PathExplorer.Path, number: Int, _ routine: Routine) -> String {
         let answers = path.answers.isEmpty ? "no questions" : path.answers.map { describe($0, routine) }.joined(separator: " · ")
         var nodes = path.nodes.map { index -> String in
+            // What a way depends on beyond its answers: the days, and a weekly quota.
+            var marks = routine.days(of: index).map { [$0.words.joined(separator: " ")] } ?? []
+            if let count = routine.perWeek(of: index) { marks.append("\(count) per week") }
             let id = routine.id(of: index)
-            return routine.days(of: index).map { "\(id) (\($0.words.joined(separator: " ")))" } ?? id
+            return marks.isEmpty ? id : "\(id) (\(marks.joined(separator: ", ")))"
         }
         if path.reachedEnd { nodes.append("end") }
         return "\(number). \(answers) · \(DurationText.human(path.seconds))\n   \(nodes.joined(separator: ", "))\n"

@@ -13,6 +13,13 @@ struct PathsCommandTests {
         #expect(result.stdout.hasSuffix("5 ways through 'Morning' · shortest 5m · longest 48m\n"))
     }
 
+    /// A weekly quota is marked on a way as days are: both decide whether the habit runs.
+    @Test func aWeeklyQuotaIsMarkedLikeDays() throws {
+        let result = try execute(["paths", "-"], stdin: "routine \"W\"\nhabit run \"Run\" for 30m 3 per week -> desk\nhabit desk \"Desk\" on weekdays\n")
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("   run (3 per week), desk (weekdays)\n"))
+    }
+
     @Test func countOnly() throws {
         let result = try execute(["paths", "routines/morning.rt", "--count"])
         #expect(result.stdout == "5\n")
