@@ -75,3 +75,30 @@ out=Benchmarks/results.md
 [ "$smoke" = 1 ] && out="$work/results.md"
 python3 Benchmarks/report.py "$work" "${sizes[@]}" > "$out"
 cat "$out"
+
+# The YAML bar: `check x.yaml` against the libyaml-only parse, at the size nearest 100,000,
+# set against the last ratio recorded in BENCHMARKS.md. A slip of more than a tenth warns;
+# a shared machine's noise should not fail a run.
+python3 - "$work" BENCHMARKS.md "${sizes[@]}" <<'PY'
+import json, os, re, statistics, sys
+work, record, sizes = sys.argv[1], sys.argv[2], [int(n) for n in sys.argv[3:]]
+n = min(sizes, key=lambda size: abs(size - 100_000))
+def median(name):
+    times = []
+    for path in os.listdir(work):
+        if path.startswith(f"{name}-{n}-") and path.endswith(".json"):
+            times += json.load(open(os.path.join(work, path)))["results"][0]["times"]
+    return statistics.median(times) if times else None
+check, floor = median("check-yaml"), median("libyaml")
+if not check or not floor:
+    sys.exit("run.sh: no YAML timings to compare")
+ratio = check / floor
+print(f"\ncheck x.yaml / libyaml parse at {n:,} nodes: {ratio:.2f}x (bar: at most 1.3x)")
+recorded = re.findall(r"^Recorded YAML ratio: ([0-9.]+)x", open(record, encoding="utf-8").read(), re.M)
+if not recorded:
+    print("no YAML ratio recorded in BENCHMARKS.md yet")
+elif ratio > float(recorded[-1]) * 1.1:
+    print(f"warning: the YAML ratio slipped from {recorded[-1]}x (last recorded) to {ratio:.2f}x, more than 10%", file=sys.stderr)
+else:
+    print(f"last recorded: {recorded[-1]}x")
+PY

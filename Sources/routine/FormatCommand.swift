@@ -21,7 +21,7 @@ struct FormatCommand: ParsableCommand {
     @Flag(help: "Rewrite the files in place.")
     var write = false
 
-    @OptionGroup var input: InputOptions
+    @OptionGroup var input: RTInputOptions
 
     func validate() throws {
         if check && write { throw ValidationError("--check and --write cannot be used together") }

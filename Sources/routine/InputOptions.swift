@@ -18,13 +18,31 @@ extension CompletionKind {
 extension DOTWriter.Direction: ExpressibleByArgument {}
 
 /// Options every subcommand that reads a routine shares.
-struct InputOptions: ParsableArguments {
+struct InputOptions: ParsableArguments, RoutineInput {
     @Option(name: .customLong("input-format"), help: "The form of the input when its extension does not say (rt or yaml).")
     var inputFormat: SourceFormat?
 
     @Option(help: "When to colour diagnostics: auto, always or never.")
     var color: ColorChoice = .auto
+}
 
+/// The options of a subcommand that reads only `.rt` files (`fmt`): no input format to
+/// choose, so none is offered.
+struct RTInputOptions: ParsableArguments, RoutineInput {
+    @Option(help: "When to colour diagnostics: auto, always or never.")
+    var color: ColorChoice = .auto
+
+    var inputFormat: SourceFormat? { nil }
+}
+
+/// How a subcommand reads its routine: the form forced by an option, and the colours of its
+/// diagnostics.
+protocol RoutineInput {
+    var inputFormat: SourceFormat? { get }
+    var color: ColorChoice { get }
+}
+
+extension RoutineInput {
     /// Whether diagnostics on stderr get colour: only on a terminal, unless told otherwise.
     var colorsOnStandardError: Bool { Terminal.wantsColor(color, fd: 2) }
 

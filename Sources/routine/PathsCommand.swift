@@ -76,8 +76,8 @@ struct PathsCommand: ParsableCommand {
         } else if let index = routine.indexByID()[id] {
             target = index
         } else {
-            var message = "no node is named '\(id)' in '\(routine.name)'"
-            if let close = closestMatch(to: id, among: (0..<routine.nodeCount).lazy.map(routine.id(of:))) { message += "; did you mean '\(close)'?" }
+            let message = "no node is named '\(id)' in '\(routine.name)'"
+                + nameHint(for: id, among: (0..<routine.nodeCount).map(routine.id(of:)), kind: "nodes")
             StandardError.write(visible: "Error: \(message)\nUsage: \(RoutineCommand.usageString(for: Self.self))\n")
             throw ExitCode(64)
         }
@@ -114,8 +114,11 @@ struct PathsCommand: ParsableCommand {
     private func describe(_ path: PathExplorer.Path, number: Int, _ routine: Routine) -> String {
         let answers = path.answers.isEmpty ? "no questions" : path.answers.map { describe($0, routine) }.joined(separator: " · ")
         var nodes = path.nodes.map { index -> String in
+            // What a way depends on beyond its answers: the days, and a weekly quota.
+            var marks = routine.days(of: index).map { [$0.words.joined(separator: " ")] } ?? []
+            if let count = routine.perWeek(of: index) { marks.append("\(count) per week") }
             let id = routine.id(of: index)
-            return routine.days(of: index).map { "\(id) (\($0.words.joined(separator: " ")))" } ?? id
+            return marks.isEmpty ? id : "\(id) (\(marks.joined(separator: ", ")))"
         }
         if path.reachedEnd { nodes.append("end") }
         return "\(number). \(answers) · \(DurationText.human(path.seconds))\n   \(nodes.joined(separator: ", "))\n"

@@ -11,9 +11,11 @@ struct RoutineCommand: ParsableCommand {
         commandName: "routine",
         abstract: "Check, run and draw daily routines written as files.",
         discussion: """
-            Exit codes: 0 fine (warnings allowed), 1 the routine has errors, 3 scripted answers ran out, \
-            64 usage error, 66 an input cannot be read, 69 Graphviz's dot is needed but missing, \
-            74 the history file is not a routine history (or is of a newer version), 130 interrupted \
+            Exit codes: 0 fine (warnings allowed); 1 the routine has errors (or warnings, with --strict), \
+            a 'history import' file has a bad line, or 'lsp' ended without 'shutdown'; 3 scripted answers ran \
+            out (run); 64 usage error; 66 an input cannot be read; 69 a program the output needs is missing \
+            (Graphviz's dot); 74 an output cannot be written (standard output, an output file, the history) or \
+            the history file is not a routine history (or is of a newer version); 130 interrupted \
             (143 on SIGTERM, 129 on SIGHUP). \
             Shell completions: routine --generate-completion-script bash|zsh|fish.
             """,

@@ -55,9 +55,8 @@ struct StatsCommand: ParsableCommand {
         for (flag, id) in [("--habit", habit), ("--explain", explain)] {
             guard let id else { continue }
             guard let index = byID[id], !routine.isQuestion(index) else {
-                var message = "'\(id)' is not a habit of '\(routine.name)'"
                 let habits = (0..<routine.nodeCount).filter { !routine.isQuestion($0) }.map(routine.id(of:))
-                if let close = closestMatch(to: id, among: habits) { message += "; did you mean '\(close)'?" }
+                let message = "'\(id)' is not a habit of '\(routine.name)'" + nameHint(for: id, among: habits, kind: "habits")
                 StandardError.write(visible: "Error: \(flag): \(message)\nUsage: \(RoutineCommand.usageString(for: Self.self))\n")
                 throw ExitCode(64)
             }

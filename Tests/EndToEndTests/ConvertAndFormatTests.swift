@@ -26,6 +26,28 @@ struct ConvertAndFormatTests {
         #expect(result.status == 0 && result.stderr == "")
     }
 
+    /// fmt reads only .rt: its help offers no input format, and one given is a usage error.
+    @Test func fmtOffersOnlyWhatItDoes() throws {
+        let help = try execute(["fmt", "--help"])
+        #expect(help.status == 0)
+        #expect(!help.stdout.contains("yaml") && !help.stdout.contains("--input-format"))
+        let refused = try execute(["fmt", "--input-format", "yaml", "-"], stdin: "routine: R\n")
+        #expect(refused.status == 64)
+    }
+
+    /// `routine --help` says for each exit code what README's table says.
+    @Test func helpListsTheExitCodesOfTheReadme() throws {
+        let help = try execute(["--help"]).stdout.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        let readme = try String(contentsOf: packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
+        let codes = readme.split(separator: "\n").compactMap { line -> String? in
+            guard line.hasPrefix("| "), let code = line.dropFirst(2).split(separator: " ").first, Int(code) != nil else { return nil }
+            return String(code)
+        }
+        #expect(codes.count >= 8)
+        for code in codes { #expect(help.contains(" \(code) "), "exit \(code) is in the README, not in --help") }
+        #expect(help.contains("74 an output cannot be written (standard output, an output file, the history)"))
+    }
+
     @Test func fmtCheckListsFilesThatWouldChange() throws {
         let result = try execute(["fmt", "--check", "routines/morning.rt", "routines/workout.rt"])
         #expect(result.status == 1)

@@ -13,6 +13,13 @@ struct PathsCommandTests {
         #expect(result.stdout.hasSuffix("5 ways through 'Morning' · shortest 5m · longest 48m\n"))
     }
 
+    /// A weekly quota is marked on a way as days are: both decide whether the habit runs.
+    @Test func aWeeklyQuotaIsMarkedLikeDays() throws {
+        let result = try execute(["paths", "-"], stdin: "routine \"W\"\nhabit run \"Run\" for 30m 3 per week -> desk\nhabit desk \"Desk\" on weekdays\n")
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("   run (3 per week), desk (weekdays)\n"))
+    }
+
     @Test func countOnly() throws {
         let result = try execute(["paths", "routines/morning.rt", "--count"])
         #expect(result.stdout == "5\n")
@@ -44,6 +51,14 @@ struct PathsCommandTests {
         #expect(result.stderr.contains("no node is named 'shwer' in 'Morning'; did you mean 'shower'?"))
         // The usage shown is the command's own, not the tool's.
         #expect(result.stderr.contains("\nUsage: routine paths <file> "))
+    }
+
+    /// With no name close enough to be a typo, the error names the nodes there are.
+    @Test func anUnknownNodeWithNoCloseNameListsTheNodes() throws {
+        let result = try execute(["paths", "routines/morning.rt", "--to", "nosuch"])
+        #expect(result.status == 64)
+        #expect(result.stderr.contains("no node is named 'nosuch' in 'Morning'; its nodes are 'water', 'stretch', "))
+        #expect(result.stderr.contains(" more\n"))
     }
 
     @Test func whichAnswersReachEnd() throws {

@@ -96,6 +96,25 @@ struct StatsCommandTests {
         #expect(later.stdout.contains(#""run" [shape=box, style="rounded,dashed", label="Run\n20m", color=gray70"#), "\(later.stdout)")
     }
 
+    /// An answer that leads to two nodes was chosen once, not once per arrow: the count is on
+    /// its first arrow only, in DOT and in Mermaid.
+    @Test func anAnswerLeadingToSeveralNodesIsCountedOnce() throws {
+        let dir = try temporaryDirectory()
+        let routine = "routine \"Work\"\nquestion where \"Where?\"\n  \"Office\" -> commute, desk\n  \"Home\" -> desk\nhabit commute \"Commute\"\nhabit desk \"Desk\"\n"
+        try routine.write(to: dir.appendingPathComponent("work.rt"), atomically: true, encoding: .utf8)
+        for date in ["2026-11-02", "2026-11-03"] {
+            let run = try execute(["run", "work.rt", "--date", date, "--history", "h.sqlite", "--answers", "-"], stdin: "1\nd\nd\n", in: dir)
+            #expect(run.status == 0, "\(run.stderr)")
+        }
+        let args = ["graph", "work.rt", "--stats", "--history", "h.sqlite", "--until", "2026-11-05"]
+        let dot = try execute(args, in: dir).stdout
+        #expect(dot.contains(#""where" -> "commute" [label="Office · 2× (1)"]"#), "\(dot)")
+        #expect(dot.contains(#""where" -> "desk" [label="Office (2)"]"#), "\(dot)")
+        let mermaid = try execute(args + ["--format", "mermaid"], in: dir).stdout
+        #expect(mermaid.contains(#"  n_where -->|"Office · 2× (1)"| n_commute"#), "\(mermaid)")
+        #expect(mermaid.contains(#"  n_where -->|"Office (2)"| n_desk"#), "\(mermaid)")
+    }
+
     @Test func graphStatsDrawsTheHistoryInMermaidToo() throws {
         let dir = try recorded()
         let args = ["graph", "day.rt", "--stats", "--history", "h.sqlite", "--until", "2026-11-05", "--format", "mermaid"]

@@ -55,6 +55,7 @@ struct ValidatorTests {
         CodesCase(name: "two entries into one region warn at each", source: header + "habit a \"A\"\nhabit b \"B\" -> d\nhabit c \"C\" -> d\nhabit d \"D\" -> e\nhabit e \"E\"", codes: ["W001", "W001"]),
         CodesCase(name: "lone unused declarations warn each", source: header + "habit a \"A\"\nhabit b \"B\"\nhabit c \"C\"", codes: ["W001", "W001"]),
         CodesCase(name: "an unreachable cycle is entered at its first node", source: header + "habit a \"A\"\nhabit x \"X\" -> y\nhabit y \"Y\" -> x", codes: ["W001", "E204"]),
+        CodesCase(name: "an arrow to a declaration lost to a misspelt keyword is not unknown", source: header + "habit a \"A\" -> pack\nhabbit pack \"P\"", codes: ["E101"]),
         CodesCase(name: "the suggested fix of a typo is not also unreachable", source: header + "habit a \"A\" -> meditat\nhabit meditate \"M\"", codes: ["E202"]),
         CodesCase(name: "options all the same", source: header + "question q \"Q\"\n \"x\" -> a\n \"y\" -> a\nhabit a \"A\"", codes: ["W002"]),
         CodesCase(name: "single option", source: header + "question q \"Q\"\n \"x\" -> end", codes: ["W003"]),
@@ -114,6 +115,17 @@ struct ValidatorTests {
     ])
     func regionMessages(_ body: String, _ message: String) {
         #expect(load(Self.header + body).diagnostics.filter { $0.code == .unreachableNode }.map(\.message) == [message])
+    }
+
+    /// A name given on the command line that names nothing: the typo's fix, or the names there are.
+    @Test(arguments: [
+        ("gmy", ["gym", "run"], "; did you mean 'gym'?"),
+        ("nosuch", ["gym", "run"], "; its habits are 'gym', 'run'"),
+        ("nosuch", ["a", "b", "c", "d", "e", "f", "g", "h"], "; its habits are 'a', 'b', 'c', 'd', 'e', 'f' and 2 more"),
+        ("nosuch", [], "; it has no habits"),
+    ])
+    func hintsForUnknownNames(_ word: String, _ names: [String], _ expected: String) {
+        #expect(nameHint(for: word, among: names, kind: "habits") == expected)
     }
 
     @Test func cyclePrintsTheWholePathWithEachEdge() {

@@ -45,7 +45,8 @@ extension DOTWriter {
                 out.write(" [label=\"")
                 if let label { escape(buffers.bytes(label), into: &out) }
                 if isGather { out.write("then") }
-                if let history = view.history, let from, let option {
+                // One answer leading to several nodes was chosen that often, not that often each.
+                if let history = view.history, let from, let option, k == 0 {
                     out.write(" · ")
                     out.write(history.chosen[from].map { $0[option] } ?? 0)
                     out.write("×")

@@ -51,7 +51,8 @@ public enum MermaidWriter {
             }
             let shaft = arrow.kind == .gather ? "-.->" : "-->"
             var text = arrow.label
-            if let history = view.history, let question = arrow.from, let option = arrow.option {
+            // One answer leading to several nodes was chosen that often, not that often each.
+            if let history = view.history, let question = arrow.from, let option = arrow.option, (arrow.order ?? 1) == 1 {
                 text = (arrow.text ?? "") + " · \(history.chosen[question].map { $0[option] } ?? 0)×" + (arrow.order.map { " (\($0))" } ?? "")
             }
             out += "  \(from) \(shaft)" + (text.map { "|\"\(label($0))\"|" } ?? "") + " \(to)\n"

@@ -43,6 +43,14 @@ public enum RoutineLoader {
         // An ID that cannot be one has been reported; "unknown target" on it would say it again.
         let badIDs = Set(parsed.diagnostics.lazy.filter { $0.code == .unexpectedCharacter }.compactMap(\.span))
         if !badIDs.isEmpty { found.removeAll { ($0.code == .unknownTarget || $0.code == .unknownStart) && badIDs.contains($0.span!) } }
+        if !parsed.misspeltDeclarations.isEmpty {
+            // `habbit pack` was reported; "unknown target 'pack'" follows from it, and would
+            // come first in the file, before its cause.
+            found.removeAll { d in
+                guard d.code == .unknownTarget, let span = d.span else { return false }
+                return parsed.misspeltDeclarations.contains(String(decoding: file.bytes[span.lowerBound..<span.upperBound], as: UTF8.self))
+            }
+        }
         let diagnostics = parsed.diagnostics + found
         return LoadedRoutine(
             file: file, format: format, routine: parsed.routine, diagnostics: diagnostics.finished(),

@@ -3,6 +3,15 @@
 enum AttributeValues {
     static func duration(_ text: Substring, span: Span) -> Result<Int, Diagnostic> {
         DurationText.parse(text).mapError { failure in
+            // `1h30`: the last unit left out, read as the next smaller one.
+            if failure == .malformed, let last = text.last, last.isASCII, last.isNumber,
+                let unit = text.last(where: { $0 == "h" || $0 == "m" }), case .success = DurationText.parse(text + (unit == "h" ? "m" : "s"))
+            {
+                var diagnostic = Diagnostic.invalidDuration(String(text), at: span, reason: "the last number has no unit")
+                let replacement = String(text) + (unit == "h" ? "m" : "s")
+                diagnostic.fixIt = FixIt("write '\(replacement)'", replacing: span, with: replacement)
+                return diagnostic
+            }
             guard failure == .malformed, let (number, word) = numberAndWord(text) else {
                 return .invalidDuration(String(text), at: span, reason: failure.reason)
             }

@@ -112,10 +112,26 @@ extension Parser {
                     expected: isQuestion
                         ? "an option in quotes, 'then ->' or the next declaration"
                         : "'for', 'target', 'on', 'N per week', 'note', '->' or the next declaration",
-                    keywords: isQuestion ? ["note", "then", "habit", "question"] : ["for", "target", "on", "note", "habit", "question"])
+                    keywords: isQuestion ? ["note", "then", "habit", "question"] : ["for", "target", "on", "note", "habit", "question"],
+                    fixIt: isQuestion ? nil : missingKeyword())
                 return false
             }
         }
+    }
+
+    /// `5m` or `8` after a habit's title, its keyword left out: `for 5m`, `target 8`.
+    private func missingKeyword() -> FixIt? {
+        guard token.kind == .word else { return nil }
+        let word = text(token.span)
+        let keyword: String
+        if case .success = DurationText.parse(word) {
+            keyword = "for"
+        } else if NumberText.parse(word) != nil {
+            keyword = "target"
+        } else {
+            return nil
+        }
+        return FixIt("did you mean '\(keyword) \(word)'?", replacing: token.span, with: "\(keyword) \(word)")
     }
 
     /// Parses `N per week` with the current token on the number: the count (nil when out of

@@ -8,6 +8,9 @@ public struct ParsedRoutine: Sendable {
     /// False when reading stopped early (a YAML syntax error): the graph is a fragment, so
     /// validating it would only report what is missing.
     public var isComplete = true
+    /// IDs of declarations lost to a misspelt keyword (`habbit pack "Pack"`): an arrow to
+    /// one is not unknown, only its declaration is unread, and the keyword's error says so.
+    public var misspeltDeclarations: Set<String> = []
 }
 
 /// Parses `.rt` source into a ``Routine``.
@@ -33,6 +36,7 @@ struct Parser {
     var sawDeclaration = false
     /// The gather line of the question being read, if it has one.
     var gather: GatherLine?
+    var misspeltDeclarations: Set<String> = []
 
     /// `bytes` are those of `source`, which the routine keeps for its texts.
     init(_ bytes: UnsafeBufferPointer<UInt8>, source: [UInt8]) {
@@ -76,7 +80,9 @@ struct Parser {
 
     mutating func finish() -> ParsedRoutine {
         let routine = builder.finish()
-        return ParsedRoutine(routine: routine, diagnostics: diagnostics + builder.diagnostics, comments: lexer.comments)
+        var parsed = ParsedRoutine(routine: routine, diagnostics: diagnostics + builder.diagnostics, comments: lexer.comments)
+        parsed.misspeltDeclarations = misspeltDeclarations
+        return parsed
     }
 
     /// Skips to the next token that starts a declaration, or to a line that starts with a
@@ -201,8 +207,9 @@ struct Parser {
     }
 
     /// Reports the current token as unexpected, naming what the grammar wanted instead. When
-    /// the token is a near miss of one of `keywords` (`habbit`), the fix-it names it.
-    mutating func report(expected what: String, keywords: [String] = []) {
+    /// the token is a near miss of one of `keywords` (`habbit`), the fix-it names it; else
+    /// `fixIt`, when the caller knows what was meant.
+    mutating func report(expected what: String, keywords: [String] = [], fixIt: FixIt? = nil) {
         switch token.kind {
         case .unexpected where bytes[token.span.lowerBound] == UInt8(ascii: "'"):
             diagnostics.append(singleQuoted())
@@ -216,8 +223,14 @@ struct Parser {
             let note = token.kind.isKeyword && what.contains("ID")
                 ? "'\(text(token.span))' is a keyword and cannot be a node ID" : nil
             var diagnostic = Diagnostic.expected(what, found: describe(token), at: token.span, note: note)
+            diagnostic.fixIt = fixIt
             if token.kind == .identifier, let keyword = closestMatch(to: String(text(token.span)), among: keywords) {
                 diagnostic.fixIt = FixIt("did you mean '\(keyword)'?", replacing: token.span, with: keyword)
+                if token.atLineStart, keyword == "habit" || keyword == "question" {
+                    var ahead = lexer
+                    let id = ahead.next()
+                    if id.kind == .identifier, !id.atLineStart { misspeltDeclarations.insert(String(text(id.span))) }
+                }
             }
             diagnostics.append(diagnostic)
         }

@@ -17,6 +17,18 @@ public func closestMatch<S: Sequence>(to word: String, among candidates: S) -> S
     return best?.0
 }
 
+/// What to add to "no habit is named 'x'" when a name given on the command line names
+/// nothing: the likely typo's fix, or else the first few names there are, so that the person
+/// is never left guessing. `kind` is the plural the names are ("nodes", "habits").
+public func nameHint(for word: String, among names: [String], kind: String) -> String {
+    if let close = closestMatch(to: word, among: names) { return "; did you mean '\(close)'?" }
+    guard !names.isEmpty else { return "; it has no \(kind)" }
+    let shown = 6
+    var hint = "; its \(kind) are " + names.prefix(shown).map { "'\($0)'" }.joined(separator: ", ")
+    if names.count > shown { hint += " and \(names.count - shown) more" }
+    return hint
+}
+
 /// Edit distance where swapping two neighbouring characters costs one edit, as in the
 /// commonest typo ("titel"); optimal string alignment, keeping two previous rows.
 private func editDistance(_ a: [Unicode.Scalar], _ b: [Unicode.Scalar], row: inout [Int]) -> Int {

@@ -44,14 +44,48 @@ struct YAMLEvent {
     private static let standardTags = ["str", "int", "float", "bool", "null", "seq", "map"].map { "tag:yaml.org,2002:" + $0 }
 }
 
-/// Drives libyaml's event parser over bytes that outlive it.
+/// Drives libyaml's event parser over bytes that outlive it. A large input is parsed on a
+/// thread of its own, a chunk of events ahead of the reader (``YAMLEventPipe``): libyaml's
+/// parse is four fifths of reading a routine, and building the routine from its events then
+/// takes the other core instead of adding to it.
 struct YAMLEventReader: ~Copyable {
+    /// Inputs from this size on are parsed on a side thread; below it, starting a thread
+    /// costs more than it saves (an editor checks a routine on every keystroke).
+    static let pipedFrom = 1 << 20
+
+    private var parser: YAMLEventSource?
+    private let pipe: YAMLEventPipe?
+    /// The input.
+    let bytes: UnsafeBufferPointer<UInt8>
+
+    init(_ bytes: UnsafeBufferPointer<UInt8>) {
+        self.bytes = bytes
+        pipe = bytes.count >= Self.pipedFrom ? YAMLEventPipe.start(bytes) : nil
+        parser = pipe == nil ? YAMLEventSource(bytes) : nil
+    }
+
+    deinit { pipe?.stop() }
+
+    /// Reads the next event into `event`; false on a syntax error, which ``syntaxError()``
+    /// then describes.
+    mutating func read(into event: inout YAMLEvent) -> Bool {
+        if let pipe { return pipe.read(into: &event) }
+        return parser!.read(into: &event)
+    }
+
+    /// The error that made ``read(into:)`` return false, with a hint for the common causes.
+    mutating func syntaxError() -> Diagnostic {
+        if let pipe { return pipe.error ?? .yamlSyntax("invalid YAML", at: Span(at: 0), contextAt: nil) }
+        return parser!.syntaxError()
+    }
+}
+
+/// libyaml's parser over one input, read on whichever thread calls it.
+final class YAMLEventSource {
     private let parser: UnsafeMutablePointer<yaml_parser_t>
     private let eventStorage: UnsafeMutablePointer<yaml_event_t>
     private var hasEvent = false
     private var offsets: CharacterOffsets
-    /// The input.
-    var bytes: UnsafeBufferPointer<UInt8> { offsets.bytes }
 
     init(_ bytes: UnsafeBufferPointer<UInt8>) {
         parser = .allocate(capacity: 1)
@@ -69,11 +103,11 @@ struct YAMLEventReader: ~Copyable {
         eventStorage.deallocate()
     }
 
-    /// Reads the next event into `event`; false on a syntax error, which ``syntaxError()``
-    /// then describes. The event is filled in place and its fields read straight from
-    /// libyaml's: this runs once per event, and a copy of either struct per event costs a
-    /// measurable share of a parse.
-    mutating func read(into event: inout YAMLEvent) -> Bool {
+    /// Reads the next event into `event`; false on a syntax error. The event is filled in
+    /// place and its fields read straight from libyaml's: this runs once per event, and a
+    /// copy of either struct per event costs a measurable share of a parse. A scalar's bytes
+    /// stay valid until the next call.
+    func read(into event: inout YAMLEvent) -> Bool {
         if hasEvent {
             yaml_event_delete(eventStorage)
             hasEvent = false
@@ -113,7 +147,7 @@ struct YAMLEventReader: ~Copyable {
     }
 
     /// The error that made ``read(into:)`` return false, with a hint for the common causes.
-    mutating func syntaxError() -> Diagnostic {
+    func syntaxError() -> Diagnostic {
         let p = parser.pointee
         let problem = p.problem.map { String(cString: $0) } ?? "invalid YAML"
         let offset = offsets.byteOffset(ofCharacter: p.problem_mark.index)

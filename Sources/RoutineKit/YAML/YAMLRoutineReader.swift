@@ -134,12 +134,14 @@ struct YAMLLoader: ~Copyable {
     }
 
     consuming func finish(complete: Bool) -> ParsedRoutine {
-        if !complete, let error = diagnostics.last?.span {
+        if !complete, let last = diagnostics.last, let span = last.span {
             // A plain value that runs on over the next line before a syntax error is that
-            // error's doing (a key indented too far), not an ID of its own.
+            // error's doing (a key indented too far), not an ID of its own. The error may
+            // point back at the line that is wrong, its label at where libyaml stopped.
+            let stop = last.secondary.map(\.span.lowerBound).max().map { max($0, span.lowerBound) } ?? span.lowerBound
             let bytes = reader.bytes
             diagnostics.removeAll { diagnostic in
-                guard diagnostic.code == .unexpectedCharacter, let span = diagnostic.span, span.upperBound <= error.lowerBound
+                guard diagnostic.code == .unexpectedCharacter, let span = diagnostic.span, span.upperBound <= stop
                 else { return false }
                 return bytes[span.lowerBound..<span.upperBound].contains(0x0A)
             }

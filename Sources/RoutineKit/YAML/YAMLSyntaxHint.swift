@@ -25,6 +25,15 @@ struct YAMLSyntaxHint {
         let context = context ?? ""
         switch problem {
         case "mapping values are not allowed in this context":
+            if let wrong = lineIndentedLessThanItsNeighbours() {
+                // `next: desk` indented as the question's key between two options: the next
+                // line is then read as the value's continuation, and libyaml notices the
+                // mistake only there. The line that is wrong is the one to point at.
+                diagnostic.secondary = [Label(diagnostic.span ?? Span(at: offset), "read as part of its value")]
+                diagnostic.span = wrong
+                diagnostic.notes.append(Note("this line is indented less than the lines beside it, so the next line continues its value"))
+                return
+            }
             diagnostic.notes.append(Note(
                 "a value that holds ': ' goes in quotes ('title: \"Wake: up\"'), and a key is indented as far as the keys beside it"))
         case "could not find expected ':'":
@@ -66,6 +75,46 @@ struct YAMLSyntaxHint {
             i += 1
         }
         return nil
+    }
+
+    /// The key of the line before the problem's, when it is a `key: plain value` line indented
+    /// less than the lines on either side of it: the problem's line then carried its value on.
+    private func lineIndentedLessThanItsNeighbours() -> Span? {
+        func lineStart(_ i: Int) -> Int {
+            var i = i
+            while i > 0, bytes[i - 1] != 0x0A, bytes[i - 1] != 0x0D { i -= 1 }
+            return i
+        }
+        func indentation(_ start: Int) -> Int {
+            var i = start
+            while i < bytes.count, bytes[i] == 0x20 { i += 1 }
+            return i - start
+        }
+        /// The start of the nearest line before `start` that holds more than spaces or a comment.
+        func previousLine(_ start: Int) -> Int? {
+            var end = start
+            while end > 0 {
+                let begin = lineStart(end - 1)
+                let first = begin + indentation(begin)
+                if first < end - 1, bytes[first] != UInt8(ascii: "#"), bytes[first] != 0x0A, bytes[first] != 0x0D { return begin }
+                end = begin
+            }
+            return nil
+        }
+        guard offset < bytes.count else { return nil }
+        let here = lineStart(offset)
+        guard let line = previousLine(here), let before = previousLine(line) else { return nil }
+        let indent = indentation(line)
+        guard indent < indentation(here), indent < indentation(before) else { return nil }
+        // `key: value` with a plain value: no quote, and not a key that opens a block.
+        var i = line + indent
+        while i < bytes.count, bytes[i] != UInt8(ascii: ":"), bytes[i] != 0x0A, bytes[i] != 0x0D { i += 1 }
+        guard i + 2 < bytes.count, bytes[i] == UInt8(ascii: ":"), bytes[i + 1] == 0x20 else { return nil }
+        var value = i + 1
+        while value < bytes.count, bytes[value] == 0x20 { value += 1 }
+        guard value < bytes.count, ![UInt8(ascii: "\""), UInt8(ascii: "'"), UInt8(ascii: "|"), UInt8(ascii: ">"), UInt8(ascii: "["), UInt8(ascii: "{"), 0x0A, 0x0D, UInt8(ascii: "#")].contains(bytes[value])
+        else { return nil }
+        return Span(start: line + indent, end: i)
     }
 
     /// `title:Wake` on the line where the unfinished key began: the colon without its space.
