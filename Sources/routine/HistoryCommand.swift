@@ -69,22 +69,29 @@ struct HistoryImportCommand: ParsableCommand {
     func run() throws {
         ignoreBrokenPipes()
         let colors = Terminal.wantsColor(.auto, fd: 2)
-        let source: SourceFile
-        switch InputReader.read(file) {
-        case .success(let read): source = read
+        // Read as a stream: memory holds the runs and one line, not the file.
+        let lines: LineReader
+        switch LineReader.open(file) {
+        case .success(let reader): lines = reader
         case .failure(let diagnostic):
             report(diagnostic, colors: colors)
             throw Exit.unreadable
         }
-        let text = String(decoding: source.bytes, as: UTF8.self)
         var runs: [StoredRun] = []
-        for (k, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-            let trimmed = line.hasSuffix("\r") ? line.dropLast() : line
-            if trimmed.allSatisfy(\.isWhitespace) { continue }
+        reading: while true {
+            let line: [UInt8]
+            switch lines.nextNonBlank() {
+            case .success(let next?): line = next
+            case .success(nil): break reading
+            case .failure(let diagnostic):
+                report(diagnostic, colors: colors)
+                throw Exit.unreadable
+            }
+            if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { continue }
             do {
-                runs.append(try HistoryJSON.decode(trimmed))
+                runs.append(try HistoryJSON.decode(line))
             } catch {
-                report(.invalidImport(file, line: k + 1, reason: error.reason), colors: colors)
+                report(.invalidImport(file, line: lines.lineNumber, reason: error.reason), colors: colors)
                 throw Exit.errors
             }
         }

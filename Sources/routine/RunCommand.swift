@@ -49,9 +49,7 @@ struct RunCommand: ParsableCommand {
     @OptionGroup var input: InputOptions
 
     func validate() throws {
-        if let date, CalendarDate(date) == nil {
-            throw ValidationError("'\(date)' is not a date: use YYYY-MM-DD, such as 2026-11-23")
-        }
+        try DateRangeOptions.checkDates([("--date", date)])
         if file == "-", answers == nil {
             throw ValidationError("reading the routine from standard input needs the answers in a file: --answers FILE")
         }
