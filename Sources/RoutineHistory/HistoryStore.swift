@@ -33,6 +33,15 @@ public final class HistoryStore: @unchecked Sendable {
             }
             try checkMagic(path, size: Int(info.st_size))
             if readOnly, !isWritable(path) { return try openUnwritable(path) }
+            if info.st_size > 0 {
+                // A first look through a read-only connection, which never writes to the file:
+                // a read-write one would checkpoint a WAL into it on closing, damaged or not.
+                let (look, state) = try lookAt(path)
+                // A writer looks at every page first: a damaged file is never written to,
+                // wherever the damage lies. Readers find it where they read.
+                if !readOnly, let problem = try look.firstIntegrityProblem() { throw .damaged(path: path, reason: problem) }
+                if readOnly, state.isMarked, state.isWAL, state.isMigrated { return look }
+            }
         } else if errno == ENOENT {
             guard create else { return nil }
             try makeFolder(of: path)
@@ -66,6 +75,23 @@ public final class HistoryStore: @unchecked Sendable {
         return access(path, W_OK) == 0 && access(folder, W_OK) == 0
     }
 
+    /// A read-only connection to an existing history, and what it found the file to hold. It
+    /// never writes to the file nor checkpoints its WAL into it, so a damaged file stays
+    /// exactly as it was; a reader of an up-to-date file keeps it.
+    private static func lookAt(_ path: String) throws(HistoryError) -> (HistoryStore, State) {
+        var configuration = Configuration()
+        configuration.readonly = true
+        configuration.busyMode = .timeout(10)
+        configuration.label = "routine history"
+        let store: HistoryStore
+        do {
+            store = HistoryStore(path: path, queue: try DatabaseQueue(path: plainPath(path), configuration: configuration), location: plainPath(path))
+        } catch {
+            throw classify(error, path: path)
+        }
+        return (store, try store.checkOwnership())
+    }
+
     /// A history this user cannot write, opened read-only as an immutable file: SQLite would
     /// otherwise need to create the WAL index beside it, and refuse. Changes still waiting in
     /// its WAL file would be missed that way, so such a file is refused with the reason.
@@ -89,6 +115,28 @@ public final class HistoryStore: @unchecked Sendable {
         let state = try store.checkOwnership()
         let hasRuns = (try? store.queue.read { try $0.tableExists("run") }) ?? false
         return state.isMarked && hasRuns ? store : nil
+    }
+
+    /// A read-only connection to a history that may be damaged: it never writes to the file,
+    /// and never checkpoints a WAL into it. A file this user cannot write is read as immutable.
+    static func openForInspection(_ path: String) throws(HistoryError) -> DatabaseQueue {
+        var info = stat()
+        guard stat(path, &info) == 0 else { throw .unavailable(path: path, reason: systemError()) }
+        guard info.st_mode & S_IFMT == S_IFREG else { throw .notAHistory(path: path, reason: "it is not a regular file") }
+        try checkMagic(path, size: Int(info.st_size))
+        var configuration = Configuration()
+        configuration.readonly = true
+        configuration.label = "routine history"
+        let writable = isWritable(path)
+        if !writable, stat(path + "-wal", &info) == 0, info.st_size > 0 {
+            throw .unavailable(path: path, reason: "it is read-only here and has changes not yet applied in '\(path)-wal'; open it once with write access")
+        }
+        let location = writable ? plainPath(path) : "file:" + uriEscaped(path) + "?immutable=1"
+        do {
+            return try DatabaseQueue(path: location, configuration: configuration)
+        } catch {
+            throw classify(error, path: path)
+        }
     }
 
     /// `path` for a `file:` URI: the characters a URI gives a meaning escaped.
@@ -137,7 +185,11 @@ public final class HistoryStore: @unchecked Sendable {
                 if id != HistorySchema.applicationID, id != 0 || tables > 0 {
                     throw HistoryError.notAHistory(path: path, reason: "it is another application's database")
                 }
-                if try migrator.hasBeenSuperseded(db) { throw HistoryError.newerSchema(path: path) }
+                // Only a sound file's own version mark says "newer": damage can look like one.
+                if try migrator.hasBeenSuperseded(db) {
+                    if let problem = try Self.firstIntegrityProblem(db) { throw HistoryError.damaged(path: path, reason: problem) }
+                    throw HistoryError.newerSchema(path: path)
+                }
                 return State(
                     isMarked: id == HistorySchema.applicationID,
                     isWAL: try String.fetchOne(db, sql: "PRAGMA journal_mode")?.lowercased() == "wal",
@@ -190,11 +242,32 @@ public final class HistoryStore: @unchecked Sendable {
         }
     }
 
+    /// SQLite's first complaint about the file's structure (`PRAGMA quick_check`), or nil
+    /// when it finds none.
+    func firstIntegrityProblem() throws(HistoryError) -> String? {
+        do {
+            return try queue.read { try Self.firstIntegrityProblem($0) }
+        } catch {
+            throw Self.classify(error, path: path)
+        }
+    }
+
+    static func firstIntegrityProblem(_ db: Database) throws -> String? {
+        let answer = try String.fetchOne(db, sql: "PRAGMA quick_check(1)") ?? "ok"
+        if answer == "ok" { return nil }
+        // Without SQLite's "*** in database main ***" heading.
+        return answer.split(separator: "\n").filter { !$0.hasPrefix("*** ") }.joined(separator: "; ")
+    }
+
     static func classify(_ error: any Error, path: String) -> HistoryError {
         if let error = error as? HistoryError { return error }
         if let error = error as? DatabaseError {
-            if error.resultCode == .SQLITE_NOTADB {
-                return .notAHistory(path: path, reason: "it is not an SQLite database")
+            // The header was read before SQLite was let in: a file that starts as SQLite and
+            // then is not, or is malformed further in, is a damaged history.
+            if error.resultCode == .SQLITE_NOTADB || error.resultCode == .SQLITE_CORRUPT
+                || error.extendedResultCode == .SQLITE_IOERR_SHORT_READ
+            {
+                return .damaged(path: path, reason: (error.message ?? "\(error.resultCode)").lowercased())
             }
             return .unavailable(path: path, reason: (error.message ?? "\(error.resultCode)").lowercased())
         }

@@ -5,8 +5,8 @@ import RoutineKit
 struct HistoryCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "history",
-        abstract: "Export the run history, or import runs into it.",
-        subcommands: [HistoryExportCommand.self, HistoryImportCommand.self]
+        abstract: "Export the run history, import runs into it, check it, or recover what a damaged one still holds.",
+        subcommands: [HistoryExportCommand.self, HistoryImportCommand.self, HistoryCheckCommand.self, HistoryRecoverCommand.self]
     )
 }
 
@@ -31,7 +31,8 @@ struct HistoryExportCommand: ParsableCommand {
 
     func run() throws {
         ignoreBrokenPipes()
-        let runs = try history.openForReading()?.runs(RunFilter(oldestFirst: true)) ?? []
+        let store = try history.openForReading()
+        let runs = try history.reading { try store?.runs(RunFilter(oldestFirst: true)) ?? [] }
         var text = ""
         switch format {
         case .jsonl:
@@ -96,8 +97,11 @@ struct HistoryImportCommand: ParsableCommand {
             }
         }
         let unwritable = { (error: HistoryError?) in
-            guard case .unavailable(let path, let reason) = error else { return report(.noHistoryPlace(), colors: colors) }
-            report(.unwritable(path, reason: reason), colors: colors)
+            switch error {
+            case .unavailable(let path, let reason): report(.unwritable(path, reason: reason), colors: colors)
+            case let error?: report(error.readingDiagnostic, colors: colors)
+            case nil: report(.noHistoryPlace(), colors: colors)
+            }
         }
         guard let store = try history.openForWriting(disabled: false, unavailable: unwritable) else { throw Exit.historyRefused }
         do {
