@@ -33,10 +33,13 @@ public final class HistoryStore: @unchecked Sendable {
             }
             try checkMagic(path, size: Int(info.st_size))
             if readOnly, !isWritable(path) { return try openUnwritable(path) }
-            if info.st_size > 0 {
+            // A hot journal needs a writable connection, which rolls it back first.
+            if info.st_size > 0, !hasHotJournal(path) {
                 // A first look through a read-only connection, which never writes to the file:
                 // a read-write one would checkpoint a WAL into it on closing, damaged or not.
-                let (look, state) = try lookAt(path)
+                // On a full disk SQLite may be unable even to size its shared-memory file: a
+                // reader then reads the file as it is, when no WAL holds changes for it.
+                guard let (look, state) = try lookAt(path, readOnly: readOnly) else { return try openUnwritable(path) }
                 // A writer looks at every page first: a damaged file is never written to,
                 // wherever the damage lies. Readers find it where they read.
                 if !readOnly, let problem = try look.firstIntegrityProblem() { throw .damaged(path: path, reason: problem) }
@@ -78,28 +81,30 @@ public final class HistoryStore: @unchecked Sendable {
     /// A read-only connection to an existing history, and what it found the file to hold. It
     /// never writes to the file nor checkpoints its WAL into it, so a damaged file stays
     /// exactly as it was; a reader of an up-to-date file keeps it.
-    private static func lookAt(_ path: String) throws(HistoryError) -> (HistoryStore, State) {
+    /// Nil for a reader when SQLite fails to read for want of room beside the file while its
+    /// WAL is empty: the file alone then holds every change.
+    private static func lookAt(_ path: String, readOnly: Bool) throws(HistoryError) -> (HistoryStore, State)? {
         var configuration = Configuration()
         configuration.readonly = true
         configuration.busyMode = .timeout(10)
         configuration.label = "routine history"
-        let store: HistoryStore
         do {
-            store = HistoryStore(path: path, queue: try DatabaseQueue(path: plainPath(path), configuration: configuration), location: plainPath(path))
+            let store = HistoryStore(path: path, queue: try DatabaseQueue(path: plainPath(path), configuration: configuration), location: plainPath(path))
+            return (store, try store.ownershipState())
         } catch {
+            if readOnly, let error = error as? DatabaseError, error.resultCode == .SQLITE_IOERR || error.resultCode == .SQLITE_FULL {
+                var info = stat()
+                if stat(path + "-wal", &info) != 0 || info.st_size == 0 { return nil }
+            }
             throw classify(error, path: path)
         }
-        return (store, try store.checkOwnership())
     }
 
     /// A history this user cannot write, opened read-only as an immutable file: SQLite would
     /// otherwise need to create the WAL index beside it, and refuse. Changes still waiting in
     /// its WAL file would be missed that way, so such a file is refused with the reason.
     static func openUnwritable(_ path: String) throws(HistoryError) -> HistoryStore? {
-        var info = stat()
-        if stat(path + "-wal", &info) == 0, info.st_size > 0 {
-            throw .unavailable(path: path, reason: "it is read-only here and has changes not yet applied in '\(path)-wal'; open it once with write access")
-        }
+        try refuseUnappliedChanges(path)
         var configuration = Configuration()
         configuration.readonly = true
         configuration.label = "routine history"
@@ -128,8 +133,11 @@ public final class HistoryStore: @unchecked Sendable {
         configuration.readonly = true
         configuration.label = "routine history"
         let writable = isWritable(path)
-        if !writable, stat(path + "-wal", &info) == 0, info.st_size > 0 {
-            throw .unavailable(path: path, reason: "it is read-only here and has changes not yet applied in '\(path)-wal'; open it once with write access")
+        if !writable { try refuseUnappliedChanges(path) }
+        if writable, hasHotJournal(path) {
+            throw .unavailable(
+                path: path,
+                reason: "a transaction was left unfinished in '\(path)-journal'; any command that reads it ('routine log') rolls that back first, then check again")
         }
         let location = writable ? plainPath(path) : "file:" + uriEscaped(path) + "?immutable=1"
         do {
@@ -137,6 +145,32 @@ public final class HistoryStore: @unchecked Sendable {
         } catch {
             throw classify(error, path: path)
         }
+    }
+
+    /// An immutable file is read as it is, without its WAL or rollback journal: refused when
+    /// either still holds something. A WAL may hold committed changes not yet applied; a hot
+    /// rollback journal (left by a writer killed mid-transaction) means the file holds half a
+    /// transaction, which must never be read.
+    private static func refuseUnappliedChanges(_ path: String) throws(HistoryError) {
+        var info = stat()
+        if stat(path + "-wal", &info) == 0, info.st_size > 0 {
+            throw .unavailable(path: path, reason: "it is read-only here and has changes not yet applied in '\(path)-wal'; open it once with write access")
+        }
+        if hasHotJournal(path) {
+            throw .unavailable(
+                path: path,
+                reason: "it is read-only here and a transaction was left unfinished in '\(path)-journal'; open it once with write access to roll it back")
+        }
+    }
+
+    /// Whether `path-journal` begins with a rollback journal's header, as SQLite's hot journal does.
+    private static func hasHotJournal(_ path: String) -> Bool {
+        let fd = Glibc.open(path + "-journal", O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return false }
+        defer { close(fd) }
+        var header = [UInt8](repeating: 0, count: 8)
+        let n = header.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, 8) }
+        return n == 8 && header == [0xD9, 0xD5, 0x05, 0xF9, 0x20, 0xA1, 0x63, 0xD7]
     }
 
     /// `path` for a `file:` URI: the characters a URI gives a meaning escaped.
@@ -177,26 +211,30 @@ public final class HistoryStore: @unchecked Sendable {
 
     /// Refuses another application's database and a schema newer than this binary knows.
     private func checkOwnership() throws(HistoryError) -> State {
-        let migrator = HistorySchema.migrator
         do {
-            return try queue.read { db in
-                let id = try Int32.fetchOne(db, sql: "PRAGMA application_id") ?? 0
-                let tables = try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'") ?? 0
-                if id != HistorySchema.applicationID, id != 0 || tables > 0 {
-                    throw HistoryError.notAHistory(path: path, reason: "it is another application's database")
-                }
-                // Only a sound file's own version mark says "newer": damage can look like one.
-                if try migrator.hasBeenSuperseded(db) {
-                    if let problem = try Self.firstIntegrityProblem(db) { throw HistoryError.damaged(path: path, reason: problem) }
-                    throw HistoryError.newerSchema(path: path)
-                }
-                return State(
-                    isMarked: id == HistorySchema.applicationID,
-                    isWAL: try String.fetchOne(db, sql: "PRAGMA journal_mode")?.lowercased() == "wal",
-                    isMigrated: try migrator.hasCompletedMigrations(db))
-            }
+            return try ownershipState()
         } catch {
             throw Self.classify(error, path: path)
+        }
+    }
+
+    private func ownershipState() throws -> State {
+        let migrator = HistorySchema.migrator
+        return try queue.read { db in
+            let id = try Int32.fetchOne(db, sql: "PRAGMA application_id") ?? 0
+            let tables = try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'") ?? 0
+            if id != HistorySchema.applicationID, id != 0 || tables > 0 {
+                throw HistoryError.notAHistory(path: path, reason: "it is another application's database")
+            }
+            // Only a sound file's own version mark says "newer": damage can look like one.
+            if try migrator.hasBeenSuperseded(db) {
+                if let problem = try Self.firstIntegrityProblem(db) { throw HistoryError.damaged(path: path, reason: problem) }
+                throw HistoryError.newerSchema(path: path)
+            }
+            return State(
+                isMarked: id == HistorySchema.applicationID,
+                isWAL: try String.fetchOne(db, sql: "PRAGMA journal_mode")?.lowercased() == "wal",
+                isMigrated: try migrator.hasCompletedMigrations(db))
         }
     }
 
@@ -269,9 +307,20 @@ public final class HistoryStore: @unchecked Sendable {
             {
                 return .damaged(path: path, reason: (error.message ?? "\(error.resultCode)").lowercased())
             }
-            return .unavailable(path: path, reason: (error.message ?? "\(error.resultCode)").lowercased())
+            let reason = (error.message ?? "\(error.resultCode)").lowercased()
+            if error.resultCode == .SQLITE_IOERR || error.resultCode == .SQLITE_FULL, diskIsFull(path) {
+                return .unavailable(path: path, reason: "the disk is full (\(reason)); free some space and try again")
+            }
+            return .unavailable(path: path, reason: reason)
         }
         return .unavailable(path: path, reason: "\(error)")
+    }
+
+    /// Whether the file system that holds `path` has no room left for this user.
+    static func diskIsFull(_ path: String) -> Bool {
+        let folder = path.lastIndex(of: "/").map { $0 == path.startIndex ? "/" : String(path[..<$0]) } ?? "."
+        var info = statvfs()
+        return statvfs(folder, &info) == 0 && info.f_bavail == 0
     }
 
     /// Creates the folders on the way to `path` that are missing, each with mode 0700.
