@@ -103,4 +103,17 @@ struct HistoryStoreEndToEndTests {
             #expect(try execute(["history", "export", "--history", history]).stdout == sound)
         }
     }
+
+    /// Dates outside 1900 to 2199 are refused where they enter, with the same message.
+    @Test(arguments: [
+        ["run", routine, "--date", "1899-12-31"], ["run", routine, "--date", "2200-01-01"], ["log", "--date", "0001-01-01"],
+        ["log", "--since", "0001-01-01"], ["stats", routine, "--since", "0001-01-01", "--until", "9999-12-31"],
+        ["stats", routine, "--until", "9999-12-31"], ["graph", routine, "--stats", "--since", "1000-01-01"],
+    ])
+    func aDateOutsideTheSupportedYearsIsRefused(_ arguments: [String]) throws {
+        let result = try execute(arguments + ["--history", freshHistoryPath()], stdin: HistoryTests.answers)
+        #expect(result.status == 64, "\(arguments): \(result.stderr)")
+        #expect(result.stderr.contains("is outside the years routine supports, 1900 to 2199"), "\(arguments): \(result.stderr)")
+        #expect(result.stdout.isEmpty, "\(arguments)")
+    }
 }
