@@ -186,7 +186,7 @@ public enum HistoryInspection {
             members.append(("index", .int(Int(sqlite3_column_int64(raw, 8)) + 1)))
         }
         members.append(("at", text(raw, 10)))
-        if let seconds = columnDouble(raw, 11) { members.append(("seconds", .number(seconds))) }
+        members.append(("seconds", columnDouble(raw, 11).map { .number($0) } ?? .null))
         return .object(members)
     }
 
