@@ -33,17 +33,25 @@ public enum HistoryJSON {
         return .object(members)
     }
 
-    /// Reads one line as `encode` writes it; the error says what is wrong with it.
-    public static func decode(_ line: Substring) throws(ImportProblem) -> StoredRun {
+    /// Reads one line as `encode` writes it; the error says what is wrong with it. Every
+    /// value is checked by the rules the runner records by (``RecordedValues``), dates and
+    /// times must be in exactly the form `encode` writes, and no text may hold a NUL.
+    public static func decode(_ line: some Collection<UInt8>) throws(ImportProblem) -> StoredRun {
         let run: RunLine
         do {
-            run = try JSONDecoder().decode(RunLine.self, from: Data(line.utf8))
+            run = try JSONDecoder().decode(RunLine.self, from: Data(line))
         } catch let error as DecodingError {
             throw ImportProblem(describe(error))
         } catch {
             throw ImportProblem("not JSON")
         }
-        guard CalendarDate(run.date) != nil else { throw ImportProblem("'date' is not a date (YYYY-MM-DD): '\(run.date)'") }
+        switch CalendarDate.checked(run.date) {
+        case .success: break
+        case .failure(let problem): throw ImportProblem("'date' '\(run.date)' \(problem.reason)")
+        }
+        for (name, text) in [("routine", run.routine), ("path", run.path), ("sourceHash", run.sourceHash)] {
+            if let problem = RecordedValues.textProblem(text) { throw ImportProblem("'\(name)' \(problem)") }
+        }
         let result: RunResult?
         if run.result == "unfinished" {
             result = nil
@@ -52,21 +60,23 @@ public enum HistoryJSON {
         } else {
             throw ImportProblem("'result' is not completed, quit, incomplete, interrupted or unfinished: '\(run.result)'")
         }
-        guard let offset = parseOffset(run.utcOffset) else { throw ImportProblem("'utcOffset' is not an offset such as +01:00") }
+        guard let offset = parseOffset(run.utcOffset), offsetText(offset) == run.utcOffset else {
+            throw ImportProblem("'utcOffset' is not an offset such as +01:00")
+        }
         var decoded = StoredRun(
             routine: run.routine, path: run.path, sourceHash: run.sourceHash, date: run.date,
-            startedAt: try timestamp(run.started, "started"), utcOffset: offset,
-            endedAt: try run.ended.map { (text: String) throws(ImportProblem) in try timestamp(text, "ended") }, result: result,
+            startedAt: try timestamp(run.started, "'started'"), utcOffset: offset,
+            endedAt: try run.ended.map { (text: String) throws(ImportProblem) in try timestamp(text, "'ended'") }, result: result,
             reachedEnd: run.reachedEnd)
         for (k, step) in run.steps.enumerated() {
-            guard step.step == k + 1 else { throw ImportProblem("the steps are not numbered 1, 2, 3 and so on") }
-            decoded.steps.append(try decode(step))
+            let n = try whole(step.step, "step \(k + 1): 'step'")
+            guard n == k + 1 else { throw ImportProblem("the steps are not numbered 1, 2, 3 and so on") }
+            decoded.steps.append(try decode(step, n))
         }
         return decoded
     }
 
-    private static func decode(_ step: StepLine) throws(ImportProblem) -> StoredStep {
-        let n = step.step
+    private static func decode(_ step: StepLine, _ n: Int) throws(ImportProblem) -> StoredStep {
         guard let kind = RoutineNode.Kind(rawValue: step.kind) else { throw ImportProblem("step \(n): 'kind' is not habit or question") }
         guard let result = RecordedStep.Result(rawValue: step.result) else {
             throw ImportProblem("step \(n): 'result' is not done, skipped, not-scheduled or answered: '\(step.result)'")
@@ -74,12 +84,23 @@ public enum HistoryJSON {
         guard (kind == .question) == (result == .answered) else {
             throw ImportProblem("step \(n): a \(kind.rawValue) cannot have the result '\(step.result)'")
         }
+        for (name, text) in [("node", step.node), ("title", step.title), ("unit", step.unit), ("option", step.option)] {
+            if let text, let problem = RecordedValues.textProblem(text) { throw ImportProblem("step \(n): '\(name)' \(problem)") }
+        }
+        let checks: [(String, Double?, (Double) -> String?)] = [
+            ("value", step.value, RecordedValues.amountProblem), ("target", step.target, RecordedValues.targetProblem),
+            ("seconds", step.seconds, RecordedValues.secondsProblem),
+        ]
+        for (name, value, problem) in checks {
+            if let value, let why = problem(value) { throw ImportProblem("step \(n): '\(name)' \(why)") }
+        }
+        if step.value != nil, result != .done { throw ImportProblem("step \(n): only a habit done has a 'value'") }
         var option: Int?
         if result == .answered {
-            guard let index = step.index, index >= 1, step.option != nil else {
+            guard let index = step.index, step.option != nil else {
                 throw ImportProblem("step \(n): an answer needs 'option' and 'index' (counted from 1)")
             }
-            option = index - 1
+            option = try whole(index, "step \(n): 'index'") - 1
         }
         return StoredStep(
             decision: RecordedStep(
@@ -89,8 +110,24 @@ public enum HistoryJSON {
             seconds: step.seconds)
     }
 
+    /// A count from 1, as JSON gives it: a number, which must be whole and not too large.
+    private static func whole(_ value: Double, _ what: String) throws(ImportProblem) -> Int {
+        guard value == value.rounded(), value >= 1, value <= Double(Int32.max) else {
+            throw ImportProblem("\(what) must be a whole number from 1 to \(Int32.max)")
+        }
+        return Int(value)
+    }
+
+    /// A UTC time in exactly the form `encode` writes (with milliseconds, seconds below 60),
+    /// within the supported years.
     private static func timestamp(_ text: String, _ what: String) throws(ImportProblem) -> Timestamp {
-        guard let value = Timestamp(text) else { throw ImportProblem("\(what) is not a UTC time such as 2026-11-23T06:12:03.120Z") }
+        guard let value = Timestamp(text), value.description == text else {
+            throw ImportProblem("\(what) is not a UTC time such as 2026-11-23T06:12:03.120Z")
+        }
+        if let year = Int(text.prefix(4)), !CalendarDate.supportedYears.contains(year) {
+            let years = CalendarDate.supportedYears
+            throw ImportProblem("\(what) '\(text)' is outside the years routine supports, \(years.lowerBound) to \(years.upperBound)")
+        }
         return value
     }
 
@@ -104,15 +141,17 @@ public enum HistoryJSON {
         }
         switch error {
         case .keyNotFound(let key, let context): return "\(path(context, key)) is missing"
-        case .typeMismatch(let type, let context): return "\(path(context)) must be \(kind(type))"
-        case .valueNotFound(let type, let context): return "\(path(context)) must be \(kind(type)), not null"
-        case .dataCorrupted(let context): return context.codingPath.isEmpty ? "not JSON" : "\(path(context)) is not valid"
+        case .typeMismatch(let type, let context): return "\(path(context)) must be \(kind(type, context))"
+        case .valueNotFound(let type, let context): return "\(path(context)) must be \(kind(type, context)), not null"
+        case .dataCorrupted(let context):
+            return context.codingPath.isEmpty ? "not JSON" : "\(path(context)) is not valid"
         @unknown default: return "not a run as 'history export' writes it"
         }
     }
 
-    private static func kind(_ type: Any.Type) -> String {
-        switch type {
+    private static func kind(_ type: Any.Type, _ context: DecodingError.Context) -> String {
+        if let name = context.codingPath.last?.stringValue, name == "step" || name == "index" { return "a whole number" }
+        return switch type {
         case is String.Type: "a string"
         case is Bool.Type: "true or false"
         case is Int.Type: "a whole number"
@@ -129,12 +168,14 @@ public enum HistoryJSON {
         var steps: [StepLine]
     }
 
+    /// Counts are read as numbers and checked after, so that `1.5` or `2^63 + 5` is named
+    /// as a count that is wrong rather than as a line that is not JSON.
     private struct StepLine: Decodable {
-        var step: Int
+        var step: Double
         var node, kind, title, result, at: String
         var value, target, seconds: Double?
         var unit, option: String?
-        var index: Int?
+        var index: Double?
     }
 }
 

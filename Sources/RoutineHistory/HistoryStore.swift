@@ -15,7 +15,7 @@ public final class HistoryStore: @unchecked Sendable {
     /// What SQLite is given to open the file: its path, or a URI for a read-only file.
     let location: String
 
-    private init(path: String, queue: DatabaseQueue, location: String) {
+    init(path: String, queue: DatabaseQueue, location: String) {
         self.path = path
         self.queue = queue
         self.location = location
@@ -33,6 +33,18 @@ public final class HistoryStore: @unchecked Sendable {
             }
             try checkMagic(path, size: Int(info.st_size))
             if readOnly, !isWritable(path) { return try openUnwritable(path) }
+            // A hot journal needs a writable connection, which rolls it back first.
+            if info.st_size > 0, !hasHotJournal(path) {
+                // A first look through a read-only connection, which never writes to the file:
+                // a read-write one would checkpoint a WAL into it on closing, damaged or not.
+                // On a full disk SQLite may be unable even to size its shared-memory file: a
+                // reader then reads the file as it is, when no WAL holds changes for it.
+                guard let (look, state) = try lookAt(path, readOnly: readOnly) else { return try openUnwritable(path) }
+                // A writer looks at every page first: a damaged file is never written to,
+                // wherever the damage lies. Readers find it where they read.
+                if !readOnly, let problem = try look.firstIntegrityProblem() { throw .damaged(path: path, reason: problem) }
+                if readOnly, state.isMarked, state.isWAL, state.isMigrated { return look }
+            }
         } else if errno == ENOENT {
             guard create else { return nil }
             try makeFolder(of: path)
@@ -69,58 +81,41 @@ public final class HistoryStore: @unchecked Sendable {
 
     /// `path` as SQLite must be given it to read it as a file name: SQLite reads a name that
     /// starts with `file:` as a URI, so a relative one gets `./` in front.
-    private static func plainPath(_ path: String) -> String {
+    static func plainPath(_ path: String) -> String {
         path.hasPrefix("file:") ? "./" + path : path
     }
 
     /// Whether this process may write the file and create files beside it, as WAL mode needs.
-    private static func isWritable(_ path: String) -> Bool {
+    static func isWritable(_ path: String) -> Bool {
         let folder = path.lastIndex(of: "/").map { $0 == path.startIndex ? "/" : String(path[..<$0]) } ?? "."
         return access(path, W_OK) == 0 && access(folder, W_OK) == 0
     }
 
-    /// A history this user cannot write, opened read-only as an immutable file: SQLite would
-    /// otherwise need to create the WAL index beside it, and refuse. Changes still waiting in
-    /// its WAL file would be missed that way, so such a file is refused with the reason.
-    static func openUnwritable(_ path: String) throws(HistoryError) -> HistoryStore? {
-        var info = stat()
-        if stat(path + "-wal", &info) == 0, info.st_size > 0 {
-            throw .unavailable(path: path, reason: "it is read-only here and has changes not yet applied in '\(path)-wal'; open it once with write access")
-        }
+    /// A read-only connection to an existing history, and what it found the file to hold. It
+    /// never writes to the file nor checkpoints its WAL into it, so a damaged file stays
+    /// exactly as it was; a reader of an up-to-date file keeps it.
+    /// Nil for a reader when SQLite fails to read for want of room beside the file while its
+    /// WAL is empty: the file alone then holds every change.
+    private static func lookAt(_ path: String, readOnly: Bool) throws(HistoryError) -> (HistoryStore, State)? {
         var configuration = Configuration()
         configuration.readonly = true
+        configuration.busyMode = .timeout(10)
         configuration.label = "routine history"
-        let location = "file:" + uriEscaped(path) + "?immutable=1"
-        let store: HistoryStore
         do {
-            store = HistoryStore(path: path, queue: try DatabaseQueue(path: location, configuration: configuration), location: location)
+            let store = HistoryStore(path: path, queue: try DatabaseQueue(path: plainPath(path), configuration: configuration), location: plainPath(path))
+            return (store, try store.ownershipState())
         } catch {
+            if readOnly, let error = error as? DatabaseError, error.resultCode == .SQLITE_IOERR || error.resultCode == .SQLITE_FULL {
+                var info = stat()
+                if stat(path + "-wal", &info) != 0 || info.st_size == 0 { return nil }
+            }
             throw classify(error, path: path)
         }
-        // Nothing is migrated or marked: the readers use what every schema since the first has.
-        // A file with no runs table yet (an empty file, one being created) has nothing to read.
-        let state = try store.checkOwnership()
-        let hasRuns = (try? store.queue.read { try $0.tableExists("run") }) ?? false
-        return state.isMarked && hasRuns ? store : nil
-    }
-
-    /// `path` for a `file:` URI: the characters a URI gives a meaning escaped.
-    private static func uriEscaped(_ path: String) -> String {
-        var out = ""
-        for byte in path.utf8 {
-            if byte == UInt8(ascii: "%") || byte == UInt8(ascii: "?") || byte == UInt8(ascii: "#") || byte < 0x21 || byte >= 0x7F {
-                let hex = String(byte, radix: 16, uppercase: true)
-                out += "%" + (hex.count < 2 ? "0" : "") + hex
-            } else {
-                out.unicodeScalars.append(Unicode.Scalar(byte))
-            }
-        }
-        return out
     }
 
     /// The SQLite header, read before SQLite is allowed to touch the file. An empty file is a
     /// new database (for example one made by `mktemp`).
-    private static func checkMagic(_ path: String, size: Int) throws(HistoryError) {
+    static func checkMagic(_ path: String, size: Int) throws(HistoryError) {
         guard size > 0 else { return }
         let fd = Glibc.open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { throw .unavailable(path: path, reason: systemError()) }
@@ -134,30 +129,38 @@ public final class HistoryStore: @unchecked Sendable {
 
     /// What a file that is about to be used already has, so that opening an up-to-date
     /// history writes nothing.
-    private struct State {
+    struct State {
         var isMarked: Bool
         var isWAL: Bool
         var isMigrated: Bool
     }
 
     /// Refuses another application's database and a schema newer than this binary knows.
-    private func checkOwnership() throws(HistoryError) -> State {
-        let migrator = HistorySchema.migrator
+    func checkOwnership() throws(HistoryError) -> State {
         do {
-            return try queue.read { db in
-                let id = try Int32.fetchOne(db, sql: "PRAGMA application_id") ?? 0
-                let tables = try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'") ?? 0
-                if id != HistorySchema.applicationID, id != 0 || tables > 0 {
-                    throw HistoryError.notAHistory(path: path, reason: "it is another application's database")
-                }
-                if try migrator.hasBeenSuperseded(db) { throw HistoryError.newerSchema(path: path) }
-                return State(
-                    isMarked: id == HistorySchema.applicationID,
-                    isWAL: try String.fetchOne(db, sql: "PRAGMA journal_mode")?.lowercased() == "wal",
-                    isMigrated: try migrator.hasCompletedMigrations(db))
-            }
+            return try ownershipState()
         } catch {
             throw Self.classify(error, path: path)
+        }
+    }
+
+    private func ownershipState() throws -> State {
+        let migrator = HistorySchema.migrator
+        return try queue.read { db in
+            let id = try Int32.fetchOne(db, sql: "PRAGMA application_id") ?? 0
+            let tables = try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'") ?? 0
+            if id != HistorySchema.applicationID, id != 0 || tables > 0 {
+                throw HistoryError.notAHistory(path: path, reason: "it is another application's database")
+            }
+            // Only a sound file's own version mark says "newer": damage can look like one.
+            if try migrator.hasBeenSuperseded(db) {
+                if let problem = try Self.firstIntegrityProblem(db) { throw HistoryError.damaged(path: path, reason: problem) }
+                throw HistoryError.newerSchema(path: path)
+            }
+            return State(
+                isMarked: id == HistorySchema.applicationID,
+                isWAL: try String.fetchOne(db, sql: "PRAGMA journal_mode")?.lowercased() == "wal",
+                isMigrated: try migrator.hasCompletedMigrations(db))
         }
     }
 
@@ -203,15 +206,47 @@ public final class HistoryStore: @unchecked Sendable {
         }
     }
 
+    /// SQLite's first complaint about the file's structure (`PRAGMA quick_check`), or nil
+    /// when it finds none.
+    func firstIntegrityProblem() throws(HistoryError) -> String? {
+        do {
+            return try queue.read { try Self.firstIntegrityProblem($0) }
+        } catch {
+            throw Self.classify(error, path: path)
+        }
+    }
+
+    static func firstIntegrityProblem(_ db: Database) throws -> String? {
+        let answer = try String.fetchOne(db, sql: "PRAGMA quick_check(1)") ?? "ok"
+        if answer == "ok" { return nil }
+        // Without SQLite's "*** in database main ***" heading.
+        return answer.split(separator: "\n").filter { !$0.hasPrefix("*** ") }.joined(separator: "; ")
+    }
+
     static func classify(_ error: any Error, path: String) -> HistoryError {
         if let error = error as? HistoryError { return error }
         if let error = error as? DatabaseError {
-            if error.resultCode == .SQLITE_NOTADB {
-                return .notAHistory(path: path, reason: "it is not an SQLite database")
+            // The header was read before SQLite was let in: a file that starts as SQLite and
+            // then is not, or is malformed further in, is a damaged history.
+            if error.resultCode == .SQLITE_NOTADB || error.resultCode == .SQLITE_CORRUPT
+                || error.extendedResultCode == .SQLITE_IOERR_SHORT_READ
+            {
+                return .damaged(path: path, reason: (error.message ?? "\(error.resultCode)").lowercased())
             }
-            return .unavailable(path: path, reason: (error.message ?? "\(error.resultCode)").lowercased())
+            let reason = (error.message ?? "\(error.resultCode)").lowercased()
+            if error.resultCode == .SQLITE_IOERR || error.resultCode == .SQLITE_FULL, diskIsFull(path) {
+                return .unavailable(path: path, reason: "the disk is full (\(reason)); free some space and try again")
+            }
+            return .unavailable(path: path, reason: reason)
         }
         return .unavailable(path: path, reason: "\(error)")
+    }
+
+    /// Whether the file system that holds `path` has no room left for this user.
+    static func diskIsFull(_ path: String) -> Bool {
+        let folder = path.lastIndex(of: "/").map { $0 == path.startIndex ? "/" : String(path[..<$0]) } ?? "."
+        var info = statvfs()
+        return statvfs(folder, &info) == 0 && info.f_bavail == 0
     }
 
     /// Creates the folders on the way to `path` that are missing, each with mode 0700.

@@ -19,11 +19,11 @@ struct DateRangeOptions: ParsableArguments {
         }
     }
 
-    /// Refuses a value that is not a date, naming its flag.
+    /// Refuses a value that is not a date within the supported years, naming its flag.
     static func checkDates(_ values: [(String, String?)]) throws {
         for (name, value) in values {
-            if let value, CalendarDate(value) == nil {
-                throw ValidationError("\(name) '\(value)' is not a date: use YYYY-MM-DD, such as 2026-11-23")
+            if let value, case .failure(let problem) = CalendarDate.checked(value) {
+                throw ValidationError("\(name) '\(value)' \(problem.reason)")
             }
         }
     }

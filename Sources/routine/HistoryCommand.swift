@@ -5,8 +5,8 @@ import RoutineKit
 struct HistoryCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "history",
-        abstract: "Export the run history, or import runs into it.",
-        subcommands: [HistoryExportCommand.self, HistoryImportCommand.self]
+        abstract: "Export the run history, import runs into it, check it, or recover what a damaged one still holds.",
+        subcommands: [HistoryExportCommand.self, HistoryImportCommand.self, HistoryCheckCommand.self, HistoryRecoverCommand.self]
     )
 }
 
@@ -31,7 +31,8 @@ struct HistoryExportCommand: ParsableCommand {
 
     func run() throws {
         ignoreBrokenPipes()
-        let runs = try history.openForReading()?.runs(RunFilter(oldestFirst: true)) ?? []
+        let store = try history.openForReading()
+        let runs = try history.reading { try store?.runs(RunFilter(oldestFirst: true)) ?? [] }
         var text = ""
         switch format {
         case .jsonl:
@@ -69,23 +70,38 @@ struct HistoryImportCommand: ParsableCommand {
     func run() throws {
         ignoreBrokenPipes()
         let colors = Terminal.wantsColor(.auto, fd: 2)
-        let source: SourceFile
-        switch InputReader.read(file) {
-        case .success(let read): source = read
+        // Read as a stream: memory holds the runs and one line, not the file.
+        let lines: LineReader
+        switch LineReader.open(file) {
+        case .success(let reader): lines = reader
         case .failure(let diagnostic):
             report(diagnostic, colors: colors)
             throw Exit.unreadable
         }
-        let runs: [StoredRun]
-        do {
-            runs = try HistoryJSON.decodeAll(source.bytes)
-        } catch {
-            report(.invalidImport(file, line: error.line, reason: error.reason), colors: colors)
-            throw Exit.errors
+        var runs: [StoredRun] = []
+        reading: while true {
+            let line: [UInt8]
+            switch lines.nextNonBlank() {
+            case .success(let next?): line = next
+            case .success(nil): break reading
+            case .failure(let diagnostic):
+                report(diagnostic, colors: colors)
+                throw Exit.unreadable
+            }
+            if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { continue }
+            do {
+                runs.append(try HistoryJSON.decode(line))
+            } catch {
+                report(.invalidImport(file, line: lines.lineNumber, reason: error.reason), colors: colors)
+                throw Exit.errors
+            }
         }
         let unwritable = { (error: HistoryError?) in
-            guard case .unavailable(let path, let reason) = error else { return report(.noHistoryPlace(), colors: colors) }
-            report(.unwritable(path, reason: reason), colors: colors)
+            switch error {
+            case .unavailable(let path, let reason): report(.unwritable(path, reason: reason), colors: colors)
+            case let error?: report(error.readingDiagnostic, colors: colors)
+            case nil: report(.noHistoryPlace(), colors: colors)
+            }
         }
         guard let store = try history.openForWriting(disabled: false, unavailable: unwritable) else { throw Exit.historyRefused }
         do {

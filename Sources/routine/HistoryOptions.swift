@@ -2,6 +2,10 @@ import ArgumentParser
 import RoutineHistory
 import RoutineKit
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// `--history FILE`, shared by every command that reads or writes the run history.
 struct HistoryOptions: ParsableArguments {
     @Option(
@@ -11,16 +15,41 @@ struct HistoryOptions: ParsableArguments {
         completion: .file(extensions: ["sqlite", "db"]))
     var history: String?
 
+    func validate() throws {
+        if history == "" { throw ValidationError("--history needs a file name; '' names none") }
+    }
+
+    /// The history file a command that inspects it names: it must exist (exit 66 otherwise).
+    func existingPath() throws -> String {
+        guard case .file(let path)? = HistoryLocation.resolve(flag: history, disabled: false) else {
+            report(.unreadableHistory("", reason: "no history is named: HOME is not set and neither --history nor ROUTINE_HISTORY is given"), colors: Terminal.wantsColor(.auto, fd: 2))
+            throw Exit.unreadable
+        }
+        var info = stat()
+        guard stat(path, &info) == 0 else {
+            report(.unreadableHistory(path, reason: InputReader.describe(errno)), colors: Terminal.wantsColor(.auto, fd: 2))
+            throw Exit.unreadable
+        }
+        return path
+    }
+
     /// The history for a command that only reads it: nil when there is none yet (or history is
     /// off). A file that is not a routine history is refused with exit 74.
     func openForReading() throws -> HistoryStore? {
         guard let location = HistoryLocation.resolve(flag: history, disabled: false) else { return nil }
         guard case .file(let path) = location else { return nil }
+        return try reading { try HistoryStore.open(path, create: false, readOnly: true) }
+    }
+
+    /// Runs `body`, which reads the history; a failure is reported as a reader's diagnostic
+    /// and ends the command: 74 for a refused or damaged file, 66 for one that cannot be read.
+    func reading<T>(_ body: () throws -> T) throws -> T {
         do {
-            return try HistoryStore.open(path, create: false, readOnly: true)
-        } catch {
-            report(error.isRefusal ? error.diagnostic : .unreadableHistory(path, reason: reason(error)), colors: Terminal.wantsColor(.auto, fd: 2))
-            throw error.isRefusal ? Exit.historyRefused : Exit.unreadable
+            return try body()
+        } catch let error as HistoryError {
+            report(error.readingDiagnostic, colors: Terminal.wantsColor(.auto, fd: 2))
+            if case .unavailable = error { throw Exit.unreadable }
+            throw Exit.historyRefused
         }
     }
 
@@ -43,10 +72,5 @@ struct HistoryOptions: ParsableArguments {
             unavailable(error)
             return nil
         }
-    }
-
-    private func reason(_ error: HistoryError) -> String {
-        if case .unavailable(_, let reason) = error { return reason }
-        return error.description
     }
 }

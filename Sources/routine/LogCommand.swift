@@ -45,7 +45,7 @@ struct LogCommand: ParsableCommand {
         var out = BufferedOutput(fd: 1)
         let none = "no runs recorded" + (filter.routine.map { " of '\($0)'" } ?? "") + "\n"
         if json || date != nil {
-            let runs = try store?.runs(filter) ?? []
+            let runs = try history.reading { try store?.runs(filter) ?? [] }
             if json {
                 for run in runs { out.write(HistoryJSON.encode(run)) }
             } else if runs.isEmpty {
@@ -55,7 +55,7 @@ struct LogCommand: ParsableCommand {
                 for (k, run) in runs.reversed().enumerated() { out.write(visible: (k > 0 ? "\n" : "") + RunLog.steps(of: run)) }
             }
         } else {
-            let runs = try store?.runTotals(filter) ?? []
+            let runs = try history.reading { try store?.runTotals(filter) ?? [] }
             if runs.isEmpty { out.write(visible: none) }
             RunLog.table(runs, showRoutine: file == nil).write(to: &out)
         }

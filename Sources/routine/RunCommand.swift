@@ -52,9 +52,7 @@ struct RunCommand: ParsableCommand {
     @OptionGroup var input: InputOptions
 
     func validate() throws {
-        if let date, CalendarDate(date) == nil {
-            throw ValidationError("'\(date)' is not a date: use YYYY-MM-DD, such as 2026-11-23")
-        }
+        try DateRangeOptions.checkDates([("--date", date)])
         if let day = date.flatMap(CalendarDate.init), !force, case .tooFarAhead(let days) = RunDate(day, today: .today()) {
             throw ValidationError(Diagnostic.runDateTooFarAhead(day, days: days, today: .today()))
         }

@@ -9,7 +9,8 @@ extension HistoryOptions {
     func statsReport(of routine: Routine, in range: DateRangeOptions, file: String) throws -> (report: StatsReport, runs: [StatsRun]) {
         let until = range.untilDate ?? .today()
         let filter = RunFilter(routine: routine.name, since: range.since, until: until.description)
-        let runs = try openForReading()?.statsRuns(filter, of: routine) ?? []
+        let store = try openForReading()
+        let runs = try reading { try store?.statsRuns(filter, of: routine) ?? [] }
         var unconditional: Set<Int> = []
         do {
             unconditional = try PathExplorer(routine).nodesOnEveryWay()

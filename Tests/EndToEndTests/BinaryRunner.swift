@@ -120,6 +120,16 @@ func prepare(_ executable: URL, _ arguments: [String], environment: [String: Str
     return (process, out, err)
 }
 
+/// Runs `body` with a folder on a freshly mounted tmpfs of `size` (root only), unmounted after.
+func onSmallDisk(size: String = "256k", _ body: (URL) throws -> Void) throws {
+    let dir = URL(fileURLWithPath: "/tmp").appendingPathComponent("routine-full-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+    let mounted = try shell("mount -t tmpfs -o size=\(size) tmpfs '\(dir.path)'")
+    try #require(mounted.status == 0, "cannot mount a tmpfs here: \(mounted.stderr)")
+    defer { _ = try? shell("umount '\(dir.path)'; rmdir '\(dir.path)'") }
+    try body(dir)
+}
+
 /// A fresh temporary folder for one test.
 func temporaryDirectory() throws -> URL {
     let url = FileManager.default.temporaryDirectory.appendingPathComponent("routine-tests-" + UUID().uuidString)

@@ -298,21 +298,18 @@ struct HistoryTests {
 
     @Test(.enabled(if: getuid() == 0, "needs root to mount a small file system"))
     func aFullDiskStillRuns() throws {
-        let dir = URL(fileURLWithPath: "/tmp").appendingPathComponent("routine-full-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        let mounted = try shell("mount -t tmpfs -o size=256k tmpfs '\(dir.path)'")
-        try #require(mounted.status == 0, "cannot mount a tmpfs here: \(mounted.stderr)")
-        defer { _ = try? shell("umount '\(dir.path)'; rmdir '\(dir.path)'") }
-        let history = dir.appendingPathComponent("history.sqlite").path
-        let first = try execute(["run", "routines/morning.rt", "--history", history, "--date", "2026-11-22"], stdin: "\n\n5\n7\n")
-        #expect(first.status == 0 && first.stderr == "", "\(first.stderr)")
-        _ = try shell("dd if=/dev/zero of='\(dir.path)/filler' bs=4k 2>/dev/null; true")
-        let full = try execute(["run", "routines/morning.rt", "--history", history, "--date", "2026-11-23"], stdin: Self.answers)
-        #expect(full.status == 0)
-        #expect(full.stdout.contains("Morning: completed"))
-        #expect(full.stderr.components(separatedBy: "warning[W009]").count == 2, "\(full.stderr)")
-        _ = try shell("rm -f '\(dir.path)/filler'")
-        #expect(try integrity(history) == "ok")
-        #expect(try runs(history).first?["date"] as? String == "2026-11-22")
+        try onSmallDisk { dir in
+            let history = dir.appendingPathComponent("history.sqlite").path
+            let first = try execute(["run", "routines/morning.rt", "--history", history, "--date", "2026-11-22"], stdin: "\n\n5\n7\n")
+            #expect(first.status == 0 && first.stderr == "", "\(first.stderr)")
+            _ = try shell("dd if=/dev/zero of='\(dir.path)/filler' bs=4k 2>/dev/null; true")
+            let full = try execute(["run", "routines/morning.rt", "--history", history, "--date", "2026-11-23"], stdin: Self.answers)
+            #expect(full.status == 0)
+            #expect(full.stdout.contains("Morning: completed"))
+            #expect(full.stderr.components(separatedBy: "warning[W009]").count == 2, "\(full.stderr)")
+            _ = try shell("rm -f '\(dir.path)/filler'")
+            #expect(try integrity(history) == "ok")
+            #expect(try runs(history).first?["date"] as? String == "2026-11-22")
+        }
     }
 }

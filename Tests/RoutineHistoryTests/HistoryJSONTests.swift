@@ -24,13 +24,13 @@ struct HistoryJSONTests {
         let line = HistoryJSON.encode(Self.run).text
         #expect(line.hasPrefix(#"{"date":"2026-11-23","routine":"Morning \"☀️\"","result":"completed","reachedEnd":true,"started":"2026-11-23T06:12:03.120Z""#))
         #expect(line.contains(#"{"step":2,"node":"mood","kind":"question","title":"Mood?","result":"answered","option":"😀 Great!","index":3,"#))
-        #expect(try HistoryJSON.decode(Substring(line)) == Self.run)
+        #expect(try HistoryJSON.decode(line.utf8) == Self.run)
         var unfinished = Self.run
         unfinished.result = nil
         unfinished.endedAt = nil
         let text = HistoryJSON.encode(unfinished).text
         #expect(text.contains(#""result":"unfinished""#) && text.contains(#""ended":null"#))
-        #expect(try HistoryJSON.decode(Substring(text)) == unfinished)
+        #expect(try HistoryJSON.decode(text.utf8) == unfinished)
     }
 
     /// A step nobody timed is `"seconds":null`, not 0; an export from before, with a number
@@ -39,9 +39,9 @@ struct HistoryJSONTests {
         let line = HistoryJSON.encode(Self.run).text
         #expect(line.contains(#""title":"Run","result":"not-scheduled","at":"2026-11-23T06:13:00.000Z","seconds":null}"#))
         let older = line.replacingOccurrences(of: #""seconds":null"#, with: #""seconds":0.001"#)
-        #expect(try HistoryJSON.decode(Substring(older)).steps.map(\.seconds) == [41.201, 15.679, 0.001])
+        #expect(try HistoryJSON.decode(older.utf8).steps.map(\.seconds) == [41.201, 15.679, 0.001])
         let without = line.replacingOccurrences(of: #","seconds":null"#, with: "")
-        #expect(try HistoryJSON.decode(Substring(without)).steps.map(\.seconds) == [41.201, 15.679, nil])
+        #expect(try HistoryJSON.decode(without.utf8).steps.map(\.seconds) == [41.201, 15.679, nil])
     }
 
     @Test func importingTwiceAddsNothing() throws {
@@ -58,11 +58,11 @@ struct HistoryJSONTests {
         ("[1, 2]", "the line must be an object"),
         (#"{"date":"2026-11-23"}"#, "'routine' is missing"),
         (#"{"date":"2026-13-01","routine":"R","result":"quit","started":"2026-11-23T06:12:03.120Z","utcOffset":"+00:00","path":"p","sourceHash":"h","reachedEnd":false,"steps":[]}"#,
-         "'date' is not a date (YYYY-MM-DD): '2026-13-01'"),
+         "'date' '2026-13-01' is not a date: use YYYY-MM-DD, such as 2026-11-23"),
         (#"{"date":"2026-11-23","routine":"R","result":"won","started":"2026-11-23T06:12:03.120Z","utcOffset":"+00:00","path":"p","sourceHash":"h","reachedEnd":false,"steps":[]}"#,
          "'result' is not completed, quit, incomplete, interrupted or unfinished: 'won'"),
         (#"{"date":"2026-11-23","routine":"R","result":"quit","started":"yesterday","utcOffset":"+00:00","path":"p","sourceHash":"h","reachedEnd":false,"steps":[]}"#,
-         "started is not a UTC time such as 2026-11-23T06:12:03.120Z"),
+         "'started' is not a UTC time such as 2026-11-23T06:12:03.120Z"),
         (#"{"date":"2026-11-23","routine":"R","result":"quit","started":"2026-11-23T06:12:03.120Z","utcOffset":"+00:00","path":"p","sourceHash":"h","reachedEnd":1,"steps":[]}"#,
          "'reachedEnd' must be true or false"),
         (#"{"date":"2026-11-23","routine":"R","result":"quit","started":"2026-11-23T06:12:03.120Z","utcOffset":"+00:00","path":"p","sourceHash":"h","reachedEnd":false,"steps":[{"step":2,"node":"a","kind":"habit","title":"A","result":"done","at":"2026-11-23T06:12:03.120Z"}]}"#,
@@ -75,7 +75,7 @@ struct HistoryJSONTests {
 
     @Test(arguments: badLines)
     func aBadLineSaysWhatIsWrong(_ line: String, _ reason: String) {
-        #expect(throws: ImportProblem(reason)) { try HistoryJSON.decode(Substring(line)) }
+        #expect(throws: ImportProblem(reason)) { try HistoryJSON.decode(line.utf8) }
     }
 
     @Test(arguments: [

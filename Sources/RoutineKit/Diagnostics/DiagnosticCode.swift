@@ -14,6 +14,7 @@ public enum DiagnosticCode: String, Sendable, Codable, CaseIterable {
     case missingProgram = "E008"
     case historyRefused = "E009"
     case invalidImport = "E010"
+    case historyDamaged = "E011"
     // Syntax
     case expectedToken = "E101"
     case missingRoutine = "E102"
@@ -86,7 +87,9 @@ public enum DiagnosticCode: String, Sendable, Codable, CaseIterable {
         case .unwritableOutput: "an output file cannot be written"
         case .missingProgram: "a program needed for the output (Graphviz's dot) is not installed"
         case .historyRefused: "a history file that is not a routine history, or is of a newer version"
-        case .invalidImport: "a line of a history import that is not a run as 'history export' writes it"
+        case .invalidImport:
+            "a line of a history import that is not a run as 'history export' writes it, or holds a value no run could record (a negative amount, a target of 0, a NUL in a text, a time export never writes, a year outside 1900 to 2199)"
+        case .historyDamaged: "a history file whose pages SQLite finds malformed (overwritten or cut short)"
         case .expectedToken: "the parser expected something else here"
         case .missingRoutine: "the file does not start with its 'routine \"NAME\"' declaration"
         case .duplicateRoutine: "a second routine declaration"

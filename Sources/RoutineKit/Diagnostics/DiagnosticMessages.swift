@@ -50,6 +50,19 @@ extension Diagnostic {
         Diagnostic(.runNotRecorded, "this run is not being recorded: cannot write the history '\(path)': \(reason)", at: nil)
     }
 
+    public static func runNotRecordedInDamagedHistory(_ path: String, reason: String) -> Diagnostic {
+        Diagnostic(
+            .runNotRecorded, "this run is not being recorded: the history '\(path)' is damaged: \(reason)", at: nil,
+            notes: [Note(damagedHistoryAdvice)])
+    }
+
+    public static func damagedHistory(_ path: String, reason: String) -> Diagnostic {
+        Diagnostic(.historyDamaged, "the history '\(path)' is damaged: \(reason)", at: nil, notes: [Note(damagedHistoryAdvice)])
+    }
+
+    static let damagedHistoryAdvice =
+        "nothing was written to it; 'routine history check' says what is wrong, and 'routine history recover OUT' copies every run that can still be read into a new history"
+
     public static func noHistoryPlace() -> Diagnostic {
         Diagnostic(
             .runNotRecorded, "this run is not being recorded: HOME is not set, so there is no place for the history", at: nil,

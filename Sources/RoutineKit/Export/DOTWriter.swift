@@ -19,7 +19,12 @@ public enum DOTWriter {
         out.write(string: direction.rawValue)
         out.write(", label=")
         quote(routine.name, into: &out)
-        out.write(", labelloc=t, fontname=\"Helvetica\", fontsize=16];\n")
+        out.write(", labelloc=t, fontname=\"Helvetica\", fontsize=16")
+        if let comment = view.comment {
+            out.write(", comment=")
+            quote(comment, into: &out)
+        }
+        out.write("];\n")
         out.write("  node [fontname=\"Helvetica\", fontsize=11];\n")
         out.write("  edge [fontname=\"Helvetica\", fontsize=10];\n")
         out.write("  \" start\" [shape=circle, style=filled, fillcolor=black, label=\"\", width=0.2];\n")

@@ -16,6 +16,8 @@ public struct GraphView: Sendable {
     public var invalidAttributes: [Int: [String]] = [:]
     /// The history drawn on the graph (`graph --stats`), if any.
     public var history: GraphHistory?
+    /// A comment Graphviz carries into the image (the language server's mark on its drawings).
+    public var comment: String?
 
     public init(_ routine: Routine, showProblems: Bool) {
         self.routine = routine

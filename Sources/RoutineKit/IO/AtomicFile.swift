@@ -20,6 +20,11 @@ public enum AtomicFile {
         /// A new file only (a conversion written beside its source): never one that exists,
         /// even one that appears while this one is being written.
         case create
+        /// A file this program draws again and again (the language server's SVG beside a
+        /// document): created, or replacing only a regular file that holds `marker` in its
+        /// first kilobyte, which this program writes into each one. Never written through a
+        /// symbolic link, and never over the file `sparing` (the document drawn).
+        case replaceOwn(marker: [UInt8], sparing: FileIdentity?)
     }
 
     public static func write(_ bytes: [UInt8], to path: String, purpose: Purpose = .output) -> Result<Void, Diagnostic> {
@@ -39,6 +44,9 @@ public enum AtomicFile {
         if let stream = standardStream(path) {
             if case .rewrite = purpose { return .failure(.unwritable(path, reason: "it is not a regular file")) }
             return produce(stream).map { .failure($0) } ?? .success(())
+        }
+        if case .replaceOwn(let marker, let sparing) = purpose {
+            return replaceOwn(path, marker: marker, sparing: sparing, produce: produce)
         }
         guard let target = resolvingLinks(path) else {
             return .failure(.unwritable(path, reason: InputReader.describe(ELOOP)))
@@ -84,6 +92,49 @@ public enum AtomicFile {
             return "it has \(info.st_nlink) hard links, and replacing it would split them apart; write to a new file instead"
         }
         return nil
+    }
+
+    private static func replaceOwn(
+        _ path: String, marker: [UInt8], sparing: FileIdentity?, produce: (Int32) -> Diagnostic?
+    ) -> Result<Void, Diagnostic> {
+        var info = stat()
+        guard lstat(path, &info) == 0 else {
+            guard errno == ENOENT else { return .failure(.unwritable(path, reason: InputReader.describe(errno))) }
+            return replace(path, shownAs: path, keeping: nil, expecting: nil, creating: true, produce: produce)
+        }
+        let kind = info.st_mode & S_IFMT
+        let refusal: String? =
+            if kind == S_IFLNK {
+                "it is a symbolic link, and a drawing is never written through one; it was left as it is"
+            } else if kind != S_IFREG {
+                "it is not a regular file; it was left as it is"
+            } else if let sparing, sparing.isSameFile(as: FileIdentity(info)) {
+                "it is the document itself; it was left as it is"
+            } else if !holds(marker, atStartOf: path) {
+                "it was not drawn by routine, so it is not replaced; move it away or rename the routine's file"
+            } else {
+                refusal(toReplace: path, info)
+            }
+        if let refusal { return .failure(.unwritable(path, reason: refusal)) }
+        return replace(path, shownAs: path, keeping: info, expecting: FileIdentity(info), creating: false, produce: produce)
+    }
+
+    /// Whether the first kilobyte of the regular file `path` (not followed through a link) holds `marker`.
+    private static func holds(_ marker: [UInt8], atStartOf path: String) -> Bool {
+        guard !marker.isEmpty else { return false }
+        let fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC)
+        guard fd >= 0 else { return false }
+        defer { close(fd) }
+        var buffer = [UInt8](repeating: 0, count: 1024)
+        var count = 0
+        while count < buffer.count {
+            let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress! + count, $0.count - count) }
+            if n < 0, errno == EINTR { continue }
+            guard n > 0 else { break }
+            count += n
+        }
+        guard count >= marker.count else { return false }
+        return (0...(count - marker.count)).contains { start in buffer[start..<(start + marker.count)].elementsEqual(marker) }
     }
 
     /// `/dev/stdout`, `/dev/fd/N` and `/proc/self/fd/N` name a descriptor this process already has.

@@ -26,6 +26,9 @@ public struct FileIdentity: Equatable, Sendable {
         #endif
     }
 
+    /// Whether both name the same file, whatever its state.
+    public func isSameFile(as other: FileIdentity) -> Bool { device == other.device && inode == other.inode }
+
     /// The identity of the file `path` leads to (through symbolic links), or nil when there is none.
     public static func of(_ path: String) -> FileIdentity? {
         var info = stat()

@@ -9,11 +9,13 @@ import Darwin
 /// no temporary file of its own, no file name `dot` could read as an option, and the old image
 /// stays whole unless `dot` succeeds and writes something.
 public enum GraphvizRenderer {
-    /// Renders `dot` as `kind` (svg, png, pdf) into `output`; `missing` tells whether the
+    /// Renders `dot` as `kind` (svg, png, pdf) into `output`, written for `purpose`; `missing` tells whether the
     /// failure is that `dot` is not installed.
-    public static func render(_ dot: UnsafeBufferPointer<UInt8>, as kind: String, to output: String) -> (diagnostic: Diagnostic?, missing: Bool) {
+    public static func render(
+        _ dot: UnsafeBufferPointer<UInt8>, as kind: String, to output: String, purpose: AtomicFile.Purpose = .output
+    ) -> (diagnostic: Diagnostic?, missing: Bool) {
         var missing = false
-        let written = AtomicFile.write(to: output) { fd in
+        let written = AtomicFile.write(to: output, purpose: purpose) { fd in
             run(dot, as: kind, into: fd, for: output, missing: &missing)
         }
         guard case .failure(let diagnostic) = written else { return (nil, false) }

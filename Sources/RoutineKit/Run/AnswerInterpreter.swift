@@ -30,7 +30,7 @@ public enum AnswerInterpreter {
             guard let target = node.target else {
                 return .invalid("'\(text)' is not an answer here: Enter or d: done · s: skip · b: back · q: quit")
             }
-            guard let value = NumberText.parse(Substring(text)), value <= TargetValue.maximum else {
+            guard let value = NumberText.parse(Substring(text)), RecordedValues.amountProblem(value) == nil else {
                 return .invalid("'\(text)' is not an amount: enter a number such as 8 or 2.5 (target \(describe(target)))")
             }
             return .decision(.done(value: value))

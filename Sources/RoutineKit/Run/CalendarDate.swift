@@ -39,6 +39,25 @@ public struct CalendarDate: Hashable, Sendable, CustomStringConvertible {
         return (y, m, d)
     }
 
+    /// The years a date may have where it enters (`run --date`, `--since`, `--until`, an
+    /// imported run): wide enough for any life's records, narrow enough that a span of days
+    /// stays small.
+    public static let supportedYears = 1900...2199
+
+    /// `text` as a date within ``supportedYears``, or why it is not one (said after the value).
+    public static func checked(_ text: String) -> Result<CalendarDate, DateProblem> {
+        guard let date = CalendarDate(text) else { return .failure(DateProblem(reason: "is not a date: use YYYY-MM-DD, such as 2026-11-23")) }
+        guard supportedYears.contains(date.year) else {
+            return .failure(DateProblem(reason: "is outside the years routine supports, \(supportedYears.lowerBound) to \(supportedYears.upperBound)"))
+        }
+        return .success(date)
+    }
+
+    /// Why a text is not a supported date.
+    public struct DateProblem: Error, Equatable, Sendable {
+        public let reason: String
+    }
+
     public init(year: Int, month: Int, day: Int) {
         storedYear = Int32(truncatingIfNeeded: year)
         storedMonth = UInt8(truncatingIfNeeded: month)

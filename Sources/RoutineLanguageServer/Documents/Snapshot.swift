@@ -64,7 +64,7 @@ public final class Snapshot: Sendable {
     init(uri: String, version: Int?, text: [UInt8], format: SourceFormat?, encoding: PositionEncoding) {
         self.uri = uri
         self.version = version
-        let file = SourceFile(name: DocumentURI.path(of: uri) ?? uri, bytes: text)
+        let file = SourceFile(name: (try? FileURI.path(uri).get()) ?? uri, bytes: text)
         loaded = RoutineLoader.load(file, format: format)
         self.encoding = encoding
     }
@@ -113,45 +113,4 @@ public final class Snapshot: Sendable {
 
     /// How many times this version's ways were counted (for the tests: once).
     var waysCountings: Int { waysCache.withLock { $0.countings } }
-}
-
-/// `file:` URIs and the paths they name.
-enum DocumentURI {
-    /// The path of a `file:` URI, percent-decoded; nil for another scheme.
-    static func path(of uri: String) -> String? {
-        guard uri.hasPrefix("file://") else { return nil }
-        var rest = Array(uri.utf8.dropFirst(7))
-        // file://host/path: only the local host is a path here.
-        if let slash = rest.firstIndex(of: UInt8(ascii: "/")) { rest.removeFirst(slash) }
-        var out: [UInt8] = []
-        var i = 0
-        while i < rest.count {
-            if rest[i] == UInt8(ascii: "%"), i + 2 < rest.count,
-                let byte = UInt8(String(decoding: rest[(i + 1)...(i + 2)], as: UTF8.self), radix: 16)
-            {
-                out.append(byte)
-                i += 3
-            } else {
-                out.append(rest[i])
-                i += 1
-            }
-        }
-        return String(decoding: out, as: UTF8.self)
-    }
-
-    /// A `file:` URI for an absolute path, with what must be escaped escaped.
-    static func uri(of path: String) -> String {
-        var out = "file://"
-        for byte in path.utf8 {
-            let safe = (byte >= 0x61 && byte <= 0x7A) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x30 && byte <= 0x39)
-                || "/-._~".utf8.contains(byte)
-            if safe {
-                out.unicodeScalars.append(Unicode.Scalar(byte))
-            } else {
-                let hex = String(byte, radix: 16, uppercase: true)
-                out += "%" + (hex.count == 1 ? "0" + hex : hex)
-            }
-        }
-        return out
-    }
 }

@@ -36,7 +36,7 @@ extension LanguageServer {
                 }
             }
         }
-        if !snapshot.loaded.hasErrors, DocumentURI.path(of: snapshot.uri) != nil {
+        if !snapshot.loaded.hasErrors, (try? FileURI.path(snapshot.uri).get()) != nil {
             let to = snapshot.format == .rt ? "yaml" : "rt"
             let kind = "source.convert"
             if wanted(kind) {
@@ -65,7 +65,12 @@ extension LanguageServer {
         guard let uri = arguments.first?.string, let snapshot = documents[uri] else {
             throw .invalidParams("the command's first argument must be the URI of an open document")
         }
-        guard let path = DocumentURI.path(of: uri) else { throw .requestFailed("'\(uri)' is not a file on this machine") }
+        // Decoded before anything else, so that no file is touched under a name the URI does not spell.
+        let path: String
+        switch FileURI.path(uri) {
+        case .success(let decoded): path = decoded
+        case .failure(let refusal): throw .requestFailed(refusal.reason)
+        }
         if command == "routine.convert" {
             guard snapshot.loaded.hasErrors == false else { throw .requestFailed("the routine has errors; fix them before converting it") }
             let to: SourceFormat = arguments.count > 1 && arguments[1].string == "rt" ? .rt : .yaml
@@ -87,24 +92,35 @@ extension LanguageServer {
             let n = loaded.comments.count
             showMessage("\(n) comment\(n == 1 ? "" : "s") cannot be carried into YAML and \(n == 1 ? "was" : "were") left out", type: 3)
         }
-        let uri = DocumentURI.uri(of: target)
+        let uri = FileURI.uri(of: target)
         showDocument(uri, external: false)
         return ["uri": .string(uri)]
     }
 
     /// Renders the buffer with Graphviz into an SVG next to its file and asks the client to
-    /// open it.
+    /// open it. The SVG is new, or one this server drew before (it carries `drawingMark`);
+    /// never the document, a file someone else made, or a file behind a symbolic link.
     private func showGraph(_ snapshot: Snapshot, path: String) throws(ResponseError) -> JSON {
         let target = Self.replacingExtension(of: path, with: "svg")
+        guard target != path else {
+            throw .requestFailed("cannot write the drawing '\(target)': it would replace the document itself; rename the routine's file")
+        }
         let loaded = snapshot.loaded
         var view = GraphView(loaded.routine, showProblems: loaded.hasErrors)
+        view.comment = Self.drawingMark
         if loaded.hasErrors { view.markInvalidAttributes(loaded.diagnostics, in: loaded.file) }
-        let (failure, _) = DOTWriter.writeBytes(view).withBytes { GraphvizRenderer.render($0, as: "svg", to: target) }
+        let purpose = AtomicFile.Purpose.replaceOwn(marker: Self.drawingMarkInSVG, sparing: FileIdentity.of(path))
+        let (failure, _) = DOTWriter.writeBytes(view).withBytes { GraphvizRenderer.render($0, as: "svg", to: target, purpose: purpose) }
         if let failure { throw .requestFailed(failure.message) }
-        let uri = DocumentURI.uri(of: target)
+        let uri = FileURI.uri(of: target)
         showDocument(uri, external: true)
         return ["uri": .string(uri)]
     }
+
+    /// Written into every drawing as a comment, by which a later drawing knows it may replace it.
+    static let drawingMark = "drawn by the routine language server; it redraws this file"
+    /// The mark as Graphviz writes it into an SVG.
+    static let drawingMarkInSVG = Array("<!-- \(drawingMark) -->".utf8)
 
     func showMessage(_ text: String, type: Int) {
         send(Outgoing.notification("window/showMessage", ["type": JSON(type), "message": .string(text)]))
@@ -112,7 +128,7 @@ extension LanguageServer {
 
     private func showDocument(_ uri: String, external: Bool) {
         guard canShowDocuments else {
-            showMessage("wrote \(DocumentURI.path(of: uri) ?? uri)", type: 3)
+            showMessage("wrote \((try? FileURI.path(uri).get()) ?? uri)", type: 3)
             return
         }
         let id = nextRequestID.withLock { n in
