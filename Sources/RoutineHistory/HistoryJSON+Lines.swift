@@ -11,14 +11,16 @@ extension HistoryJSON {
     /// so an import is checked whole before anything is written.
     public static func decodeAll(_ bytes: [UInt8]) throws(ImportLineProblem) -> [StoredRun] {
         var runs: [StoredRun] = []
-        let text = String(decoding: bytes, as: UTF8.self)
-        for (k, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-            let trimmed = line.hasSuffix("\r") ? line.dropLast() : line
-            if trimmed.allSatisfy(\.isWhitespace) { continue }
+        var number = 0
+        // Split on bytes, as `history import` reads its file: LF or CRLF ends a line.
+        for line in bytes.split(separator: 0x0A, omittingEmptySubsequences: false) {
+            number += 1
+            let trimmed = line.last == 0x0D ? line.dropLast() : line
+            if trimmed.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { continue }
             do {
                 runs.append(try decode(trimmed))
             } catch {
-                throw ImportLineProblem(line: k + 1, reason: error.reason)
+                throw ImportLineProblem(line: number, reason: error.reason)
             }
         }
         return runs
