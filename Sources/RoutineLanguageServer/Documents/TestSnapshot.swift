@@ -22,7 +22,7 @@ public final class TestSnapshot: Sendable {
     }
 
     convenience init(uri: String, version: Int?, text: [UInt8], encoding: PositionEncoding, routine: (String) -> Result<LoadedRoutine, Diagnostic>) {
-        let file = SourceFile(name: DocumentURI.path(of: uri) ?? uri, bytes: text)
+        let file = SourceFile(name: (try? FileURI.path(uri).get()) ?? uri, bytes: text)
         let (parsed, syntax) = TestParser.parse(file)
         let (path, loaded, found) = TestChecker.resolve(parsed, testPath: file.name, load: routine)
         self.init(uri: uri, version: version, file: file, parsed: parsed, syntax: syntax, routinePath: path, routine: loaded, found: found, encoding: encoding)
