@@ -49,6 +49,38 @@ struct RunProgressTests {
         }
     }
 
+    /// The progress of a whole run, each step taken back once and decided again, costs
+    /// work in proportion to the routine: a chain of habits with one question half way, at N
+    /// and 4N nodes (a stretch worked out again at each step would cost the square).
+    @Test func progressWorkGrowsWithTheRoutineNotItsSquare() {
+        func work(_ n: Int) -> Int {
+            var text = "routine \"R\"\n"
+            for i in 0..<n {
+                let next = i + 1 < n ? " -> n\(i + 1)" : ""
+                if i == n / 2 {
+                    text += "question n\(i) \"Q\"\n  \"a\"\(next)\n  \"b\"\(next)\n"
+                } else {
+                    text += "habit n\(i) \"H\"\(next)\n"
+                }
+            }
+            var run = RoutineRun(routine: load(text).routine, date: CalendarDate(year: 2026, month: 11, day: 23))
+            run.trackProgress()
+            while let node = run.current {
+                let decision: RunDecision = run.routine.isQuestion(node) ? .option(0) : .done(value: nil)
+                run.decide(decision)
+                run.back()
+                run.decide(decision)
+            }
+            // Past the budget the count would fall back to the live nodes, and the work stop.
+            #expect(!run.progressWork.exceeded, "\(n) nodes")
+            return run.progressWork.work
+        }
+        let small = work(1_000)
+        let large = work(4_000)
+        #expect(small > 0)
+        #expect(Double(large) / Double(small) < 6, "4x the nodes cost \(Double(large) / Double(small))x the work")
+    }
+
     /// A routine whose one question decides between a long and a short way: before it the
     /// count is a bound, after "short" nothing is left, after "long" it is exact.
     @Test func aFixedWayIsCountedExactly() {

@@ -88,6 +88,10 @@ public struct RoutineRun: Sendable {
         refreshProgress()
     }
 
+    /// The work the progress has cost so far, and whether it went past its budget (for tests
+    /// of growth).
+    var progressWork: (work: Int, exceeded: Bool) { (progress?.work ?? 0, progress?.exceeded ?? false) }
+
     private mutating func refreshProgress() {
         guard let progress else { return }
         progressNow = nil
@@ -128,8 +132,9 @@ public struct RoutineRun: Sendable {
         records.removeSubrange(checkpoint.records...)
         current = checkpoint.node
         reachedEnd = false
-        // The stretch may have been another way's: it is worked out again from the agenda.
-        stretch = nil
+        // Back along the stretch the run is on, the stretch still holds: each step of it
+        // follows from the one before. Back past its start it no longer matches, and a
+        // question (where another answer could lead elsewhere) forgets it.
         refreshProgress()
         return current
     }

@@ -31,6 +31,8 @@ final class RunProgress: @unchecked Sendable {
     /// The longest way from a question's agenda, in steps, the question included.
     private var fromQuestion: [[Target]: Int] = [:]
     private(set) var exceeded = false
+    /// The explorer's work so far, in the units of its budget (for tests of growth).
+    var work: Int { explorer.work }
 
     init(_ routine: Routine) {
         self.routine = routine
