@@ -109,7 +109,9 @@ if not check or not floor:
 ratio = check / floor
 print(f"\ncheck x.yaml / libyaml parse at {n:,} nodes: {ratio:.2f}x (bar: at most 1.3x)")
 recorded = re.findall(r"^Recorded YAML ratio: ([0-9.]+)x", open(record, encoding="utf-8").read(), re.M)
-if not recorded:
+if n != 100_000:
+    print("the recorded ratio is for 100,000 nodes; at this size start-up weighs more, so it is not compared")
+elif not recorded:
     print("no YAML ratio recorded in BENCHMARKS.md yet")
 elif ratio > float(recorded[-1]) * 1.1:
     print(f"warning: the YAML ratio slipped from {recorded[-1]}x (last recorded) to {ratio:.2f}x, more than 10%", file=sys.stderr)
