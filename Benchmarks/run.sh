@@ -69,6 +69,16 @@ for n in "${sizes[@]}"; do
     for ext in rt yaml dot; do stat -c %s "$g.$ext" > "$work/size-$ext-$n"; done
 done
 for round in 1 2; do measure_round cold 0 "$round" 5 "$bin/routine check routines/morning.rt"; done
+
+# `paths --count` on a routine it cannot count (every node reachable, random forward arrows
+# within 50 places): it must refuse within 30 times the `check` of the same file.
+forward_n=100000
+[ "$smoke" = 1 ] && forward_n=2000
+python3 Benchmarks/forward-gen.py "$forward_n" > "$work/forward.rt"
+for round in 1 2 3; do
+    measure_round forward-check "$forward_n" "$round" 2 "$bin/routine check $work/forward.rt"
+    measure_round forward-paths "$forward_n" "$round" 1 "$bin/routine paths --count $work/forward.rt"
+done
 peak_rss cold 0 "$bin/routine check routines/morning.rt"
 
 out=Benchmarks/results.md
@@ -79,23 +89,29 @@ cat "$out"
 # The YAML bar: `check x.yaml` against the libyaml-only parse, at the size nearest 100,000,
 # set against the last ratio recorded in BENCHMARKS.md. A slip of more than a tenth warns;
 # a shared machine's noise should not fail a run.
-python3 - "$work" BENCHMARKS.md "${sizes[@]}" <<'PY'
+python3 - "$work" BENCHMARKS.md "${sizes[@]}" "$forward_n" <<'PY'
 import json, os, re, statistics, sys
-work, record, sizes = sys.argv[1], sys.argv[2], [int(n) for n in sys.argv[3:]]
+work, record, sizes = sys.argv[1], sys.argv[2], [int(n) for n in sys.argv[3:-1]]
 n = min(sizes, key=lambda size: abs(size - 100_000))
-def median(name):
+def median(name, size=None):
     times = []
     for path in os.listdir(work):
-        if path.startswith(f"{name}-{n}-") and path.endswith(".json"):
+        if path.startswith(f"{name}-{size or n}-") and path.endswith(".json"):
             times += json.load(open(os.path.join(work, path)))["results"][0]["times"]
     return statistics.median(times) if times else None
+forward_check, forward_paths = median("forward-check", int(sys.argv[-1])), median("forward-paths", int(sys.argv[-1]))
+if forward_check and forward_paths:
+    print(f"paths --count refusing the {int(sys.argv[-1]):,}-node forward routine: {forward_paths * 1000:.0f} ms, "
+          f"{forward_paths / forward_check:.1f}x its check ({forward_check * 1000:.0f} ms; bar: at most 30x)")
 check, floor = median("check-yaml"), median("libyaml")
 if not check or not floor:
     sys.exit("run.sh: no YAML timings to compare")
 ratio = check / floor
 print(f"\ncheck x.yaml / libyaml parse at {n:,} nodes: {ratio:.2f}x (bar: at most 1.3x)")
 recorded = re.findall(r"^Recorded YAML ratio: ([0-9.]+)x", open(record, encoding="utf-8").read(), re.M)
-if not recorded:
+if n != 100_000:
+    print("the recorded ratio is for 100,000 nodes; at this size start-up weighs more, so it is not compared")
+elif not recorded:
     print("no YAML ratio recorded in BENCHMARKS.md yet")
 elif ratio > float(recorded[-1]) * 1.1:
     print(f"warning: the YAML ratio slipped from {recorded[-1]}x (last recorded) to {ratio:.2f}x, more than 10%", file=sys.stderr)

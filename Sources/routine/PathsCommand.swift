@@ -63,7 +63,8 @@ struct PathsCommand: ParsableCommand {
         } catch let error as PathExplorer.TooComplex {
             out.flush()
             let agendas = error.states > 0 ? ", after \(error.states) distinct agendas" : ""
-            StandardError.write(visible: "routine: error: exploring the ways through '\(file)' reached its work limit (three billion agenda steps\(agendas)): its parallel branches meet in too many combinations, or its agendas are too long, to count its ways in reasonable time\n")
+            let steps = explorer.budget >= 1_000_000 ? "\(explorer.budget / 1_000_000) million" : "\(explorer.budget)"
+            StandardError.write(visible: "routine: error: exploring the ways through '\(file)' reached its work limit (\(steps) agenda steps, set from the routine's size and width\(agendas)): its parallel branches meet in too many combinations, or its agendas are too long, to count its ways in reasonable time\n")
             throw Exit.errors
         }
     }

@@ -168,3 +168,46 @@ struct ScalingTests {
         #expect(diagnostics.reduce(0) { $0 + $1.count } == 30_000)
     }
 }
+
+/// The work `paths` may spend is set from the routine's shape before exploring: a routine
+/// whose every node is reachable through random forward arrows within 50 places is refused in
+/// a time in proportion to reading it, where it used to run for three billion steps.
+struct ShapeBudgetTests {
+    /// `n` nodes, each reached from one of the 50 before it, a question every fourth node
+    /// splitting its arrows between two answers.
+    static func forward(_ n: Int, seed: UInt64) -> String {
+        var random = SeededRandom(state: seed)
+        var targets = [[Int]](repeating: [], count: n)
+        for j in 1..<n { targets[Int.random(in: max(0, j - 50)..<j, using: &random)].append(j) }
+        var text = "routine \"Forward\"\n"
+        for i in 0..<n {
+            if i < n - 1, Bool.random(using: &random) { targets[i].append(Int.random(in: (i + 1)...min(n - 1, i + 50), using: &random)) }
+            let list = Array(Set(targets[i])).sorted()
+            if i % 4 == 1, list.count >= 2 {
+                let yes = stride(from: 0, to: list.count, by: 2).map { "n\(list[$0])" }
+                let no = stride(from: 1, to: list.count, by: 2).map { "n\(list[$0])" }
+                text += "question n\(i) \"Q\"\n  \"yes\" -> \(yes.joined(separator: ", "))\n  \"no\" -> \(no.joined(separator: ", "))\n"
+            } else {
+                text += "habit n\(i) \"H\" for 1m" + (list.isEmpty ? "" : " -> " + list.map { "n\($0)" }.joined(separator: ", ")) + "\n"
+            }
+        }
+        return text
+    }
+
+    @Test func aWideRoutineGetsASmallBudgetAndIsRefused() {
+        let routine = load(Self.forward(2_000, seed: 7)).routine
+        let explorer = PathExplorer(routine)
+        let graph = RoutineGraph(routine)
+        #expect(explorer.budget == 20_000_000 + 60 * (routine.nodeCount + graph.targets.count))
+        #expect(throws: PathExplorer.TooComplex.self) { try explorer.summarize() }
+    }
+
+    @Test func aNarrowRoutineKeepsRoomToBeCounted() {
+        var text = "routine \"Chain\"\n"
+        for i in 0..<1_000 { text += "question q\(i) \"Q\"\n  \"a\" -> \(i < 999 ? "q\(i + 1)" : "end")\n  \"b\" -> \(i < 999 ? "q\(i + 1)" : "end")\n" }
+        let routine = load(text).routine
+        let explorer = PathExplorer(routine)
+        #expect(explorer.budget == 20_000_000 + 1_000 * (routine.nodeCount + RoutineGraph(routine).targets.count))
+        #expect((try? explorer.summarize()) != nil)
+    }
+}

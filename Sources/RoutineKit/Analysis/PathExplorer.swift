@@ -29,8 +29,9 @@ public struct PathExplorer {
         public let states: Int
     }
 
-    /// The budget this explorer stops at: ``workBudget`` unless a test asks for less.
-    let budget: Int
+    /// The budget this explorer stops at: the one the routine's shape allows
+    /// (``shapeBudget(_:order:)``), or less if a test asks for less.
+    public let budget: Int
 
     public init(_ routine: Routine, workBudget: Int = PathExplorer.workBudget) {
         self.init(routine, workBudget: workBudget, longAgenda: 48)
@@ -39,10 +40,36 @@ public struct PathExplorer {
     init(_ routine: Routine, workBudget: Int = PathExplorer.workBudget, longAgenda: Int) {
         self.routine = routine
         self.longAgenda = longAgenda
-        budget = workBudget
         graph = RoutineGraph(routine)
         windowed = WindowedAgenda(graph: graph)
         incremental = SegmentAgenda(graph: graph, order: windowed.order)
+        budget = min(workBudget, Self.shapeBudget(graph, order: windowed.order))
+    }
+
+    /// The work worth spending on a routine, set from its shape before exploring, so that a
+    /// routine whose ways cannot be counted is refused in a time in proportion to reading
+    /// it, not after minutes. Per node and arrow: 1,000 steps while no more than 48 arrows
+    /// cross any point of the topological order (agendas stay short: the generated
+    /// 100,000-node routine needs about 300), 60 past that, where agendas are long and
+    /// parallel branches meet in combinations without end; and never under 20 million steps
+    /// (a fraction of a second) or over ``workBudget``.
+    static func shapeBudget(_ graph: RoutineGraph, order: [Int32]) -> Int {
+        let n = graph.nodeCount
+        var change = [Int32](repeating: 0, count: n + 1)
+        for u in 0..<n {
+            for v in graph.successors(of: u) where order[Int(v)] > order[u] {
+                change[Int(order[u]) + 1] += 1
+                change[Int(order[Int(v)])] -= 1
+            }
+        }
+        var crossing = 0
+        var widest = 0
+        for k in 0..<n {
+            crossing += Int(change[k])
+            widest = max(widest, crossing)
+        }
+        let perItem = widest <= 48 ? 1_000 : 60
+        return min(workBudget, 20_000_000 + perItem * (n + graph.targets.count))
     }
 
     /// From an agenda, everything up to the next question (or the end of the run).
