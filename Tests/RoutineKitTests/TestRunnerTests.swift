@@ -63,6 +63,14 @@ struct TestRunnerTests {
         #expect(failure.code == .testFailed)
     }
 
+    @Test func aLaterMatchIsPointedOut() throws {
+        let (parsed, _) = TestParser.parse(SourceFile(name: "t", text: "case t\ndo d\nexpect question q\n"))
+        let failure = try #require(TestRunner.run(parsed.cases[0], routine: Self.routine).failure)
+        #expect(failure.notes.map(\.message).prefix(3) == [
+            "expected: question q", "actual: habit a done", "question q comes later: 'expect eventually' passes over the events before it",
+        ])
+    }
+
     @Test func aPassingCaseReachesWhatItAnswered() {
         let (parsed, _) = TestParser.parse(SourceFile(name: "t", text: "case t\nweekday mon\ndo d\nanswer yes\ndo 3\ndo s\n"))
         let outcome = TestRunner.run(parsed.cases[0], routine: Self.routine)
