@@ -18,6 +18,8 @@ struct TestSession {
     /// Coverage by routine path, in the order routines were first met.
     private var coverages: [(path: String, coverage: TestCoverage)] = []
     private var suites: [(file: String, outcomes: [TestOutcome], seconds: Double)] = []
+    /// Each routine's coverage as JUnit shows it.
+    private var coverageCases: [(routine: String, summary: String, failure: String?)] = []
     private let colors: Bool
 
     init(format: TestCommand.Format, coverage: Bool, strict: Bool, input: InputOptions) {
@@ -129,7 +131,8 @@ struct TestSession {
                     ("uncovered", .array(missing.map { $0.json(in: loaded.file, table: &table) })),
                 ]))
             case .junit:
-                break
+                let text = DiagnosticRenderer(style: .short, colors: false).render(missing, in: loaded.file)
+                coverageCases.append((path, coverage.summary, strict && !missing.isEmpty ? text : nil))
             case .rich, .short:
                 out.write(visible: "coverage of \(path): \(coverage.summary)\n")
                 out.write(DiagnosticRenderer(style: .short, colors: colors).render(missing, in: loaded.file))
@@ -143,7 +146,7 @@ struct TestSession {
         case .junit:
             let renderer = DiagnosticRenderer(style: .short, colors: false)
             let sources = Dictionary(suites.map { ($0.file, $0.file) }, uniquingKeysWith: { a, _ in a })
-            out.write(TestReport.junit(suites, rendered: { file, diagnostic in
+            out.write(TestReport.junit(suites, coverage: coverageCases, rendered: { file, diagnostic in
                 let bytes = (try? InputReader.read(sources[file] ?? file).get().bytes) ?? []
                 return renderer.render([diagnostic], in: SourceFile(name: file, bytes: bytes))
             }))

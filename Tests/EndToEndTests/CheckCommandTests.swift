@@ -4,7 +4,7 @@ import Testing
 struct CheckCommandTests {
     static let examples: [String] = {
         let folder = packageRoot.appendingPathComponent("routines")
-        return ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).sorted().map { "routines/" + $0 }
+        return ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).filter { !$0.hasSuffix(".test") }.sorted().map { "routines/" + $0 }
     }()
 
     @Test func thereAreAtLeastFourExamples() {

@@ -122,6 +122,21 @@ struct TestCommandTests {
         #expect(result.stdout.contains("<failure message=\"expected habit stretch done, but the next event is end completed\" type=\"E407\">gym.rt.test:24:3: error[E407]"))
     }
 
+    @Test func junitCoverageFailsWithStrict() throws {
+        let dir = try folder(Self.passing)
+        let result = try execute(["test", "--format", "junit", "--coverage", "--strict"], in: dir)
+        #expect(result.status == 1)
+        #expect(result.stdout.contains("<testsuites name=\"routine test\" tests=\"3\" failures=\"1\" errors=\"0\">"))
+        #expect(result.stdout.contains("""
+                <testcase classname="coverage" name="gym.rt: answers 2 of 3, habits 4 of 4">
+                  <failure message="not covered: answers 2 of 3, habits 4 of 4" type="W013">gym.rt:6:3: warning[W013]: no passing case answers 'Sore' to 'mood'
+            </failure>
+            """))
+        let lenient = try execute(["test", "--format", "junit", "--coverage"], in: dir)
+        #expect(lenient.status == 0)
+        #expect(lenient.stdout.contains("<testcase classname=\"coverage\" name=\"gym.rt: answers 2 of 3, habits 4 of 4\"/>"))
+    }
+
     @Test func aTestFileThatDoesNotParseExits65() throws {
         let dir = try folder("case a\n  expekt habit warmup done\n")
         let result = try execute(["test"], in: dir)

@@ -14,9 +14,14 @@ public enum TestReport {
 
     /// One `<testsuite>` per test file, one `<testcase>` per case, for CI systems that read
     /// JUnit XML. `rendered` gives a failure's text as `--format short` shows it.
-    public static func junit(_ suites: [(file: String, outcomes: [TestOutcome], seconds: Double)], rendered: (String, Diagnostic) -> String) -> String {
-        let tests = suites.reduce(0) { $0 + $1.outcomes.count }
-        let failures = suites.reduce(0) { $0 + $1.outcomes.filter { !$0.passed }.count }
+    /// With `coverage`, a last suite named "coverage" holds one test per routine (its share
+    /// covered), failed with the list of what is not covered when `--strict` fails it.
+    public static func junit(
+        _ suites: [(file: String, outcomes: [TestOutcome], seconds: Double)], coverage: [(routine: String, summary: String, failure: String?)] = [],
+        rendered: (String, Diagnostic) -> String
+    ) -> String {
+        let tests = suites.reduce(0) { $0 + $1.outcomes.count } + coverage.count
+        let failures = suites.reduce(0) { $0 + $1.outcomes.filter { !$0.passed }.count } + coverage.filter { $0.failure != nil }.count
         var out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
         out += "<testsuites name=\"routine test\" tests=\"\(tests)\" failures=\"\(failures)\" errors=\"0\">\n"
         for suite in suites {
@@ -30,6 +35,19 @@ public enum TestReport {
                 }
                 out += ">\n      <failure message=\"\(xml(failure.message))\" type=\"\(failure.code.rawValue)\">"
                 out += xml(rendered(suite.file, failure)) + "</failure>\n    </testcase>\n"
+            }
+            out += "  </testsuite>\n"
+        }
+        if !coverage.isEmpty {
+            let failed = coverage.filter { $0.failure != nil }.count
+            out += "  <testsuite name=\"coverage\" tests=\"\(coverage.count)\" failures=\"\(failed)\" errors=\"0\">\n"
+            for item in coverage {
+                out += "    <testcase classname=\"coverage\" name=\"\(xml(item.routine)): \(xml(item.summary))\""
+                guard let failure = item.failure else {
+                    out += "/>\n"
+                    continue
+                }
+                out += ">\n      <failure message=\"not covered: \(xml(item.summary))\" type=\"W013\">\(xml(failure))</failure>\n    </testcase>\n"
             }
             out += "  </testsuite>\n"
         }

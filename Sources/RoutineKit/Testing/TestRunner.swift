@@ -180,7 +180,10 @@ private struct CaseState {
                 return
             }
             if !eventually {
-                return fail(at: step, "expected \(expected.text), but the next event is \(events[k].text)", expected: expected.text, actual: events[k].text)
+                let later = events[(k + 1)...].contains(where: expected.matches)
+                return fail(
+                    at: step, "expected \(expected.text), but the next event is \(events[k].text)", expected: expected.text, actual: events[k].text,
+                    hint: later ? "\(expected.text) comes later: 'expect eventually' passes over the events before it" : nil)
             }
             k += 1
         }
@@ -216,12 +219,13 @@ private struct CaseState {
         }
     }
 
-    private mutating func fail(at step: TestStep, _ message: String, expected: String, actual: String) {
+    private mutating func fail(at step: TestStep, _ message: String, expected: String, actual: String, hint: String? = nil) {
         guard failure == nil else { return }
         switch step.kind {
         case .answer, .act: failedAtInput = true
         default: break
         }
         failure = .testFailed(message, at: step.span, expected: expected, actual: actual, transcript: events)
+        if let hint { failure?.notes.insert(Note(hint), at: 2) }
     }
 }
