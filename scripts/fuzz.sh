@@ -29,13 +29,14 @@ if [ ! -x "$binary" ] || [ -n "$(find Sources/RoutineKit Fuzz -newer "$binary" -
 fi
 
 failed=0
-for target in dsl yaml roundtrip uri; do
+for target in dsl yaml roundtrip uri lines; do
     corpus="$build/corpus-$target"
     out="fuzz-out/$target"
     mkdir -p "$corpus" "$out"
     case $target in
         yaml) find routines Tests/RoutineKitTests/Fixtures -name '*.yaml' -exec cp {} "$corpus/" \; ;;
         uri) cp Fuzz/seeds/uri/* "$corpus/" ;;
+        lines) cp Fuzz/seeds/lines/* "$corpus/" ;;
         *) find routines Tests/RoutineKitTests/Fixtures -name '*.rt' -exec cp {} "$corpus/" \; ;;
     esac
     echo "== $target for ${seconds}s" >&2

@@ -87,7 +87,7 @@ public final class HistoryStore: @unchecked Sendable {
 
     /// Whether this process may write the file and create files beside it, as WAL mode needs.
     static func isWritable(_ path: String) -> Bool {
-        let folder = path.lastIndex(of: "/").map { $0 == path.startIndex ? "/" : String(path[..<$0]) } ?? "."
+        let folder = folderPath(of: path)
         return access(path, W_OK) == 0 && access(folder, W_OK) == 0
     }
 
@@ -244,9 +244,16 @@ public final class HistoryStore: @unchecked Sendable {
 
     /// Whether the file system that holds `path` has no room left for this user.
     static func diskIsFull(_ path: String) -> Bool {
-        let folder = path.lastIndex(of: "/").map { $0 == path.startIndex ? "/" : String(path[..<$0]) } ?? "."
+        let folder = folderPath(of: path)
         var info = statvfs()
         return statvfs(folder, &info) == 0 && info.f_bavail == 0
+    }
+
+    /// The folder `path` is in ("." for a bare name), split by bytes: a slash followed by a
+    /// combining mark is one Character, but still a slash.
+    static func folderPath(of path: String) -> String {
+        guard let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")) else { return "." }
+        return slash == path.startIndex ? "/" : String(path[..<slash])
     }
 
     /// Creates the folders on the way to `path` that are missing, each with mode 0700.

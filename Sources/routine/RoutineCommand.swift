@@ -48,8 +48,8 @@ enum Exit {
     static let errors = ExitCode(1)
     static let answersRanOut = ExitCode(3)
     static let unreadable = ExitCode(66)
-    /// EX_IOERR: the history file is not a routine history or is of a newer version, or an
-    /// import cannot write it.
+    /// EX_IOERR: the history file is not a routine history, is of a newer version or is
+    /// damaged, or an import cannot write it.
     static let historyRefused = ExitCode(74)
     /// An output (standard output or a file) could not be written.
     static let outputFailed = ExitCode(74)

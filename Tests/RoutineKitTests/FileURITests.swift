@@ -43,7 +43,7 @@ struct FileURITests {
         #expect(!refusal.reason.unicodeScalars.contains { $0.value < 0x20 }, "\(name): a control character shown raw")
     }
 
-    @Test(arguments: ["/plain/path.rt", "/a b/été #1 100%.rt", "/x?y/\u{1F600}.yaml"])
+    @Test(arguments: ["/plain/path.rt", "/a b/été #1 100%.rt", "/x?y/\u{1F600}.yaml", "/\u{30C}share/a.rt"])
     func aPathGoesThereAndBackUnchanged(_ path: String) {
         #expect((try? FileURI.path(FileURI.uri(of: path)).get()) == path)
     }

@@ -47,12 +47,13 @@ func resolvingLinks(_ path: String) -> String? {
         let count = readlink(current, &buffer, buffer.count - 1)
         guard count >= 0 else { return current }
         let target = String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        current = target.hasPrefix("/") ? target : folder(of: current) + target
+        current = target.utf8.first == UInt8(ascii: "/") ? target : folder(of: current) + target
     }
     return nil
 }
 
 /// The folder part of `path`, with its final slash ("" for a bare name).
 func folder(of path: String) -> String {
-    path.lastIndex(of: "/").map { String(path[...$0]) } ?? ""
+    // By bytes: a slash followed by a combining mark is one Character, but still a slash.
+    path.utf8.lastIndex(of: UInt8(ascii: "/")).map { String(path[...$0]) } ?? ""
 }

@@ -139,8 +139,10 @@ extension LanguageServer {
     }
 
     static func replacingExtension(of path: String, with ext: String) -> String {
-        let slash = path.lastIndex(of: "/").map { path.index(after: $0) } ?? path.startIndex
-        if let dot = path[slash...].lastIndex(of: "."), dot > slash { return String(path[..<dot]) + "." + ext }
+        // By bytes: a slash or a dot followed by a combining mark is one Character, but still a slash or a dot.
+        let bytes = path.utf8
+        let slash = bytes.lastIndex(of: UInt8(ascii: "/")).map { bytes.index(after: $0) } ?? bytes.startIndex
+        if let dot = bytes[slash...].lastIndex(of: UInt8(ascii: ".")), dot > slash { return String(path[..<dot]) + "." + ext }
         return path + "." + ext
     }
 }
