@@ -48,13 +48,28 @@ struct StatsCommandTests {
         #expect(habits.map { $0["id"] as? String } == ["tea", "run", "water"])
         let run = habits[1]
         let statuses = (run["days"] as? [[String: Any]])?.map { $0["status"] as? String }
-        #expect(statuses == ["done", "not-due", "unknown", "missed"])
+        // 11-05 quit at the question that decides `run`: unknown, not missed.
+        #expect(statuses == ["done", "not-due", "unknown", "unknown"])
         #expect(habits[2]["targetMet"] as? Int == 1)
         let csv = try execute(["stats", "day.rt", "--history", "h.sqlite", "--until", "2026-11-05", "--csv"], in: dir)
         let lines = csv.stdout.split(separator: "\n")
         #expect(lines.first == "date,habit,status,value,seconds")
         #expect(lines.count == 1 + 3 * 4)
         #expect(lines.contains { $0.hasPrefix("2026-11-02,water,done,8,") })
+    }
+
+    /// The quit run of "Mini", recorded by a real run and read back from the history: the
+    /// branch the answer ruled out is not-due, the habit still certain to come is missed.
+    @Test func aQuitRunLeavesTheBranchNotTakenNotDue() throws {
+        let dir = try temporaryDirectory()
+        let mini = packageRoot.appendingPathComponent("Tests/RoutineKitTests/Fixtures/stats/mini.rt")
+        try FileManager.default.copyItem(at: mini, to: dir.appendingPathComponent("mini.rt"))
+        let run = try execute(["run", "mini.rt", "--date", "2026-11-02", "--history", "h.sqlite", "--answers", "-"], stdin: "d\n1\nd\nq\n", in: dir)
+        #expect(run.status == 0, "\(run.stderr)")
+        let csv = try execute(["stats", "mini.rt", "--history", "h.sqlite", "--until", "2026-11-02", "--csv"], in: dir)
+        #expect(csv.status == 0, "\(csv.stderr)")
+        let rows = csv.stdout.split(separator: "\n").dropFirst().map { $0.split(separator: ",", omittingEmptySubsequences: false).prefix(3).joined(separator: ",") }
+        #expect(rows == ["2026-11-02,a,done", "2026-11-02,left,done", "2026-11-02,right,not-due", "2026-11-02,c,missed"])
     }
 
     @Test func explainShowsEachDueDay() throws {

@@ -72,6 +72,32 @@ struct StatsTests {
         #expect(days[day].status.rawValue == expected, "\(name)")
     }
 
+    /// The quit runs of "Mini": a habit the run did not reach is missed only when it was still
+    /// certain to come, not-due when the answer given ruled it out, unknown when it hung on a
+    /// question not yet answered.
+    @Test(arguments: [
+        ("answered Left, did left, quit", "a:done q:=0 left:done", "a:done left:done right:not-due c:missed"),
+        ("quit before the question", "a:done", "a:done left:unknown right:unknown c:missed"),
+        ("answered Right and quit before it", "a:done q:=1", "a:done left:not-due right:missed c:missed"),
+        ("skipped a, then quit", "a:skipped", "a:skipped left:unknown right:unknown c:missed"),
+    ])
+    func aQuitRunOfMini(_ name: String, _ steps: String, _ expected: String) throws {
+        let mini = load(try String(contentsOf: testsDirectory.appendingPathComponent("Fixtures/stats/mini.rt"), encoding: .utf8)).routine
+        let recorded = steps.split(separator: " ").enumerated().map { k, text -> RecordedStep in
+            let parts = text.split(separator: ":").map(String.init)
+            if parts[1].hasPrefix("=") {
+                let option = Int(parts[1].dropFirst())!
+                return RecordedStep(step: k + 1, node: parts[0], kind: .question, result: .answered, option: option, optionText: ["Left", "Right"][option])
+            }
+            return RecordedStep(step: k + 1, node: parts[0], kind: .habit, result: RecordedStep.Result(rawValue: parts[1])!)
+        }
+        let run = StatsRun(date: Self.monday, completed: false, recorded: recorded, in: mini)
+        let report = StatsReport(
+            routine: mini, runs: [run], since: Self.monday, until: Self.monday, unconditional: try PathExplorer(mini).nodesOnEveryWay())
+        let found = report.habits.map { "\($0.id):\($0.days[0].status.rawValue)" }.joined(separator: " ")
+        #expect(found == expected, "\(name)")
+    }
+
     @Test func skippedDaysNeitherBreakNorExtendAStreakAndMissedDaysBreakIt() {
         let runs = [
             Self.run(0, "tea:done mood:=2"), Self.run(1, "tea:skipped mood:=2"), Self.run(2, "tea:done mood:=2"),

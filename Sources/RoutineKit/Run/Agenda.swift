@@ -62,6 +62,18 @@ public struct Agenda: Sendable {
     /// the routine's size; for the progress a person sees.
     public var liveCount: Int { live.reduce(0) { $0 + ($1 ? 1 : 0) } }
 
+    /// The agenda in order, front first, `end` included: the whole state a run's future
+    /// depends on (what ``PathExplorer`` explores from). Linear in the routine's size.
+    public var ordered: [Target] {
+        var entries: [(position: Int, index: Int)] = []
+        for index in onAgenda.indices where onAgenda[index] { entries.append((position[index], index)) }
+        entries.sort { $0.position < $1.position }
+        return entries.map { $0.index == endIndex ? .end : .node($0.index) }
+    }
+
+    /// Whether `node` can still run: on the agenda or reachable from it.
+    public func isLive(_ node: Int) -> Bool { live[node] }
+
     private static func index(of target: Target, end: Int) -> Int? {
         switch target {
         case .node(let index): index

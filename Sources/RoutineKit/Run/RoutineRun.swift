@@ -70,6 +70,12 @@ public struct RoutineRun: Sendable {
     /// never falls below what follows; `end` or an answer may make the run shorter.
     public var stepsLeftAtMost: Int { max(0, agenda.liveCount - (current == nil ? 0 : 1)) }
 
+    /// The agenda in order, the current node first: what the rest of the run depends on.
+    public var agendaTargets: [Target] { agenda.ordered }
+
+    /// Whether `node` can still run in this run, on some answers.
+    public func canStillRun(_ node: Int) -> Bool { agenda.isLive(node) }
+
     /// Whether a habit is scheduled on the run's date.
     public func isScheduled(_ node: RoutineNode) -> Bool {
         node.days.map { $0.contains(date.weekday) } ?? true

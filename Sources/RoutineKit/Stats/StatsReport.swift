@@ -24,6 +24,10 @@ public struct StatsReport: Sendable {
         // The runs of the window in date order, each day's a range of them: no array per day.
         var inWindow = runs.filter { run in run.date <= until && since.map { run.date >= $0 } ?? true }
         if zip(inWindow, inWindow.dropFirst()).contains(where: { $0.date > $1.date }) { inWindow.sort { $0.date < $1.date } }
+        if inWindow.contains(where: { !$0.completed }) {
+            let analyzer = StopAnalyzer(routine: routine)
+            for k in inWindow.indices where !inWindow[k].completed { inWindow[k].stop = analyzer.outcome(of: inWindow[k]) }
+        }
         var dayStart: [Int: Int] = [:]
         for (k, run) in inWindow.enumerated() where dayStart[run.date.dayNumber] == nil { dayStart[run.date.dayNumber] = k }
         first = since ?? inWindow.first?.date ?? until
