@@ -98,6 +98,38 @@ struct StatsTests {
         #expect(found == expected, "\(name)")
     }
 
+    /// The `-> end` routine of the defect: with a "Sick" option to `end`, `gym` is not on every
+    /// way, so two days without a run are unknown. The table says so rather than show a bare
+    /// 100%, and `--explain` lists them.
+    @Test func anEndOptionWithTwoDaysWithoutRunsShowsItsUnknownDays() throws {
+        let routine = load("""
+            routine "Gym"
+            question mood "How do you feel?"
+              "Fine" -> gym
+              "Sick" -> end
+            habit gym "Gym" -> stretch
+            habit stretch "Stretch"
+
+            """).routine
+        let runs = (0..<13).filter { $0 != 4 && $0 != 9 }.map { day in
+            StatsRun(
+                date: Self.monday.adding(days: day), completed: true,
+                recorded: [
+                    RecordedStep(step: 1, node: "mood", kind: .question, result: .answered, option: 0, optionText: "Fine"),
+                    RecordedStep(step: 2, node: "gym", kind: .habit, result: .done),
+                    RecordedStep(step: 3, node: "stretch", kind: .habit, result: .done),
+                ], in: routine)
+        }
+        let report = StatsReport(
+            routine: routine, runs: runs, since: Self.monday, until: Self.monday.adding(days: 12),
+            unconditional: try PathExplorer(routine).nodesOnEveryWay())
+        let gym = try #require(report.habits.first { $0.id == "gym" })
+        #expect(gym.unknownAll == 2)
+        let text = StatsText.heading(report, runDays: 11) + StatsText.table(report) + "\n" + StatsText.explain(gym)
+        #expect(!text.contains("100%    "), "no bare 100% beside unknown days")
+        try assertGolden(text, testsDirectory.appendingPathComponent("Fixtures/stats/unknown-days.txt"))
+    }
+
     @Test func skippedDaysNeitherBreakNorExtendAStreakAndMissedDaysBreakIt() {
         let runs = [
             Self.run(0, "tea:done mood:=2"), Self.run(1, "tea:skipped mood:=2"), Self.run(2, "tea:done mood:=2"),
