@@ -18,7 +18,7 @@ struct HistoryExportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "export",
         abstract: "Write every recorded run, oldest first: JSON Lines (one run per line) or CSV (one step per row).",
-        discussion: "'routine history import' reads the JSON Lines back without loss."
+        discussion: "JSON Lines end with the days off, one per line. 'routine history import' reads the JSON Lines back without loss."
     )
 
     @Option(help: "jsonl or csv.")
@@ -31,11 +31,13 @@ struct HistoryExportCommand: ParsableCommand {
 
     func run() throws {
         ignoreBrokenPipes()
-        let runs = try history.openForReading()?.runs(RunFilter(oldestFirst: true)) ?? []
+        let store = try history.openForReading()
+        let runs = try store?.runs(RunFilter(oldestFirst: true)) ?? []
         var text = ""
         switch format {
         case .jsonl:
             for run in runs { text += HistoryJSON.encode(run).text + "\n" }
+            for day in try store?.daysOff() ?? [] { text += HistoryJSON.encode(day).text + "\n" }
         case .csv:
             text = HistoryCSV.line(HistoryCSV.header)
             for run in runs { for row in HistoryCSV.rows(run) { text += HistoryCSV.line(row) } }
@@ -78,10 +80,15 @@ struct HistoryImportCommand: ParsableCommand {
         }
         let text = String(decoding: source.bytes, as: UTF8.self)
         var runs: [StoredRun] = []
+        var daysOff: [DayOff] = []
         for (k, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
             let trimmed = line.hasSuffix("\r") ? line.dropLast() : line
             if trimmed.allSatisfy(\.isWhitespace) { continue }
             do {
+                if HistoryJSON.isDayOff(trimmed) {
+                    daysOff.append(try HistoryJSON.decodeDayOff(trimmed))
+                    continue
+                }
                 runs.append(try HistoryJSON.decode(trimmed))
             } catch {
                 report(.invalidImport(file, line: k + 1, reason: error.reason), colors: colors)
@@ -96,7 +103,9 @@ struct HistoryImportCommand: ParsableCommand {
         do {
             let added = try store.insertRuns(runs)
             let already = runs.count - added
-            StandardError.write(visible: "imported \(added) run\(added == 1 ? "" : "s") into '\(store.path)'"
+            let offAdded = daysOff.isEmpty ? 0 : try store.insertDaysOff(daysOff)
+            let off = daysOff.isEmpty ? "" : " and \(offAdded) day\(offAdded == 1 ? "" : "s") off"
+            StandardError.write(visible: "imported \(added) run\(added == 1 ? "" : "s")\(off) into '\(store.path)'"
                 + (already > 0 ? "; \(already) \(already == 1 ? "was" : "were") already there" : "") + "\n")
         } catch {
             unwritable(error)

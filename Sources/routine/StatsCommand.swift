@@ -75,7 +75,8 @@ struct StatsCommand: ParsableCommand {
             out.write(StatsJSON.csv(report))
             return
         }
-        let map = HeatMap(palette: palette, weeks: weeks ?? HeatMap.weeks(fitting: Terminal.columns(fd: 1)))
+        var map = HeatMap(palette: palette, weeks: weeks ?? HeatMap.weeks(fitting: Terminal.columns(fd: 1)))
+        map.daysOff = report.daysOff
         let lastDay = report.untilIsOpen ? until.adding(days: -1) : until
         if let id = explain, let stats = report.habits.first(where: { $0.id == id }) {
             out.write(StatsText.explain(stats))

@@ -130,6 +130,42 @@ struct StatsTests {
         try assertGolden(text, testsDirectory.appendingPathComponent("Fixtures/stats/unknown-days.txt"))
     }
 
+    /// A day off: every habit is not due, so neither a streak nor a rate suffers, and a day
+    /// without a run is not unknown; a run made that day still counts what it did.
+    @Test func onADayOffNothingIsDueButARunStillCounts() {
+        let runs = [Self.run(0, "tea:done mood:=2"), Self.run(2, "tea:done mood:=0 run:done", stopped: true), Self.run(3, "tea:done mood:=2")]
+        let off: Set<CalendarDate> = [Self.monday.adding(days: 1), Self.monday.adding(days: 2)]
+        let unconditional = try! PathExplorer(Self.routine).nodesOnEveryWay()
+        let report = StatsReport(
+            routine: Self.routine, runs: runs, since: Self.monday, until: Self.monday.adding(days: 3), unconditional: unconditional, daysOff: off)
+        #expect(Self.statuses(report, "tea") == "done not-due done done")
+        #expect(Self.statuses(report, "run") == "not-due not-due done not-due")
+        #expect(Self.statuses(report, "read") == "not-due not-due not-due not-due")
+        let tea = report.habits.first { $0.id == "tea" }!
+        #expect(tea.currentStreak == 3)
+        #expect(tea.rateAll == 1)
+        let without = Self.report(runs, until: 3)
+        #expect(Self.statuses(without, "tea") == "done missed done done", "the same days without the days off")
+    }
+
+    /// Days off in the calendars: their own mark, and in the legend.
+    @Test func goldenDaysOffInTheCalendar() throws {
+        let runs = (0..<12).filter { $0 < 4 || $0 > 8 }.map { Self.run($0, "tea:done mood:=2") }
+        let off = Set((4...8).map { Self.monday.adding(days: $0) })
+        let unconditional = try PathExplorer(Self.routine).nodesOnEveryWay()
+        let report = StatsReport(
+            routine: Self.routine, runs: runs, since: Self.monday, until: Self.monday.adding(days: 11), unconditional: unconditional, daysOff: off)
+        var map = HeatMap(palette: .characters, weeks: 3)
+        map.daysOff = report.daysOff
+        let tea = report.habits.first { $0.id == "tea" }!
+        let byDate = Dictionary(uniqueKeysWithValues: tea.days.map { ($0.date, $0.status) })
+        var text = map.render(last: report.until) { HeatMap.level(share: report.share(on: $0)) } + "\n"
+        text += map.render(last: report.until) { byDate[$0] }
+        map.palette = .colors256
+        text += "\n" + map.render(last: report.until) { byDate[$0] }
+        try assertGolden(text, testsDirectory.appendingPathComponent("Fixtures/stats/days-off.txt"))
+    }
+
     @Test func skippedDaysNeitherBreakNorExtendAStreakAndMissedDaysBreakIt() {
         let runs = [
             Self.run(0, "tea:done mood:=2"), Self.run(1, "tea:skipped mood:=2"), Self.run(2, "tea:done mood:=2"),

@@ -1,6 +1,6 @@
 /// Every diagnostic's stable code. Codes are never reused or renumbered.
 ///
-/// E0xx: reading and lexing; E1xx: syntax; E2xx: meaning; E3xx: YAML; W0xx: warnings.
+/// E0xx: reading and lexing; E1xx: syntax; E2xx: meaning; E3xx: YAML; W0xx: warnings; N0xx: notes.
 public enum DiagnosticCode: String, Sendable, Codable, CaseIterable {
     // Reading and lexing
     case unreadableInput = "E001"
@@ -59,8 +59,9 @@ public enum DiagnosticCode: String, Sendable, Codable, CaseIterable {
     case runNotRecorded = "W009"
     case bareGather = "W010"
     case misleadingNumbers = "W011"
+    case dayOffOption = "N001"
 
-    public var severity: Severity { rawValue.hasPrefix("W") ? .warning : .error }
+    public var severity: Severity { rawValue.hasPrefix("W") ? .warning : rawValue.hasPrefix("N") ? .note : .error }
 
     /// What the code means, for the catalogue in grammar.md and `--explain`-style listings.
     public var summary: String {
@@ -117,6 +118,9 @@ public enum DiagnosticCode: String, Sendable, Codable, CaseIterable {
         case .runNotRecorded: "a run that cannot be recorded, because the history cannot be written"
         case .bareGather: "a bare arrow on its own line in a question, which is the question's gather"
         case .misleadingNumbers: "option texts that are numbers but not their positions, which a typed number picks by"
+        case .dayOffOption:
+            "an option that only leads to 'end' and reads like a day off (" + Diagnostic.dayOffWords.joined(separator: ", ")
+                + "), which 'routine off' records better"
         }
     }
 }

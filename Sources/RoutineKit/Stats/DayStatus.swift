@@ -4,8 +4,8 @@ public enum DayStatus: String, Sendable, CaseIterable {
     case done
     /// Recorded skipped, and not done in another run that day.
     case skipped
-    /// Not scheduled that day, a run that day completed without reaching it, or the answers
-    /// of a run that stopped early had ruled it out.
+    /// Not scheduled that day, a day off of the routine, a run that day completed without
+    /// reaching it, or the answers of a run that stopped early had ruled it out.
     case notDue = "not-due"
     /// Scheduled, not done or skipped, and either a run that day stopped where it was still
     /// certain to come, or there was no run and the habit is on every way through the routine.
@@ -163,6 +163,8 @@ public struct DayClassifier: Sendable {
         var anyCompleted = false
         /// What each run that stopped early left of the habits it did not reach.
         var stops: [StopOutcome] = []
+        /// A day off of the routine: nothing is due, though what a run did still counts.
+        var isDayOff = false
 
         public init(runs: ArraySlice<StatsRun>, nodeCount: Int) {
             hadRuns = !runs.isEmpty
@@ -197,7 +199,7 @@ public struct DayClassifier: Sendable {
             result.seconds = entry.seconds
         } else if entry?.skipped == true {
             result.status = .skipped
-        } else if entry?.notScheduled == true || !isScheduled(index, on: date) {
+        } else if record.isDayOff || entry?.notScheduled == true || !isScheduled(index, on: date) {
             result.status = .notDue
         } else if record.anyCompleted {
             // A completed run that never reached it: the answers led elsewhere, or `end` came first.
