@@ -30,6 +30,9 @@ struct StatsCommand: ParsableCommand {
     @Option(help: "Show how each due day moved this habit's strength score.")
     var explain: String?
 
+    @Option(help: "One question's page: each answer chosen, by week, and the habits after it on the days of each answer.")
+    var question: String?
+
     @Option(help: "Weeks in the calendar; default: as many as the terminal is wide.")
     var weeks: Int?
 
@@ -45,6 +48,7 @@ struct StatsCommand: ParsableCommand {
 
     func validate() throws {
         if json && csv { throw ValidationError("--json and --csv cannot be used together") }
+        if question != nil, csv || habit != nil || explain != nil { throw ValidationError("--question goes alone, or with --json") }
         if let weeks, weeks < 1 { throw ValidationError("--weeks must be at least 1") }
     }
 
@@ -52,12 +56,12 @@ struct StatsCommand: ParsableCommand {
         ignoreBrokenPipes()
         let routine = try input.loadValid(file).routine
         let byID = routine.indexByID()
-        for (flag, id) in [("--habit", habit), ("--explain", explain)] {
+        for (flag, id, wantsQuestion) in [("--habit", habit, false), ("--explain", explain, false), ("--question", question, true)] {
             guard let id else { continue }
-            guard let index = byID[id], !routine.isQuestion(index) else {
-                var message = "'\(id)' is not a habit of '\(routine.name)'"
-                let habits = (0..<routine.nodeCount).filter { !routine.isQuestion($0) }.map(routine.id(of:))
-                if let close = closestMatch(to: id, among: habits) { message += "; did you mean '\(close)'?" }
+            guard let index = byID[id], routine.isQuestion(index) == wantsQuestion else {
+                var message = "'\(id)' is not a \(wantsQuestion ? "question" : "habit") of '\(routine.name)'"
+                let candidates = (0..<routine.nodeCount).filter { routine.isQuestion($0) == wantsQuestion }.map(routine.id(of:))
+                if let close = closestMatch(to: id, among: candidates) { message += "; did you mean '\(close)'?" }
                 StandardError.write(visible: "Error: \(flag): \(message)\nUsage: \(RoutineCommand.usageString(for: Self.self))\n")
                 throw ExitCode(64)
             }
@@ -67,8 +71,9 @@ struct StatsCommand: ParsableCommand {
         let since = range.sinceDate
         var out = BufferedOutput(fd: 1)
         defer { out.flush() }
+        let questionStats = question.flatMap { byID[$0] }.map { QuestionStats($0, in: report) }
         if json {
-            out.write(StatsJSON.encode(report).text + "\n")
+            out.write((questionStats.map(StatsJSON.encode) ?? StatsJSON.encode(report)).text + "\n")
             return
         }
         if csv {
@@ -87,6 +92,10 @@ struct StatsCommand: ParsableCommand {
             return
         }
         out.write(StatsText.heading(report, runDays: Set(runs.map(\.date)).count))
+        if let questionStats {
+            out.write(StatsText.questionPage(questionStats))
+            return
+        }
         if let id = habit, let stats = report.habits.first(where: { $0.id == id }) {
             let byDate = Dictionary(uniqueKeysWithValues: stats.days.map { ($0.date, $0.status) })
             out.write(StatsText.habitPage(stats) + "\n")
@@ -94,6 +103,8 @@ struct StatsCommand: ParsableCommand {
             return
         }
         out.write(StatsText.table(report) + "\n")
+        let questionRows = StatsText.questionRows(report)
+        if !questionRows.isEmpty { out.write(questionRows + "\n") }
         out.write(map.render(last: lastDay) { HeatMap.level(share: report.share(on: $0)) })
     }
 

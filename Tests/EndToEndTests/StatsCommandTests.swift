@@ -72,6 +72,23 @@ struct StatsCommandTests {
         #expect(rows == ["2026-11-02,a,done", "2026-11-02,left,done", "2026-11-02,right,not-due", "2026-11-02,c,missed"])
     }
 
+    @Test func questionShowsEachAnswerAndTheHabitsAfterIt() throws {
+        let dir = try recorded()
+        let page = try execute(["stats", "day.rt", "--history", "h.sqlite", "--until", "2026-11-06", "--question", "mood"], in: dir)
+        #expect(page.status == 0, "\(page.stderr)")
+        #expect(page.stdout.contains("  \"Good\"     1 50%"), "\(page.stdout)")
+        #expect(page.stdout.contains("    after \"Good\"   100% (1 of 1) · after the others    – (0 of 0)  *"), "\(page.stdout)")
+        let json = try execute(["stats", "day.rt", "--history", "h.sqlite", "--until", "2026-11-06", "--json"], in: dir)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        let questions = try #require(object["questions"] as? [[String: Any]])
+        #expect(questions.first?["id"] as? String == "mood")
+        let table = try execute(["stats", "day.rt", "--history", "h.sqlite", "--until", "2026-11-06"], in: dir)
+        #expect(table.stdout.contains("question  most chosen\nmood      \"Good\" 50% of 2 days answered\n"), "\(table.stdout)")
+        let wrong = try execute(["stats", "day.rt", "--history", "h.sqlite", "--question", "tea"], in: dir)
+        #expect(wrong.status == 64)
+        #expect(wrong.stderr.contains("'tea' is not a question of 'Day'"))
+    }
+
     @Test func explainShowsEachDueDay() throws {
         let dir = try recorded()
         let result = try execute(["stats", "day.rt", "--history", "h.sqlite", "--until", "2026-11-05", "--explain", "tea"], in: dir)

@@ -217,16 +217,31 @@ struct StatsTests {
         #expect(CalendarDate(text)!.dayNumber == number)
     }
 
+    /// Three weeks of runs, answering each of the three options in turn, some days without a run.
+    static let threeWeeks: [StatsRun] = (0..<18).filter { $0 % 5 != 3 }.map { day in
+        let answer = day % 3
+        let branch = ["run:done", "rest:done", ""][answer]
+        let read = day % 7 >= 5 ? "read:not-scheduled" : (day % 4 == 0 ? "read:skipped" : "read:done")
+        return Self.run(day, "tea:done mood:=\(answer) \(branch) \(answer == 2 ? "" : read + " water:done:\(6 + day % 4)")")
+    }
+
+    /// A question's page and its JSON, over the same three weeks.
+    @Test func goldenQuestionPageAndJSON() throws {
+        let report = Self.report(Self.threeWeeks, until: 18)
+        let mood = QuestionStats(Self.routine.indexByID()["mood"]!, in: report)
+        #expect(mood.options.map(\.chosen.all) == [5, 5, 5])
+        #expect(mood.answered == QuestionStats.Window(all: 15, last30: 15, last7: 5))
+        let read = try #require(mood.habits.first { $0.id == "read" })
+        #expect(read.with[2] == QuestionStats.Tally(done: 0, due: 0), "'Skip' ends the run before 'read': not due")
+        let text = StatsText.questionRows(report) + "\n" + StatsText.questionPage(mood)
+        try assertGolden(text, testsDirectory.appendingPathComponent("Fixtures/stats/question.txt"))
+        try assertGolden(StatsJSON.encode(mood).text + "\n", testsDirectory.appendingPathComponent("Fixtures/stats/question.json"))
+    }
+
     /// Three weeks of a fixed history, "today" fixed: the table and both calendars.
     @Test(arguments: [("characters", HeatMap.Palette.characters), ("colors256", .colors256), ("truecolor", .trueColor)])
     func goldenTableAndCalendars(_ name: String, _ palette: HeatMap.Palette) throws {
-        var runs: [StatsRun] = []
-        for day in 0..<18 where day % 5 != 3 {
-            let answer = day % 3
-            let branch = ["run:done", "rest:done", ""][answer]
-            let read = day % 7 >= 5 ? "read:not-scheduled" : (day % 4 == 0 ? "read:skipped" : "read:done")
-            runs.append(Self.run(day, "tea:done mood:=\(answer) \(branch) \(answer == 2 ? "" : read + " water:done:\(6 + day % 4)")"))
-        }
+        let runs = Self.threeWeeks
         let report = Self.report(runs, until: 18)
         let map = HeatMap(palette: palette, weeks: 5)
         var text = StatsText.heading(report, runDays: Set(runs.map(\.date)).count) + StatsText.table(report) + "\n"

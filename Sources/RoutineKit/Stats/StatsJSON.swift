@@ -45,7 +45,32 @@ public enum StatsJSON {
         }
         return .object([
             ("routine", .string(report.routine.name)), ("from", .string(report.first.description)),
-            ("until", .string(report.until.description)), ("habits", .array(habits)), ("days", .array(days)),
+            ("until", .string(report.until.description)), ("habits", .array(habits)),
+            ("questions", .array(report.questions.map { encode(QuestionStats($0, in: report)) })), ("days", .array(days)),
+        ])
+    }
+
+    /// One question: each option's days chosen (whole window, 30 and 7 days, and by week), and
+    /// each habit after it on the days of each answer against the days of the others.
+    public static func encode(_ question: QuestionStats) -> JSONValue {
+        func window(_ w: QuestionStats.Window) -> JSONValue { .object([("all", .int(w.all)), ("last30", .int(w.last30)), ("last7", .int(w.last7))]) }
+        func tally(_ t: QuestionStats.Tally) -> JSONValue { .object([("done", .int(t.done)), ("due", .int(t.due)), ("rate", number(t.rate))]) }
+        let most = question.mostChosen
+        return .object([
+            ("id", .string(question.id)), ("prompt", .string(question.prompt)), ("answered", window(question.answered)),
+            ("mostChosen", most.map { .string(question.options[$0.option].text) } ?? .null), ("mostChosenShare", number(most?.share)),
+            ("weeks", .array(question.weeks.map { .string($0.description) })),
+            ("options", .array(question.options.map { option in
+                .object([("text", .string(option.text)), ("chosen", window(option.chosen)), ("weekly", .array(option.weekly.map(JSONValue.int)))])
+            })),
+            ("habits", .array(question.habits.map { habit in
+                .object([
+                    ("id", .string(habit.id)),
+                    ("byAnswer", .array(question.options.indices.map { k in
+                        .object([("answer", .string(question.options[k].text)), ("with", tally(habit.with[k])), ("others", tally(habit.others[k]))])
+                    })),
+                ])
+            })),
         ])
     }
 

@@ -12,6 +12,10 @@ public struct StatsReport: Sendable {
     public var untilIsOpen: Bool
     /// The routine's days off in the window (`routine off`): every habit is not due on them.
     public var daysOff: Set<CalendarDate>
+    /// The questions, in declaration order, and for each the option answered on each day of
+    /// the window (the day's last answer), -1 for none: what `--question` is computed from.
+    public var questions: [Int]
+    public var answers: [[Int16]]
 
     /// Builds the report from `runs` (any order) for the days from `since` (or the first run)
     /// through `until`. `unconditional` are the habits on every way through the routine;
@@ -76,6 +80,22 @@ public struct StatsReport: Sendable {
         for (k, tally) in tallies.enumerated() { daily[first.adding(days: k)] = tally }
         self.habits = habits
         self.daily = daily
+        (questions, answers) = Self.answersByDay(routine, runs: inWindow, days: days)
+    }
+
+    /// Each question's answer on each day: runs in date order, so a day's last run has the last word.
+    static func answersByDay(_ routine: Routine, runs: [StatsRun], days: Range<Int>) -> ([Int], [[Int16]]) {
+        let questions = (0..<routine.nodeCount).filter(routine.isQuestion)
+        var ordinal = [Int](repeating: -1, count: routine.nodeCount)
+        for (k, question) in questions.enumerated() { ordinal[question] = k }
+        var answers = Array(repeating: [Int16](repeating: -1, count: days.count), count: questions.count)
+        for run in runs where days.contains(run.date.dayNumber) {
+            let day = run.date.dayNumber - days.lowerBound
+            for answer in run.answers where ordinal[answer.question] >= 0 {
+                answers[ordinal[answer.question]][day] = Int16(truncatingIfNeeded: answer.option)
+            }
+        }
+        return (questions, answers)
     }
 
     /// The figures of `habits` over `days`, from `runs` in date order (`dayStart`: where each
