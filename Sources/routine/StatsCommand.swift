@@ -80,9 +80,11 @@ struct StatsCommand: ParsableCommand {
             out.write(StatsJSON.csv(report))
             return
         }
-        var map = HeatMap(palette: palette, weeks: weeks ?? HeatMap.weeks(fitting: Terminal.columns(fd: 1)))
-        map.daysOff = report.daysOff
         let lastDay = report.untilIsOpen ? until.adding(days: -1) : until
+        let firstRun = runs.map(\.date).min() ?? report.first
+        var map = HeatMap(
+            palette: palette, weeks: weeks ?? HeatMap.weeks(fitting: Terminal.columns(fd: 1), from: max(report.first, firstRun), to: lastDay))
+        map.daysOff = report.daysOff
         if let id = explain, let stats = report.habits.first(where: { $0.id == id }) {
             out.write(StatsText.explain(stats))
             return

@@ -89,6 +89,15 @@ struct StatsCommandTests {
         #expect(wrong.stderr.contains("'tea' is not a question of 'Day'"))
     }
 
+    /// A history of a few days on a wide terminal: the calendar starts at the first recorded
+    /// week, not months of empty columns before it.
+    @Test func aShortHistoryDrawsAShortCalendar() throws {
+        let dir = try recorded()
+        let result = try execute(["stats", "day.rt", "--history", "h.sqlite", "--until", "2026-11-06"], environment: ["COLUMNS": "200"], in: dir)
+        #expect(result.status == 0)
+        #expect(result.stdout.contains("\n     Nov\nMon  █\n"), "one week, Nov 2 to 6: \(result.stdout)")
+    }
+
     @Test func explainShowsEachDueDay() throws {
         let dir = try recorded()
         let result = try execute(["stats", "day.rt", "--history", "h.sqlite", "--until", "2026-11-05", "--explain", "tea"], in: dir)

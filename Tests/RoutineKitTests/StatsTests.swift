@@ -148,6 +148,18 @@ struct StatsTests {
         #expect(Self.statuses(without, "tea") == "done missed done done", "the same days without the days off")
     }
 
+    /// (case, terminal width, first day, last day, weeks drawn): a short history starts at its
+    /// first week; a long one fills the width.
+    @Test(arguments: [
+        ("two weeks on a wide terminal", 200, "2026-11-09", "2026-11-22", 2),
+        ("two weeks from a Sunday", 200, "2026-11-08", "2026-11-21", 3),
+        ("one day", 80, "2026-11-22", "2026-11-22", 1),
+        ("a year on 80 columns", 80, "2025-11-22", "2026-11-22", 37),
+    ])
+    func theCalendarStartsAtTheFirstRecordedWeek(_ name: String, _ width: Int, _ first: String, _ last: String, _ weeks: Int) {
+        #expect(HeatMap.weeks(fitting: width, from: CalendarDate(first)!, to: CalendarDate(last)!) == weeks, "\(name)")
+    }
+
     /// Days off in the calendars: their own mark, and in the legend.
     @Test func goldenDaysOffInTheCalendar() throws {
         let runs = (0..<12).filter { $0 < 4 || $0 > 8 }.map { Self.run($0, "tea:done mood:=2") }

@@ -21,6 +21,13 @@ public struct HeatMap: Sendable {
     /// How many weeks fit in `width` columns beside the weekday labels.
     public static func weeks(fitting width: Int) -> Int { max(4, (width - 5) / 2) }
 
+    /// As many weeks as fit in `width`, but none before the week of `first`: a history shorter
+    /// than the width starts at its first week rather than after months of empty columns.
+    public static func weeks(fitting width: Int, from first: CalendarDate, to last: CalendarDate) -> Int {
+        let span = max(1, (last.weekStart.dayNumber - first.weekStart.dayNumber) / 7 + 1)
+        return min(weeks(fitting: width), span)
+    }
+
     /// The character levels, from nothing done to everything done.
     static let characters: [Character] = ["·", "░", "▒", "▓", "█"]
 
