@@ -24,13 +24,13 @@ struct StatsCommand: ParsableCommand {
     /// Default: from the first recorded run up to today.
     @OptionGroup var range: DateRangeOptions
 
-    @Option(help: "One habit's page: its calendar of statuses, streaks, and its values over time.")
+    @Option(help: "One habit's page: its calendar of statuses, streaks, and its values over time.", completion: .habitIDs)
     var habit: String?
 
-    @Option(help: "Show how each due day moved this habit's strength score.")
+    @Option(help: "Show how each due day moved this habit's strength score.", completion: .habitIDs)
     var explain: String?
 
-    @Option(help: "One question's page: each answer chosen, by week, and the habits after it on the days of each answer.")
+    @Option(help: "One question's page: each answer chosen, by week, and the habits after it on the days of each answer.", completion: .questionIDs)
     var question: String?
 
     @Option(help: "Weeks in the calendar; default: as many as the terminal is wide.")
