@@ -73,11 +73,16 @@ struct StatsCommand: ParsableCommand {
         defer { out.flush() }
         let questionStats = question.flatMap { byID[$0] }.map { QuestionStats($0, in: report) }
         if json {
-            out.write((questionStats.map(StatsJSON.encode) ?? StatsJSON.encode(report)).text + "\n")
+            if let questionStats {
+                out.write(StatsJSON.encode(questionStats).text + "\n")
+            } else {
+                StatsJSON.write(report) { out.write($0) }
+                out.write("\n")
+            }
             return
         }
         if csv {
-            out.write(StatsJSON.csv(report))
+            StatsJSON.csv(report) { out.write($0) }
             return
         }
         let lastDay = report.untilIsOpen ? until.adding(days: -1) : until

@@ -98,6 +98,25 @@ struct StatsCommandTests {
         #expect(result.stdout.contains("\n     Nov\nMon  █\n"), "one week, Nov 2 to 6: \(result.stdout)")
     }
 
+    /// Per-day output is written as it is made: a window of 100 years takes about the memory
+    /// of one of 25 (the old output, built whole first, took several times as much).
+    @Test(arguments: ["--json", "--csv"])
+    func memoryDoesNotGrowWithTheWindow(_ format: String) throws {
+        let dir = try recorded()
+        func peakKilobytes(since: String) throws -> Int {
+            let measure = "import resource, subprocess, sys; subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, check=True); "
+                + "print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)"
+            let result = try shell(
+                "python3 -c '\(measure)' \"$ROUTINE\" stats day.rt --history h.sqlite --since \(since) --until 2026-11-06 \(format)", in: dir)
+            #expect(result.status == 0, "\(result.stderr)")
+            return Int(result.stdout.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
+        }
+        let quarter = try peakKilobytes(since: "2001-11-06")
+        let whole = try peakKilobytes(since: "1926-11-06")
+        #expect(quarter > 0)
+        #expect(Double(whole) < Double(quarter) * 1.5, "25 years: \(quarter) KB; 100 years: \(whole) KB")
+    }
+
     @Test func explainShowsEachDueDay() throws {
         let dir = try recorded()
         let result = try execute(["stats", "day.rt", "--history", "h.sqlite", "--until", "2026-11-05", "--explain", "tea"], in: dir)
