@@ -37,31 +37,36 @@ struct StopStateOracleTests {
         return (every ?? [], some)
     }
 
+    /// Three stops per routine through one analyzer, so that what it keeps between stops is
+    /// checked too.
     @Test(arguments: 0..<300)
     func aStoppedRunLeavesEachHabitAsItsContinuationsDo(_ seed: UInt64) {
         let routine = PathOracleTests.routine(seed: seed)
         var random = RoutineGenerator(seed: seed &+ 1_000)
-        var run = RoutineRun(routine: routine, date: Self.date)
-        let decisions = Int(random.next() % 6)
-        for _ in 0..<decisions {
-            guard let node = run.current else { break }
-            let options = routine.optionCount(of: node)
-            if options > 0 {
-                run.decide(.option(Int(random.next() % UInt64(options))))
-            } else {
-                run.decide(random.next() % 3 == 0 ? .skip : .done(value: nil))
+        let analyzer = StopAnalyzer(routine: routine)
+        for _ in 0..<3 {
+            var run = RoutineRun(routine: routine, date: Self.date)
+            let decisions = Int(random.next() % 6)
+            for _ in 0..<decisions {
+                guard let node = run.current else { break }
+                let options = routine.optionCount(of: node)
+                if options > 0 {
+                    run.decide(.option(Int(random.next() % UInt64(options))))
+                } else {
+                    run.decide(random.next() % 3 == 0 ? .skip : .done(value: nil))
+                }
             }
-        }
-        let recorded = run.records.map { RecordedStep($0, of: routine) }
-        let stats = StatsRun(date: Self.date, completed: false, recorded: recorded, in: routine)
-        let replayed = StopAnalyzer.replay(stats, of: routine)
-        #expect(replayed?.agendaTargets == run.agendaTargets, "seed \(seed): the replay stops where the run did")
-        let outcome = StopAnalyzer(routine: routine).outcome(of: stats)
-        let (every, some) = Self.continuations(of: run)
-        let reached = Set(run.records.map(\.node))
-        for node in 0..<routine.nodeCount where !routine.isQuestion(node) && !reached.contains(node) {
-            let expected: DayStatus = every.contains(node) ? .missed : some.contains(node) ? .unknown : .notDue
-            #expect(outcome.status(of: node) == expected, "seed \(seed), \(routine.id(of: node)) after \(decisions) decisions")
+            let recorded = run.records.map { RecordedStep($0, of: routine) }
+            let stats = StatsRun(date: Self.date, completed: false, recorded: recorded, in: routine)
+            let replayed = StopAnalyzer.replay(stats, of: routine)
+            #expect(replayed?.agendaTargets == run.agendaTargets, "seed \(seed): the replay stops where the run did")
+            let outcome = analyzer.outcome(of: stats)
+            let (every, some) = Self.continuations(of: run)
+            let reached = Set(run.records.map(\.node))
+            for node in 0..<routine.nodeCount where !routine.isQuestion(node) && !reached.contains(node) {
+                let expected: DayStatus = every.contains(node) ? .missed : some.contains(node) ? .unknown : .notDue
+                #expect(outcome.status(of: node) == expected, "seed \(seed), \(routine.id(of: node)) after \(decisions) decisions")
+            }
         }
     }
 }

@@ -17,13 +17,23 @@ extension PathExplorer {
     /// ``RoutineRun/agendaTargets`` gives it): the future of a run stopped there. Explored
     /// like ``summarize()``, memoized by agenda: what follows an agenda depends on nothing else.
     public func ways(from agenda: [Target]) throws(TooComplex) -> WaysFromAgenda {
+        var memo: [[Target]: WaysFromAgenda] = [:]
+        return try ways(from: agenda, memo: &memo)
+    }
+
+    /// The same, with `memo` kept between calls: for each agenda at a question, the nodes
+    /// every way and some way from it runs, the question included. The stops of many runs
+    /// share most of what lies after them.
+    public func ways(from agenda: [Target], memo: inout [[Target]: WaysFromAgenda]) throws(TooComplex) -> WaysFromAgenda {
         struct Frame { var key: [Target]; var question: Int; var option = 0; var every: Set<Int>?; var some: Set<Int> = [] }
         let root = try segment(from: agenda, answer: nil)
         var result = WaysFromAgenda(every: Set(root.nodes), some: Set(root.nodes))
         guard let firstQuestion = root.question else { return result }
-        // For each agenda at a question: the nodes every way and some way from it runs, the
-        // question included.
-        var memo: [[Target]: WaysFromAgenda] = [:]
+        if let known = memo[root.key] {
+            result.every.formUnion(known.every)
+            result.some.formUnion(known.some)
+            return result
+        }
         var stack = [Frame(key: root.key, question: firstQuestion)]
         while let top = stack.last {
             if top.option == routine.optionCount(of: top.question) {

@@ -34,6 +34,8 @@ public final class StopAnalyzer {
     public let routine: Routine
     private lazy var explorer = PathExplorer(routine)
     private var memo: [[Target]: StopOutcome] = [:]
+    /// What the explorer learnt of the agendas after each stop, shared by the next ones.
+    private var ways: [[Target]: WaysFromAgenda] = [:]
     private var tooComplex = false
 
     public init(routine: Routine) {
@@ -45,7 +47,7 @@ public final class StopAnalyzer {
         let agenda = stopped.agendaTargets
         if let known = memo[agenda] { return known }
         var outcome: StopOutcome
-        if !tooComplex, let ways = try? explorer.ways(from: agenda) {
+        if !tooComplex, let ways = try? explorer.ways(from: agenda, memo: &ways) {
             outcome = StopOutcome(ways: .exact(ways))
         } else {
             // Once too complex, every agenda of this routine is: the cheap bound from then on.
