@@ -10,7 +10,9 @@ public enum StatsText {
     public static func heading(_ report: StatsReport, runDays: Int) -> String {
         let days = report.until.dayNumber - report.first.dayNumber + 1
         let open = report.untilIsOpen ? " · \(report.until) not run yet" : ""
-        return Sanitizer.visible(report.routine.name) + " · \(report.first) to \(report.until) · \(days) day\(days == 1 ? "" : "s"), \(runDays) with runs\(open)\n"
+        let offCount = report.daysOff.count { $0 >= report.first && $0 <= report.until }
+        let off = offCount > 0 ? ", \(offCount) off" : ""
+        return Sanitizer.visible(report.routine.name) + " · \(report.first) to \(report.until) · \(days) day\(days == 1 ? "" : "s"), \(runDays) with runs\(off)\(open)\n"
     }
 
     /// One row per habit: streaks, rates, score, last done; numeric and timed details below.
