@@ -113,6 +113,12 @@ struct StatsTests {
             routine: mini, runs: [run], since: Self.monday, until: Self.monday, unconditional: try PathExplorer(mini).nodesOnEveryWay())
         let found = report.habits.map { "\($0.id):\($0.days[0].status.rawValue)" }.joined(separator: " ")
         #expect(found == expected, "\(name)")
+        // `graph --stats` colours by the same rates: a not-due habit has none, a missed one 0%.
+        let rates = GraphHistory(report: report, runs: [run]).rates
+        for habit in report.habits {
+            let status = habit.days[0].status
+            #expect(rates[habit.index] == (status == .done ? 1 : status == .notDue || status == .unknown ? nil : 0), "\(name): \(habit.id)")
+        }
     }
 
     /// The `-> end` routine of the defect: with a "Sick" option to `end`, `gym` is not on every
