@@ -57,6 +57,7 @@ measure export 5 "" "$bin/routine history export --history $work/years.sqlite"
 # Benchmarks/ten-years.rt is the routine the generator's runs are of.
 measure stats "$runs" "" "$bin/routine stats Benchmarks/ten-years.rt --history $work/years.sqlite --until 2026-11-22"
 measure stats-json 5 "" "$bin/routine stats Benchmarks/ten-years.rt --history $work/years.sqlite --until 2026-11-22 --json"
+measure stats-question "$runs" "" "$bin/routine stats Benchmarks/ten-years.rt --history $work/years.sqlite --until 2026-11-22 --question h3"
 
 python3 - "$work" "$days" "$steps" "$nodes" > "$out" <<'PY'
 import json, os, re, statistics, sys
@@ -84,5 +85,6 @@ print(f"| `routine log --json` (every step) | {ms('log-json'):.1f} ms |")
 print(f"| `routine history export` | {ms('export'):.1f} ms |")
 print(f"| `routine stats` over the same ten years | {ms('stats'):.1f} ms |")
 print(f"| `routine stats --json` (every habit and day) | {ms('stats-json'):.1f} ms |")
+print(f"| `routine stats --question h3` (the answers and the habits after them) | {ms('stats-question'):.1f} ms |")
 PY
 cat "$out"

@@ -16,7 +16,8 @@ extension HistoryJSON {
         for line in bytes.split(separator: 0x0A, omittingEmptySubsequences: false) {
             number += 1
             let trimmed = line.last == 0x0D ? line.dropLast() : line
-            if trimmed.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { continue }
+            // Days off are not runs: a test's history needs only the runs.
+            if trimmed.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) || isDayOff(trimmed) { continue }
             do {
                 runs.append(try decode(trimmed))
             } catch {

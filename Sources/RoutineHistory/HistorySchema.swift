@@ -90,6 +90,19 @@ enum HistorySchema {
                 CREATE INDEX step_stats ON step (runId, step, node, result, value, seconds, optionIndex);
                 """)
         }
+        migrator.registerMigration("v6: days off") { db in
+            // A day off of one routine: every habit of it is not due that day. One row a day,
+            // so that `--undo` of part of a holiday removes exactly those days.
+            try db.execute(sql: """
+                CREATE TABLE dayOff (
+                    routine TEXT NOT NULL,
+                    date TEXT NOT NULL,
+                    reason TEXT,
+                    recordedAt TEXT NOT NULL,
+                    PRIMARY KEY (routine, date)
+                ) WITHOUT ROWID
+                """)
+        }
         return migrator
     }
 }

@@ -104,7 +104,8 @@ struct StepReader: Sendable {
                 // A question; an answer past the options of today's routine is not counted.
                 let option = Int(sqlite3_column_int64(raw, 5))
                 if sqlite3_column_type(raw, 5) != SQLITE_NULL, routine.isQuestion(node), option < routine.optionCount(of: node) {
-                    scan.answers.append((k, StatsRun.Answer(question: node, option: option)))
+                    let after = scan.steps.count - (scan.ranges.last?.start ?? scan.steps.count)
+                    scan.answers.append((k, StatsRun.Answer(question: node, option: option, after: after)))
                 }
             } else if !routine.isQuestion(node) {
                 scan.steps.append(StatsRun.Step(node: node, result: result, value: columnDouble(raw, 3), seconds: columnDouble(raw, 4)))

@@ -18,7 +18,7 @@ struct HistoryExportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "export",
         abstract: "Write every recorded run, oldest first: JSON Lines (one run per line) or CSV (one step per row).",
-        discussion: "'routine history import' reads the JSON Lines back without loss."
+        discussion: "JSON Lines end with the days off, one per line. 'routine history import' reads the JSON Lines back without loss."
     )
 
     @Option(help: "jsonl or csv.")
@@ -37,6 +37,7 @@ struct HistoryExportCommand: ParsableCommand {
         switch format {
         case .jsonl:
             for run in runs { text += HistoryJSON.encode(run).text + "\n" }
+            for day in try store?.daysOff() ?? [] { text += HistoryJSON.encode(day).text + "\n" }
         case .csv:
             text = HistoryCSV.line(HistoryCSV.header)
             for run in runs { for row in HistoryCSV.rows(run) { text += HistoryCSV.line(row) } }
@@ -79,6 +80,7 @@ struct HistoryImportCommand: ParsableCommand {
             throw Exit.unreadable
         }
         var runs: [StoredRun] = []
+        var daysOff: [DayOff] = []
         reading: while true {
             let line: [UInt8]
             switch lines.nextNonBlank() {
@@ -90,6 +92,10 @@ struct HistoryImportCommand: ParsableCommand {
             }
             if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { continue }
             do {
+                if HistoryJSON.isDayOff(line) {
+                    daysOff.append(try HistoryJSON.decodeDayOff(line))
+                    continue
+                }
                 runs.append(try HistoryJSON.decode(line))
             } catch {
                 report(.invalidImport(file, line: lines.lineNumber, reason: error.reason), colors: colors)
@@ -107,7 +113,9 @@ struct HistoryImportCommand: ParsableCommand {
         do {
             let added = try store.insertRuns(runs)
             let already = runs.count - added
-            StandardError.write(visible: "imported \(added) run\(added == 1 ? "" : "s") into '\(store.path)'"
+            let offAdded = daysOff.isEmpty ? 0 : try store.insertDaysOff(daysOff)
+            let off = daysOff.isEmpty ? "" : " and \(offAdded) day\(offAdded == 1 ? "" : "s") off"
+            StandardError.write(visible: "imported \(added) run\(added == 1 ? "" : "s")\(off) into '\(store.path)'"
                 + (already > 0 ? "; \(already) \(already == 1 ? "was" : "were") already there" : "") + "\n")
         } catch {
             unwritable(error)

@@ -86,13 +86,15 @@ extension RoutineInput {
 }
 
 enum Summary {
-    /// "2 errors and 1 warning in 'bad.rt'".
+    /// "2 errors and 1 warning in 'bad.rt'" (notes counted after them).
     static func line(_ diagnostics: [Diagnostic], file: String) -> String {
         let errors = diagnostics.lazy.filter { $0.severity == .error }.reduce(0) { $0 + $1.count }
         let warnings = diagnostics.lazy.filter { $0.severity == .warning }.reduce(0) { $0 + $1.count }
         var parts: [String] = []
         if errors > 0 { parts.append(errors == 1 ? "1 error" : "\(errors) errors") }
         if warnings > 0 { parts.append(warnings == 1 ? "1 warning" : "\(warnings) warnings") }
+        let notes = diagnostics.lazy.filter { $0.severity == .note }.reduce(0) { $0 + $1.count }
+        if notes > 0 { parts.append(notes == 1 ? "1 note" : "\(notes) notes") }
         return parts.joined(separator: " and ") + " in '\(Sanitizer.visible(file))'"
     }
 }

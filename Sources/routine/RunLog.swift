@@ -32,6 +32,18 @@ enum RunLog {
         return table
     }
 
+    /// The days off, one line each: date, weekday, routine (when several may show), reason.
+    static func daysOff(_ days: [DayOff], showRoutine: Bool) -> String {
+        var text = ""
+        for day in days {
+            text += "\(day.date)  \(Self.weekdays[day.date.isoWeekday - 1])  day off"
+            if showRoutine { text += " · " + day.routine }
+            if let reason = day.reason { text += " (" + reason + ")" }
+            text += "\n"
+        }
+        return text
+    }
+
     /// A run's heading and its steps, in order.
     static func steps(of run: StoredRun) -> String {
         let day = CalendarDate(run.date)?.weekdayName ?? ""

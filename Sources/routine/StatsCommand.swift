@@ -24,11 +24,14 @@ struct StatsCommand: ParsableCommand {
     /// Default: from the first recorded run up to today.
     @OptionGroup var range: DateRangeOptions
 
-    @Option(help: "One habit's page: its calendar of statuses, streaks, and its values over time.")
+    @Option(help: "One habit's page: its calendar of statuses, streaks, and its values over time.", completion: .habitIDs)
     var habit: String?
 
-    @Option(help: "Show how each due day moved this habit's strength score.")
+    @Option(help: "Show how each due day moved this habit's strength score.", completion: .habitIDs)
     var explain: String?
+
+    @Option(help: "One question's page: each answer chosen, by week, and the habits after it on the days of each answer.", completion: .questionIDs)
+    var question: String?
 
     @Option(help: "Weeks in the calendar; default: as many as the terminal is wide.")
     var weeks: Int?
@@ -45,6 +48,7 @@ struct StatsCommand: ParsableCommand {
 
     func validate() throws {
         if json && csv { throw ValidationError("--json and --csv cannot be used together") }
+        if question != nil, csv || habit != nil || explain != nil { throw ValidationError("--question goes alone, or with --json") }
         if let weeks, weeks < 1 { throw ValidationError("--weeks must be at least 1") }
     }
 
@@ -52,11 +56,12 @@ struct StatsCommand: ParsableCommand {
         ignoreBrokenPipes()
         let routine = try input.loadValid(file).routine
         let byID = routine.indexByID()
-        for (flag, id) in [("--habit", habit), ("--explain", explain)] {
+        for (flag, id, wantsQuestion) in [("--habit", habit, false), ("--explain", explain, false), ("--question", question, true)] {
             guard let id else { continue }
-            guard let index = byID[id], !routine.isQuestion(index) else {
-                let habits = (0..<routine.nodeCount).filter { !routine.isQuestion($0) }.map(routine.id(of:))
-                let message = "'\(id)' is not a habit of '\(routine.name)'" + nameHint(for: id, among: habits, kind: "habits")
+            guard let index = byID[id], routine.isQuestion(index) == wantsQuestion else {
+                let candidates = (0..<routine.nodeCount).filter { routine.isQuestion($0) == wantsQuestion }.map(routine.id(of:))
+                let message = "'\(id)' is not a \(wantsQuestion ? "question" : "habit") of '\(routine.name)'"
+                    + nameHint(for: id, among: candidates, kind: wantsQuestion ? "questions" : "habits")
                 StandardError.write(visible: "Error: \(flag): \(message)\nUsage: \(RoutineCommand.usageString(for: Self.self))\n")
                 throw ExitCode(64)
             }
@@ -66,16 +71,25 @@ struct StatsCommand: ParsableCommand {
         let since = range.sinceDate
         var out = BufferedOutput(fd: 1)
         defer { out.flush() }
+        let questionStats = question.flatMap { byID[$0] }.map { QuestionStats($0, in: report) }
         if json {
-            out.write(StatsJSON.encode(report).text + "\n")
+            if let questionStats {
+                out.write(StatsJSON.encode(questionStats).text + "\n")
+            } else {
+                StatsJSON.write(report) { out.write($0) }
+                out.write("\n")
+            }
             return
         }
         if csv {
-            out.write(StatsJSON.csv(report))
+            StatsJSON.csv(report) { out.write($0) }
             return
         }
-        let map = HeatMap(palette: palette, weeks: weeks ?? HeatMap.weeks(fitting: Terminal.columns(fd: 1)))
         let lastDay = report.untilIsOpen ? until.adding(days: -1) : until
+        let firstRun = runs.map(\.date).min() ?? report.first
+        var map = HeatMap(
+            palette: palette, weeks: weeks ?? HeatMap.weeks(fitting: Terminal.columns(fd: 1), from: max(report.first, firstRun), to: lastDay))
+        map.daysOff = report.daysOff
         if let id = explain, let stats = report.habits.first(where: { $0.id == id }) {
             out.write(StatsText.explain(stats))
             return
@@ -85,6 +99,10 @@ struct StatsCommand: ParsableCommand {
             return
         }
         out.write(StatsText.heading(report, runDays: Set(runs.map(\.date)).count))
+        if let questionStats {
+            out.write(StatsText.questionPage(questionStats))
+            return
+        }
         if let id = habit, let stats = report.habits.first(where: { $0.id == id }) {
             let byDate = Dictionary(uniqueKeysWithValues: stats.days.map { ($0.date, $0.status) })
             out.write(StatsText.habitPage(stats) + "\n")
@@ -92,6 +110,8 @@ struct StatsCommand: ParsableCommand {
             return
         }
         out.write(StatsText.table(report) + "\n")
+        let questionRows = StatsText.questionRows(report)
+        if !questionRows.isEmpty { out.write(questionRows + "\n") }
         out.write(map.render(last: lastDay) { HeatMap.level(share: report.share(on: $0)) })
     }
 

@@ -11,13 +11,15 @@ extension HistoryOptions {
         let filter = RunFilter(routine: routine.name, since: range.since, until: until.description)
         let store = try openForReading()
         let runs = try reading { try store?.statsRuns(filter, of: routine) ?? [] }
+        let daysOff = try reading { try store?.daysOff(of: routine.name, from: range.sinceDate, through: until) ?? [] }
         var unconditional: Set<Int> = []
         do {
             unconditional = try PathExplorer(routine).nodesOnEveryWay()
         } catch {
             StandardError.write(visible: "routine: note: '\(file)' has too many ways to tell which habits are on all of them; days without a run count as unknown\n")
         }
-        let report = StatsReport(routine: routine, runs: runs, since: range.sinceDate, until: until, unconditional: unconditional)
+        let report = StatsReport(
+            routine: routine, runs: runs, since: range.sinceDate, until: until, unconditional: unconditional, daysOff: Set(daysOff.map(\.date)))
         return (report, runs)
     }
 }

@@ -22,13 +22,30 @@ struct CompletionTests {
         Case(words: ["fmt", ""], expected: ["a.rt", "sub"]),
         Case(words: ["log", ""], expected: ["a.rt", "b.yaml", "c.yml", "sub"]),
         Case(words: ["history", "import", ""], expected: ["g.jsonl", "sub"]),
+        Case(words: ["stats", "a.rt", "--habit", ""], expected: ["rest", "run", "tea"]),
+        Case(words: ["stats", "a.rt", "--habit", "r"], expected: ["rest", "run"]),
+        Case(words: ["stats", "a.rt", "--explain", "t"], expected: ["tea"]),
+        Case(words: ["stats", "a.rt", "--question", ""], expected: ["mood"]),
     ]
+
+    /// The routine `a.rt` holds, for the completion of IDs.
+    static let routine = """
+        routine "A"
+        habit tea "Tea" -> mood
+        question mood "How?"
+          "Good" -> run
+          "Tired" -> rest
+        habit run "Run"
+        habit rest "Rest"
+
+        """
 
     @Test(arguments: cases)
     func bashCompletesFileArguments(_ c: Case) throws {
         let dir = try temporaryDirectory()
         for name in ["a.rt", "b.yaml", "c.yml", "d.txt", "e.dot", "f.sqlite", "g.jsonl"] {
-            #expect(FileManager.default.createFile(atPath: dir.appendingPathComponent(name).path, contents: Data()))
+            let contents = name == "a.rt" ? Data(Self.routine.utf8) : Data()
+            #expect(FileManager.default.createFile(atPath: dir.appendingPathComponent(name).path, contents: contents))
         }
         try FileManager.default.createDirectory(at: dir.appendingPathComponent("sub"), withIntermediateDirectories: true)
         let script = try execute(["--generate-completion-script", "bash"])
@@ -37,7 +54,10 @@ struct CompletionTests {
         let scriptFile = try temporaryDirectory().appendingPathComponent("routine.bash")
         try script.stdout.write(to: scriptFile, atomically: true, encoding: .utf8)
         let words = (["routine"] + c.words).map { "'\($0)'" }.joined(separator: " ")
+        // The script asks `routine` itself for IDs, by the name typed: the one under test.
+        let bin = routineBinary.deletingLastPathComponent().path
         let driver = """
+            PATH=\(shellQuoted(bin)):"$PATH"
             source \(shellQuoted(scriptFile.path))
             COMP_WORDS=(\(words))
             COMP_CWORD=$((${#COMP_WORDS[@]} - 1))

@@ -48,13 +48,73 @@ struct StatsCommandTests {
         #expect(habits.map { $0["id"] as? String } == ["tea", "run", "water"])
         let run = habits[1]
         let statuses = (run["days"] as? [[String: Any]])?.map { $0["status"] as? String }
-        #expect(statuses == ["done", "not-due", "unknown", "missed"])
+        // 11-05 quit at the question that decides `run`: unknown, not missed.
+        #expect(statuses == ["done", "not-due", "unknown", "unknown"])
         #expect(habits[2]["targetMet"] as? Int == 1)
         let csv = try execute(["stats", "day.rt", "--history", "h.sqlite", "--until", "2026-11-05", "--csv"], in: dir)
         let lines = csv.stdout.split(separator: "\n")
         #expect(lines.first == "date,habit,status,value,seconds")
         #expect(lines.count == 1 + 3 * 4)
         #expect(lines.contains { $0.hasPrefix("2026-11-02,water,done,8,") })
+    }
+
+    /// The quit run of "Mini", recorded by a real run and read back from the history: the
+    /// branch the answer ruled out is not-due, the habit still certain to come is missed.
+    @Test func aQuitRunLeavesTheBranchNotTakenNotDue() throws {
+        let dir = try temporaryDirectory()
+        let mini = packageRoot.appendingPathComponent("Tests/RoutineKitTests/Fixtures/stats/mini.rt")
+        try FileManager.default.copyItem(at: mini, to: dir.appendingPathComponent("mini.rt"))
+        let run = try execute(["run", "mini.rt", "--date", "2026-11-02", "--history", "h.sqlite", "--answers", "-"], stdin: "d\n1\nd\nq\n", in: dir)
+        #expect(run.status == 0, "\(run.stderr)")
+        let csv = try execute(["stats", "mini.rt", "--history", "h.sqlite", "--until", "2026-11-02", "--csv"], in: dir)
+        #expect(csv.status == 0, "\(csv.stderr)")
+        let rows = csv.stdout.split(separator: "\n").dropFirst().map { $0.split(separator: ",", omittingEmptySubsequences: false).prefix(3).joined(separator: ",") }
+        #expect(rows == ["2026-11-02,a,done", "2026-11-02,left,done", "2026-11-02,right,not-due", "2026-11-02,c,missed"])
+    }
+
+    @Test func questionShowsEachAnswerAndTheHabitsAfterIt() throws {
+        let dir = try recorded()
+        let page = try execute(["stats", "day.rt", "--history", "h.sqlite", "--until", "2026-11-06", "--question", "mood"], in: dir)
+        #expect(page.status == 0, "\(page.stderr)")
+        #expect(page.stdout.contains("  \"Good\"     1 50%"), "\(page.stdout)")
+        #expect(page.stdout.contains("    after \"Good\"   100% (1 of 1) · after the others    – (0 of 0)  *"), "\(page.stdout)")
+        let json = try execute(["stats", "day.rt", "--history", "h.sqlite", "--until", "2026-11-06", "--json"], in: dir)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        let questions = try #require(object["questions"] as? [[String: Any]])
+        #expect(questions.first?["id"] as? String == "mood")
+        let table = try execute(["stats", "day.rt", "--history", "h.sqlite", "--until", "2026-11-06"], in: dir)
+        #expect(table.stdout.contains("question  most chosen\nmood      \"Good\" 50% of 2 days answered\n"), "\(table.stdout)")
+        let wrong = try execute(["stats", "day.rt", "--history", "h.sqlite", "--question", "tea"], in: dir)
+        #expect(wrong.status == 64)
+        #expect(wrong.stderr.contains("'tea' is not a question of 'Day'"))
+    }
+
+    /// A history of a few days on a wide terminal: the calendar starts at the first recorded
+    /// week, not months of empty columns before it.
+    @Test func aShortHistoryDrawsAShortCalendar() throws {
+        let dir = try recorded()
+        let result = try execute(["stats", "day.rt", "--history", "h.sqlite", "--until", "2026-11-06"], environment: ["COLUMNS": "200"], in: dir)
+        #expect(result.status == 0)
+        #expect(result.stdout.contains("\n     Nov\nMon  █\n"), "one week, Nov 2 to 6: \(result.stdout)")
+    }
+
+    /// Per-day output is written as it is made: a window of 100 years takes about the memory
+    /// of one of 25 (the old output, built whole first, took several times as much).
+    @Test(arguments: ["--json", "--csv"])
+    func memoryDoesNotGrowWithTheWindow(_ format: String) throws {
+        let dir = try recorded()
+        func peakKilobytes(since: String) throws -> Int {
+            let measure = "import resource, subprocess, sys; subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, check=True); "
+                + "print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)"
+            let result = try shell(
+                "python3 -c '\(measure)' \"$ROUTINE\" stats day.rt --history h.sqlite --since \(since) --until 2026-11-06 \(format)", in: dir)
+            #expect(result.status == 0, "\(result.stderr)")
+            return Int(result.stdout.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
+        }
+        let quarter = try peakKilobytes(since: "2001-11-06")
+        let whole = try peakKilobytes(since: "1926-11-06")
+        #expect(quarter > 0)
+        #expect(Double(whole) < Double(quarter) * 1.5, "25 years: \(quarter) KB; 100 years: \(whole) KB")
     }
 
     @Test func explainShowsEachDueDay() throws {

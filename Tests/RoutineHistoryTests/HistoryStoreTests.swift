@@ -329,3 +329,19 @@ struct HistoryStoreTests {
         #expect(try store.latestRun(of: "Evening", on: "2026-11-21")?.routine == "Evening")
     }
 }
+
+/// Days off: recorded once a day, asked for by routine and date, removed by span.
+struct DaysOffTests {
+    @Test func aDayOffIsRecordedAskedForAndRemoved() throws {
+        let store = try #require(try HistoryStore.open(try temporaryHistoryPath(), create: true))
+        let at = Timestamp(milliseconds: 1_700_000_000_000)
+        let day = { (n: Int, routine: String) in DayOff(routine: routine, date: CalendarDate(year: 2026, month: 11, day: n), reason: "sick", recordedAt: at) }
+        #expect(try store.insertDaysOff([day(4, "Day"), day(5, "Day"), day(4, "Other")]) == 3)
+        #expect(try store.insertDaysOff([day(5, "Day")]) == 0, "a day already off is kept as it was")
+        #expect(try store.dayOff(of: "Day", on: CalendarDate(year: 2026, month: 11, day: 4)) == day(4, "Day"))
+        #expect(try store.dayOff(of: "Day", on: CalendarDate(year: 2026, month: 11, day: 6)) == nil)
+        #expect(try store.daysOff().map(\.routine) == ["Day", "Other", "Day"], "oldest first, then by routine")
+        #expect(try store.deleteDaysOff(of: "Day", from: CalendarDate(year: 2026, month: 11, day: 1), through: CalendarDate(year: 2026, month: 11, day: 4)) == 1)
+        #expect(try store.daysOff(of: "Day").map(\.date.description) == ["2026-11-05"])
+    }
+}

@@ -89,6 +89,118 @@ struct StatsTests {
         #expect(days[day].status.rawValue == expected, "\(name)")
     }
 
+    /// The quit runs of "Mini": a habit the run did not reach is missed only when it was still
+    /// certain to come, not-due when the answer given ruled it out, unknown when it hung on a
+    /// question not yet answered.
+    @Test(arguments: [
+        ("answered Left, did left, quit", "a:done q:=0 left:done", "a:done left:done right:not-due c:missed"),
+        ("quit before the question", "a:done", "a:done left:unknown right:unknown c:missed"),
+        ("answered Right and quit before it", "a:done q:=1", "a:done left:not-due right:missed c:missed"),
+        ("skipped a, then quit", "a:skipped", "a:skipped left:unknown right:unknown c:missed"),
+    ])
+    func aQuitRunOfMini(_ name: String, _ steps: String, _ expected: String) throws {
+        let mini = load(try String(contentsOf: testsDirectory.appendingPathComponent("Fixtures/stats/mini.rt"), encoding: .utf8)).routine
+        let recorded = steps.split(separator: " ").enumerated().map { k, text -> RecordedStep in
+            let parts = text.split(separator: ":").map(String.init)
+            if parts[1].hasPrefix("=") {
+                let option = Int(parts[1].dropFirst())!
+                return RecordedStep(step: k + 1, node: parts[0], kind: .question, result: .answered, option: option, optionText: ["Left", "Right"][option])
+            }
+            return RecordedStep(step: k + 1, node: parts[0], kind: .habit, result: RecordedStep.Result(rawValue: parts[1])!)
+        }
+        let run = StatsRun(date: Self.monday, completed: false, recorded: recorded, in: mini)
+        let report = StatsReport(
+            routine: mini, runs: [run], since: Self.monday, until: Self.monday, unconditional: try PathExplorer(mini).nodesOnEveryWay())
+        let found = report.habits.map { "\($0.id):\($0.days[0].status.rawValue)" }.joined(separator: " ")
+        #expect(found == expected, "\(name)")
+        // `graph --stats` colours by the same rates: a not-due habit has none, a missed one 0%.
+        let rates = GraphHistory(report: report, runs: [run]).rates
+        for habit in report.habits {
+            let status = habit.days[0].status
+            #expect(rates[habit.index] == (status == .done ? 1 : status == .notDue || status == .unknown ? nil : 0), "\(name): \(habit.id)")
+        }
+    }
+
+    /// The `-> end` routine of the defect: with a "Sick" option to `end`, `gym` is not on every
+    /// way, so two days without a run are unknown. The table says so rather than show a bare
+    /// 100%, and `--explain` lists them.
+    @Test func anEndOptionWithTwoDaysWithoutRunsShowsItsUnknownDays() throws {
+        let routine = load("""
+            routine "Gym"
+            question mood "How do you feel?"
+              "Fine" -> gym
+              "Sick" -> end
+            habit gym "Gym" -> stretch
+            habit stretch "Stretch"
+
+            """).routine
+        let runs = (0..<13).filter { $0 != 4 && $0 != 9 }.map { day in
+            StatsRun(
+                date: Self.monday.adding(days: day), completed: true,
+                recorded: [
+                    RecordedStep(step: 1, node: "mood", kind: .question, result: .answered, option: 0, optionText: "Fine"),
+                    RecordedStep(step: 2, node: "gym", kind: .habit, result: .done),
+                    RecordedStep(step: 3, node: "stretch", kind: .habit, result: .done),
+                ], in: routine)
+        }
+        let report = StatsReport(
+            routine: routine, runs: runs, since: Self.monday, until: Self.monday.adding(days: 12),
+            unconditional: try PathExplorer(routine).nodesOnEveryWay())
+        let gym = try #require(report.habits.first { $0.id == "gym" })
+        #expect(gym.unknownAll == 2)
+        let text = StatsText.heading(report, runDays: 11) + StatsText.table(report) + "\n" + StatsText.explain(gym)
+        #expect(!text.contains("100%    "), "no bare 100% beside unknown days")
+        try assertGolden(text, testsDirectory.appendingPathComponent("Fixtures/stats/unknown-days.txt"))
+    }
+
+    /// A day off: every habit is not due, so neither a streak nor a rate suffers, and a day
+    /// without a run is not unknown; a run made that day still counts what it did.
+    @Test func onADayOffNothingIsDueButARunStillCounts() {
+        let runs = [Self.run(0, "tea:done mood:=2"), Self.run(2, "tea:done mood:=0 run:done", stopped: true), Self.run(3, "tea:done mood:=2")]
+        let off: Set<CalendarDate> = [Self.monday.adding(days: 1), Self.monday.adding(days: 2)]
+        let unconditional = try! PathExplorer(Self.routine).nodesOnEveryWay()
+        let report = StatsReport(
+            routine: Self.routine, runs: runs, since: Self.monday, until: Self.monday.adding(days: 3), unconditional: unconditional, daysOff: off)
+        #expect(Self.statuses(report, "tea") == "done not-due done done")
+        #expect(Self.statuses(report, "run") == "not-due not-due done not-due")
+        #expect(Self.statuses(report, "read") == "not-due not-due not-due not-due")
+        let tea = report.habits.first { $0.id == "tea" }!
+        #expect(tea.currentStreak == 3)
+        #expect(tea.rateAll == 1)
+        let without = Self.report(runs, until: 3)
+        #expect(Self.statuses(without, "tea") == "done missed done done", "the same days without the days off")
+    }
+
+    /// (case, terminal width, first day, last day, weeks drawn): a short history starts at its
+    /// first week; a long one fills the width.
+    @Test(arguments: [
+        ("two weeks on a wide terminal", 200, "2026-11-09", "2026-11-22", 2),
+        ("two weeks from a Sunday", 200, "2026-11-08", "2026-11-21", 3),
+        ("one day", 80, "2026-11-22", "2026-11-22", 1),
+        ("a year on 80 columns", 80, "2025-11-22", "2026-11-22", 37),
+    ])
+    func theCalendarStartsAtTheFirstRecordedWeek(_ name: String, _ width: Int, _ first: String, _ last: String, _ weeks: Int) {
+        #expect(HeatMap.weeks(fitting: width, from: CalendarDate(first)!, to: CalendarDate(last)!) == weeks, "\(name)")
+    }
+
+    /// Days off in the calendars: their own mark, and in the legend.
+    @Test func goldenDaysOffInTheCalendar() throws {
+        let runs = (0..<12).filter { $0 < 4 || $0 > 8 }.map { Self.run($0, "tea:done mood:=2") }
+        let off = Set((4...8).map { Self.monday.adding(days: $0) })
+        let unconditional = try PathExplorer(Self.routine).nodesOnEveryWay()
+        let report = StatsReport(
+            routine: Self.routine, runs: runs, since: Self.monday, until: Self.monday.adding(days: 11), unconditional: unconditional, daysOff: off)
+        var map = HeatMap(palette: .characters, weeks: 3)
+        map.daysOff = report.daysOff
+        let tea = report.habits.first { $0.id == "tea" }!
+        let byDate = Dictionary(uniqueKeysWithValues: tea.days.map { ($0.date, $0.status) })
+        var text = map.render(last: report.until) { HeatMap.level(share: report.share(on: $0)) } + "\n"
+        text += map.render(last: report.until) { byDate[$0] }
+        map.palette = .colors256
+        text += "\n" + map.render(last: report.until) { byDate[$0] }
+        try assertGolden(text, testsDirectory.appendingPathComponent("Fixtures/stats/days-off.txt"))
+    }
+
     @Test func skippedDaysNeitherBreakNorExtendAStreakAndMissedDaysBreakIt() {
         let runs = [
             Self.run(0, "tea:done mood:=2"), Self.run(1, "tea:skipped mood:=2"), Self.run(2, "tea:done mood:=2"),
@@ -140,16 +252,31 @@ struct StatsTests {
         #expect(CalendarDate(text)!.dayNumber == number)
     }
 
+    /// Three weeks of runs, answering each of the three options in turn, some days without a run.
+    static let threeWeeks: [StatsRun] = (0..<18).filter { $0 % 5 != 3 }.map { day in
+        let answer = day % 3
+        let branch = ["run:done", "rest:done", ""][answer]
+        let read = day % 7 >= 5 ? "read:not-scheduled" : (day % 4 == 0 ? "read:skipped" : "read:done")
+        return Self.run(day, "tea:done mood:=\(answer) \(branch) \(answer == 2 ? "" : read + " water:done:\(6 + day % 4)")")
+    }
+
+    /// A question's page and its JSON, over the same three weeks.
+    @Test func goldenQuestionPageAndJSON() throws {
+        let report = Self.report(Self.threeWeeks, until: 18)
+        let mood = QuestionStats(Self.routine.indexByID()["mood"]!, in: report)
+        #expect(mood.options.map(\.chosen.all) == [5, 5, 5])
+        #expect(mood.answered == QuestionStats.Window(all: 15, last30: 15, last7: 5))
+        let read = try #require(mood.habits.first { $0.id == "read" })
+        #expect(read.with[2] == QuestionStats.Tally(done: 0, due: 0), "'Skip' ends the run before 'read': not due")
+        let text = StatsText.questionRows(report) + "\n" + StatsText.questionPage(mood)
+        try assertGolden(text, testsDirectory.appendingPathComponent("Fixtures/stats/question.txt"))
+        try assertGolden(StatsJSON.encode(mood).text + "\n", testsDirectory.appendingPathComponent("Fixtures/stats/question.json"))
+    }
+
     /// Three weeks of a fixed history, "today" fixed: the table and both calendars.
     @Test(arguments: [("characters", HeatMap.Palette.characters), ("colors256", .colors256), ("truecolor", .trueColor)])
     func goldenTableAndCalendars(_ name: String, _ palette: HeatMap.Palette) throws {
-        var runs: [StatsRun] = []
-        for day in 0..<18 where day % 5 != 3 {
-            let answer = day % 3
-            let branch = ["run:done", "rest:done", ""][answer]
-            let read = day % 7 >= 5 ? "read:not-scheduled" : (day % 4 == 0 ? "read:skipped" : "read:done")
-            runs.append(Self.run(day, "tea:done mood:=\(answer) \(branch) \(answer == 2 ? "" : read + " water:done:\(6 + day % 4)")"))
-        }
+        let runs = Self.threeWeeks
         let report = Self.report(runs, until: 18)
         let map = HeatMap(palette: palette, weeks: 5)
         var text = StatsText.heading(report, runDays: Set(runs.map(\.date)).count) + StatsText.table(report) + "\n"

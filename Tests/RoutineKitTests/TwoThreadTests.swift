@@ -39,7 +39,7 @@ struct TwoThreadTests {
         func report(_ threshold: Int) -> StatsReport {
             StatsReport(
                 routine: routine, runs: runs, since: StatsTests.monday, until: StatsTests.monday.adding(days: 420),
-                unconditional: unconditional, habitDaysForTwoThreads: threshold)
+                unconditional: unconditional, daysOff: [], habitDaysForTwoThreads: threshold)
         }
         let one = report(.max)
         let two = report(1)

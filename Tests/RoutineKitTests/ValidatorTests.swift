@@ -9,6 +9,18 @@ struct ValidatorTests {
 
     static let cases: [CodesCase] = [
         CodesCase(name: "clean", source: header + "habit a \"A\" -> b\nhabit b \"B\"", codes: []),
+        CodesCase(
+            name: "a sick option to end is a note", source: header + "question q \"Q\"\n  \"Fine\" -> a\n  \"Sick today\" -> end\nhabit a \"A\"",
+            codes: ["N001"]),
+        CodesCase(
+            name: "a holiday option to end is a note", source: header + "question q \"Q\"\n  \"Fine\" -> a\n  \"On holiday\" -> end\nhabit a \"A\"",
+            codes: ["N001"]),
+        CodesCase(
+            name: "a sick option that goes on is no note", source: header + "question q \"Q\"\n  \"Fine\" -> a\n  \"Sick\" -> a, end\nhabit a \"A\"",
+            codes: []),
+        CodesCase(
+            name: "a word inside another is no note", source: header + "question q \"Q\"\n  \"Fine\" -> a\n  \"Skill\" -> end\nhabit a \"A\"",
+            codes: []),
         CodesCase(name: "empty file", source: "", codes: ["E102"]),
         CodesCase(name: "comments only", source: "# nothing\n# here\n", codes: ["E102"]),
         CodesCase(name: "only the routine line", source: "routine \"x\"", codes: ["W007"]),
@@ -164,7 +176,7 @@ struct ValidatorTests {
     @Test func everyCodeHasASummaryAndStableSeverity() {
         for code in DiagnosticCode.allCases {
             #expect(!code.summary.isEmpty)
-            #expect(code.severity == (code.rawValue.hasPrefix("W") ? .warning : .error))
+            #expect(code.severity == (code.rawValue.hasPrefix("W") ? .warning : code.rawValue.hasPrefix("N") ? .note : .error))
         }
         #expect(Set(DiagnosticCode.allCases.map(\.rawValue)).count == DiagnosticCode.allCases.count)
     }

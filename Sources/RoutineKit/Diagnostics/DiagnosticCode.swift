@@ -1,7 +1,7 @@
 /// Every diagnostic's stable code. Codes are never reused or renumbered.
 ///
 /// E0xx: reading and lexing; E1xx: syntax; E2xx: meaning; E3xx: YAML; E4xx: test files;
-/// W0xx: warnings.
+/// W0xx: warnings; N0xx: notes.
 public enum DiagnosticCode: String, Sendable, Codable, CaseIterable {
     // Reading and lexing
     case unreadableInput = "E001"
@@ -72,8 +72,9 @@ public enum DiagnosticCode: String, Sendable, Codable, CaseIterable {
     case misleadingNumbers = "W011"
     case runDateAhead = "W012"
     case uncovered = "W013"
+    case dayOffOption = "N001"
 
-    public var severity: Severity { rawValue.hasPrefix("W") ? .warning : .error }
+    public var severity: Severity { rawValue.hasPrefix("W") ? .warning : rawValue.hasPrefix("N") ? .note : .error }
 
     /// What the code means, for the catalogue in grammar.md and `--explain`-style listings.
     public var summary: String {
@@ -142,6 +143,9 @@ public enum DiagnosticCode: String, Sendable, Codable, CaseIterable {
         case .misleadingNumbers: "option texts that are numbers but not their positions, which a typed number picks by"
         case .runDateAhead: "a run dated more than a day after today (more than a year is refused without --force)"
         case .uncovered: "an answer or habit that no passing test case reaches (routine test --coverage)"
+        case .dayOffOption:
+            "an option that only leads to 'end' and reads like a day off (" + Diagnostic.dayOffWords.joined(separator: ", ")
+                + "), which 'routine off' records better"
         }
     }
 }

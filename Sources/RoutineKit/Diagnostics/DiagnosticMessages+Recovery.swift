@@ -43,6 +43,22 @@ extension Diagnostic {
             notes: [Note("in a run a number picks the option at that position; write the options in their numbers' order, or give them words")])
     }
 
+    /// Words that make an option read like a day off: kept few, so the note is rare and right.
+    static let dayOffWords = ["sick", "ill", "unwell", "holiday", "vacation", "day off"]
+
+    /// Whether an option's text reads like a sick day or a holiday.
+    static func readsLikeDayOff(_ text: String) -> Bool {
+        let lowered = text.lowercased()
+        let words = lowered.split(whereSeparator: { !$0.isLetter }).map(String.init)
+        return dayOffWords.contains { $0.contains(" ") ? lowered.contains($0) : words.contains($0) }
+    }
+
+    static func dayOffOption(_ text: String, question id: String, at span: Span) -> Diagnostic {
+        Diagnostic(
+            .dayOffOption, "option \(StringLiteral.encode(text)) of question '\(id)' only leads to 'end'", at: span,
+            notes: [Note("for a sick day or a holiday, 'routine off FILE DATE' records a day off: every habit is then not due, and no day counts as unknown")])
+    }
+
     static func looksLikeYAML(at span: Span) -> Diagnostic {
         Diagnostic(
             .looksLikeYAML, "this looks like YAML: use --input-format yaml or a .yaml name", at: span,

@@ -72,6 +72,9 @@ public struct Agenda: Sendable {
         return entries.map { $0.index == endIndex ? .end : .node($0.index) }
     }
 
+    /// Whether `node` can still run: on the agenda or reachable from it.
+    public func isLive(_ node: Int) -> Bool { live[node] }
+
     private static func index(of target: Target, end: Int) -> Int? {
         switch target {
         case .node(let index): index

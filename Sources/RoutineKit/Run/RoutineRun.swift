@@ -76,6 +76,12 @@ public struct RoutineRun: Sendable {
     /// never falls below what follows; `end` or an answer may make the run shorter.
     public var stepsLeftAtMost: Int { max(0, agenda.liveCount - (current == nil ? 0 : 1)) }
 
+    /// The agenda in order, the current node first: what the rest of the run depends on.
+    public var agendaTargets: [Target] { agenda.pending }
+
+    /// Whether `node` can still run in this run, on some answers.
+    public func canStillRun(_ node: Int) -> Bool { agenda.isLive(node) }
+
     /// The steps after the current one on the longest way from here, exact when no question
     /// is left on any way; kept up to date once ``trackProgress()`` was called, and otherwise
     /// (or past the analysis's budget) the bound of ``stepsLeftAtMost``.

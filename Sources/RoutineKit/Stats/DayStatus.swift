@@ -4,12 +4,14 @@ public enum DayStatus: String, Sendable, CaseIterable {
     case done
     /// Recorded skipped, and not done in another run that day.
     case skipped
-    /// Not scheduled that day, or a run that day completed without reaching it.
+    /// Not scheduled that day, a day off of the routine, a run that day completed without
+    /// reaching it, or the answers of a run that stopped early had ruled it out.
     case notDue = "not-due"
-    /// Scheduled, not done or skipped, and either the day's runs stopped before it, or there
-    /// was no run and the habit is on every way through the routine.
+    /// Scheduled, not done or skipped, and either a run that day stopped where it was still
+    /// certain to come, or there was no run and the habit is on every way through the routine.
     case missed
-    /// No run that day, and the habit is conditional: nobody can know whether it was due.
+    /// Whether it was due depended on a question nobody answered that day: no run and the
+    /// habit is conditional, or the day's runs stopped before the question that decides it.
     case unknown
 
     /// The case's place in ``allCases``.
@@ -34,13 +36,20 @@ public struct StatsRun: Sendable {
     /// The answers given, as (question, option) indices.
     public var answers: [Answer] = []
 
+    /// How a run that stopped early left the habits it did not reach; nil for a completed run
+    /// (set by ``StatsReport`` before the days are classified).
+    public var stop: StopOutcome?
+
     public struct Answer: Sendable {
         public var question: Int
         public var option: Int
+        /// How many of the run's habit steps came before it: where it stands among them.
+        public var after: Int
 
-        public init(question: Int, option: Int) {
+        public init(question: Int, option: Int, after: Int = 0) {
             self.question = question
             self.option = option
+            self.after = after
         }
     }
 
@@ -91,9 +100,14 @@ public struct StatsRun: Sendable {
             guard step.kind == .habit, let node = ids[step.node] else { return nil }
             return Step(node: node, result: step.result, value: step.value, seconds: k < seconds.count ? seconds[k] : nil)
         }[...])
-        answers = recorded.compactMap { step in
-            guard step.kind == .question, let node = ids[step.node], let option = step.option else { return nil }
-            return Answer(question: node, option: option)
+        var habitSteps = 0
+        for step in recorded {
+            guard let node = ids[step.node] else { continue }
+            if step.kind == .habit {
+                habitSteps += 1
+            } else if let option = step.option {
+                answers.append(Answer(question: node, option: option, after: habitSteps))
+            }
         }
     }
 }
@@ -155,12 +169,17 @@ public struct DayClassifier: Sendable {
         var entries: [Entry] = []
         var hadRuns = false
         var anyCompleted = false
+        /// What each run that stopped early left of the habits it did not reach.
+        var stops: [StopOutcome] = []
+        /// A day off of the routine: nothing is due, though what a run did still counts.
+        var isDayOff = false
 
         public init(runs: ArraySlice<StatsRun>, nodeCount: Int) {
             hadRuns = !runs.isEmpty
             anyCompleted = runs.contains(where: \.completed)
             if hadRuns { entries = Array(repeating: Entry(), count: nodeCount) }
             for run in runs {
+                if !run.completed, let stop = run.stop { stops.append(stop) }
                 for step in run.steps {
                     var entry = entries[step.node]
                     switch step.result {
@@ -188,11 +207,21 @@ public struct DayClassifier: Sendable {
             result.seconds = entry.seconds
         } else if entry?.skipped == true {
             result.status = .skipped
-        } else if entry?.notScheduled == true || !isScheduled(index, on: date) {
+        } else if record.isDayOff || entry?.notScheduled == true || !isScheduled(index, on: date) {
+            result.status = .notDue
+        } else if record.anyCompleted {
+            // A completed run that never reached it: the answers led elsewhere, or `end` came first.
             result.status = .notDue
         } else if record.hadRuns {
-            // A completed run that never reached it: the answers led elsewhere, or `end` came first.
-            result.status = record.anyCompleted ? .notDue : .missed
+            // Only runs that stopped early: the most due of what each left of it.
+            result.status = record.stops.isEmpty ? .missed : .notDue
+            for stop in record.stops {
+                switch stop.status(of: index) {
+                case .missed: result.status = .missed
+                case .unknown where result.status == .notDue: result.status = .unknown
+                default: break
+                }
+            }
         } else {
             result.status = unconditional.contains(index) ? .missed : .unknown
         }

@@ -18,6 +18,13 @@ public struct HabitStats: Sendable {
     public var rate7: Double?
     public var rate30: Double?
     public var rateAll: Double?
+    /// Unknown days over the last 7 and 30 days and the whole window: a rate over a window
+    /// with some is a rate over the known days only, and is shown so.
+    public var unknown7 = 0
+    public var unknown30 = 0
+    public var unknownAll: Int { counts[.unknown] ?? 0 }
+    /// The days the whole-window rate is over: done, skipped or missed.
+    public var dueAll = 0
     /// The strength score, 0...1 (``scoreSteps`` says how each due day moved it).
     public var score = 0.0
     /// Whether any day was due and counted in the score: without one there is no score.
@@ -89,9 +96,14 @@ public struct HabitStats: Sendable {
         measuredSeconds = measured.isEmpty ? nil : measured.reduce(0, +) / Double(measured.count)
         // The days are consecutive, so the last n of them are a suffix.
         let lastDay = days.last.map { $0.date.dayNumber } ?? until.dayNumber
-        rate7 = Self.rate(days.suffix(max(0, 7 - (until.dayNumber - lastDay))))
-        rate30 = Self.rate(days.suffix(max(0, 30 - (until.dayNumber - lastDay))))
+        let last7 = days.suffix(max(0, 7 - (until.dayNumber - lastDay)))
+        let last30 = days.suffix(max(0, 30 - (until.dayNumber - lastDay)))
+        rate7 = Self.rate(last7)
+        rate30 = Self.rate(last30)
         rateAll = Self.rate(days[...])
+        unknown7 = last7.reduce(0) { $0 + ($1.status == .unknown ? 1 : 0) }
+        unknown30 = last30.reduce(0) { $0 + ($1.status == .unknown ? 1 : 0) }
+        dueAll = tally[DayStatus.done.ordinal] + tally[DayStatus.skipped.ordinal] + tally[DayStatus.missed.ordinal]
     }
 
     /// How each due day moved the score, oldest first: computed again from the days when

@@ -10,6 +10,8 @@ public struct HeatMap: Sendable {
     public var palette: Palette
     /// The number of week columns, the last being the week of the last day.
     public var weeks: Int
+    /// Days off of the routine: drawn with their own mark, whatever was done on them.
+    public var daysOff: Set<CalendarDate> = []
 
     public init(palette: Palette, weeks: Int) {
         self.palette = palette
@@ -19,6 +21,13 @@ public struct HeatMap: Sendable {
     /// How many weeks fit in `width` columns beside the weekday labels.
     public static func weeks(fitting width: Int) -> Int { max(4, (width - 5) / 2) }
 
+    /// As many weeks as fit in `width`, but none before the week of `first`: a history shorter
+    /// than the width starts at its first week rather than after months of empty columns.
+    public static func weeks(fitting width: Int, from first: CalendarDate, to last: CalendarDate) -> Int {
+        let span = max(1, (last.weekStart.dayNumber - first.weekStart.dayNumber) / 7 + 1)
+        return min(weeks(fitting: width), span)
+    }
+
     /// The character levels, from nothing done to everything done.
     static let characters: [Character] = ["·", "░", "▒", "▓", "█"]
 
@@ -27,14 +36,29 @@ public struct HeatMap: Sendable {
     public func render(last: CalendarDate, level: (CalendarDate) -> Int?) -> String {
         var legend = "     less "
         for k in 0..<5 { legend += cell(k) + " " }
-        return render(last: last, legend: legend + "more\n") { cell(level($0)) }
+        return render(last: last, legend: legend + "more" + offLegend(last: last) + "\n") { cell(level($0)) }
     }
 
     /// Draws one habit's calendar, each status its own mark.
     public func render(last: CalendarDate, status: (CalendarDate) -> DayStatus?) -> String {
         let order: [DayStatus] = [.done, .skipped, .missed, .unknown, .notDue]
-        let legend = "     " + order.map { mark($0) + " " + $0.rawValue }.joined(separator: "  ") + "\n"
+        let legend = "     " + order.map { mark($0) + " " + $0.rawValue }.joined(separator: "  ") + offLegend(last: last) + "\n"
         return render(last: last, legend: legend) { status($0).map(mark) ?? " " }
+    }
+
+    /// The day-off mark in the legend, when the calendar shows one.
+    private func offLegend(last: CalendarDate) -> String {
+        let first = last.weekStart.adding(days: -7 * (weeks - 1))
+        return daysOff.contains { $0 >= first && $0 <= last } ? "   " + offMark + " day off" : ""
+    }
+
+    /// A day off: `○`, blue where there is colour.
+    var offMark: String {
+        switch palette {
+        case .characters: "○"
+        case .colors256: "\u{1B}[38;5;75m○\u{1B}[0m"
+        case .trueColor: "\u{1B}[38;2;88;166;255m○\u{1B}[0m"
+        }
     }
 
     func mark(_ status: DayStatus) -> String {
@@ -76,7 +100,7 @@ public struct HeatMap: Sendable {
             var line = [1: "Mon  ", 3: "Wed  ", 5: "Fri  "][row + 1] ?? "     "
             for week in 0..<weeks {
                 let date = firstMonday.adding(days: 7 * week + row)
-                line += date > last ? "  " : cell(date) + " "
+                line += date > last ? "  " : (daysOff.contains(date) ? offMark : cell(date)) + " "
             }
             text += line.trimmingTrailingSpaces() + "\n"
         }

@@ -2,63 +2,107 @@
 public enum StatsJSON {
     static func number(_ x: Double?) -> JSONValue { x.map { .number(($0 * 10_000).rounded() / 10_000) } ?? .null }
 
-    public static func encode(_ report: StatsReport) -> JSONValue {
-        let habits: [JSONValue] = report.habits.map { habit in
-            var members: [(String, JSONValue)] = [
-                ("id", .string(habit.id)), ("title", .string(habit.title)),
-                ("currentStreak", .int(habit.currentStreak)), ("bestStreak", .int(habit.bestStreak)),
-                ("rate7", number(habit.rate7)), ("rate30", number(habit.rate30)), ("rateAll", number(habit.rateAll)),
-                ("score", habit.hasScore ? number(habit.score) : .null),
-                ("lastDone", habit.lastDone.map { .string($0.description) } ?? .null),
-                ("counts", .object(DayStatus.allCases.map { ($0.rawValue, .int(habit.counts[$0] ?? 0)) })),
-            ]
-            if let target = habit.target {
-                members.append(("target", .number(target.amount)))
-                members.append(("unit", target.unit.map(JSONValue.string) ?? .null))
-                members.append(("lastValue", number(habit.values.last?.value)))
-                members.append(("averageValue", number(habit.averageValue)))
-                members.append(("valuesGiven", .int(habit.values.count)))
-                members.append(("targetMet", .int(habit.targetMet)))
-            }
-            if let planned = habit.plannedSeconds {
-                members.append(("plannedSeconds", .int(planned)))
-                members.append(("measuredSeconds", number(habit.measuredSeconds)))
-            }
-            members.append(("days", .array(habit.days.map { day in
-                .object([
+    /// Every figure as one JSON object, in memory: for tests and small windows. `write` gives
+    /// the same bytes piece by piece.
+    public static func encode(_ report: StatsReport) -> String {
+        var text = ""
+        write(report) { text += $0 }
+        return text
+    }
+
+    /// `routine stats --json`, handed to `emit` a day at a time: the output is never held whole,
+    /// so memory does not grow with the window beyond the days' statuses themselves.
+    public static func write(_ report: StatsReport, to emit: (String) -> Void) {
+        /// An object's text without its closing brace, for members written after it.
+        func open(_ members: [(String, JSONValue)]) -> String { String(JSONValue.object(members).text.dropLast()) }
+        emit(open([
+            ("routine", .string(report.routine.name)), ("from", .string(report.first.description)), ("until", .string(report.until.description)),
+        ]) + ",\"habits\":[")
+        for (k, habit) in report.habits.enumerated() {
+            emit((k > 0 ? "," : "") + open(members(of: habit)) + ",\"days\":[")
+            for (d, day) in habit.days.enumerated() {
+                let object = JSONValue.object([
                     ("date", .string(day.date.description)), ("status", .string(day.status.rawValue)),
                     ("value", number(day.value)), ("seconds", number(day.seconds)),
                 ])
-            })))
-            return .object(members)
+                emit((d > 0 ? "," : "") + object.text)
+            }
+            emit("]}")
         }
-        var days: [JSONValue] = []
+        emit("],\"questions\":" + JSONValue.array(report.questions.map { encode(QuestionStats($0, in: report)) }).text + ",\"days\":[")
         if report.first <= report.until {
             for n in report.first.dayNumber...report.until.dayNumber {
                 let date = CalendarDate(dayNumber: n)
                 let tally = report.daily[date] ?? (0, 0)
-                days.append(.object([
+                let object = JSONValue.object([
                     ("date", .string(date.description)), ("done", .int(tally.done)), ("due", .int(tally.due)),
                     ("share", number(report.share(on: date))),
-                ]))
+                ])
+                emit((n > report.first.dayNumber ? "," : "") + object.text)
             }
         }
+        emit("]}")
+    }
+
+    /// A habit's figures, its days left out.
+    static func members(of habit: HabitStats) -> [(String, JSONValue)] {
+        var members: [(String, JSONValue)] = [
+            ("id", .string(habit.id)), ("title", .string(habit.title)),
+            ("currentStreak", .int(habit.currentStreak)), ("bestStreak", .int(habit.bestStreak)),
+            ("rate7", number(habit.rate7)), ("rate30", number(habit.rate30)), ("rateAll", number(habit.rateAll)),
+            ("score", habit.hasScore ? number(habit.score) : .null),
+            ("lastDone", habit.lastDone.map { .string($0.description) } ?? .null),
+            ("counts", .object(DayStatus.allCases.map { ($0.rawValue, .int(habit.counts[$0] ?? 0)) })),
+        ]
+        if let target = habit.target {
+            members.append(("target", .number(target.amount)))
+            members.append(("unit", target.unit.map(JSONValue.string) ?? .null))
+            members.append(("lastValue", number(habit.values.last?.value)))
+            members.append(("averageValue", number(habit.averageValue)))
+            members.append(("valuesGiven", .int(habit.values.count)))
+            members.append(("targetMet", .int(habit.targetMet)))
+        }
+        if let planned = habit.plannedSeconds {
+            members.append(("plannedSeconds", .int(planned)))
+            members.append(("measuredSeconds", number(habit.measuredSeconds)))
+        }
+        return members
+    }
+
+    /// One question: each option's days chosen (whole window, 30 and 7 days, and by week), and
+    /// each habit after it on the days of each answer against the days of the others.
+    public static func encode(_ question: QuestionStats) -> JSONValue {
+        func window(_ w: QuestionStats.Window) -> JSONValue { .object([("all", .int(w.all)), ("last30", .int(w.last30)), ("last7", .int(w.last7))]) }
+        func tally(_ t: QuestionStats.Tally) -> JSONValue { .object([("done", .int(t.done)), ("due", .int(t.due)), ("rate", number(t.rate))]) }
+        let most = question.mostChosen
         return .object([
-            ("routine", .string(report.routine.name)), ("from", .string(report.first.description)),
-            ("until", .string(report.until.description)), ("habits", .array(habits)), ("days", .array(days)),
+            ("id", .string(question.id)), ("prompt", .string(question.prompt)), ("answered", window(question.answered)),
+            ("mostChosen", most.map { .string(question.options[$0.option].text) } ?? .null), ("mostChosenShare", number(most?.share)),
+            ("weeks", .array(question.weeks.map { .string($0.description) })),
+            ("options", .array(question.options.map { option in
+                .object([("text", .string(option.text)), ("chosen", window(option.chosen)), ("weekly", .array(option.weekly.map(JSONValue.int)))])
+            })),
+            ("habits", .array(question.habits.map { habit in
+                .object([
+                    ("id", .string(habit.id)),
+                    ("byAnswer", .array(question.options.indices.map { k in
+                        .object([("answer", .string(question.options[k].text)), ("with", tally(habit.with[k])), ("others", tally(habit.others[k]))])
+                    })),
+                ])
+            })),
         ])
     }
 
-    /// One row per habit and day: `date,habit,status,value,seconds`.
-    public static func csv(_ report: StatsReport) -> String {
-        var text = "date,habit,status,value,seconds\n"
+    /// One row per habit and day: `date,habit,status,value,seconds`, handed to `emit` a row at a time.
+    public static func csv(_ report: StatsReport, to emit: (String) -> Void) {
+        emit("date,habit,status,value,seconds\n")
         for habit in report.habits {
+            let id = CSV.field(habit.id)
             for day in habit.days {
                 let value = day.value.map(NumberText.format) ?? ""
                 let seconds = day.seconds.map { NumberText.format(($0 * 1000).rounded() / 1000) } ?? ""
-                text += "\(day.date),\(CSV.field(habit.id)),\(day.status.rawValue),\(value),\(seconds)\n"
+                emit("\(day.date),\(id),\(day.status.rawValue),\(value),\(seconds)\n")
             }
         }
-        return text
     }
 }

@@ -10,20 +10,39 @@ public struct StatsReport: Sendable {
     public var daily: [CalendarDate: (done: Int, due: Int)]
     /// Whether `until` itself counts: a day without a run yet is still open, not missed.
     public var untilIsOpen: Bool
+    /// The routine's days off in the window (`routine off`): every habit is not due on them.
+    public var daysOff: Set<CalendarDate>
+    /// The questions, in declaration order, and for each the option answered on each day of
+    /// the window (the day's last answer), -1 for none: what `--question` is computed from.
+    public var questions: [Int]
+    public var answers: [[Int16]]
 
     /// Builds the report from `runs` (any order) for the days from `since` (or the first run)
-    /// through `until`. `unconditional` are the habits on every way through the routine.
-    public init(routine: Routine, runs: [StatsRun], since: CalendarDate?, until: CalendarDate, unconditional: Set<Int>) {
-        self.init(routine: routine, runs: runs, since: since, until: until, unconditional: unconditional, habitDaysForTwoThreads: 20_000)
+    /// through `until`. `unconditional` are the habits on every way through the routine;
+    /// `daysOff` the routine's days off.
+    public init(
+        routine: Routine, runs: [StatsRun], since: CalendarDate?, until: CalendarDate, unconditional: Set<Int>, daysOff: Set<CalendarDate> = []
+    ) {
+        self.init(
+            routine: routine, runs: runs, since: since, until: until, unconditional: unconditional, daysOff: daysOff,
+            habitDaysForTwoThreads: 20_000)
     }
 
     /// `habitDaysForTwoThreads`: from how many habit-days on half of the habits are classified on another thread.
-    init(routine: Routine, runs: [StatsRun], since: CalendarDate?, until: CalendarDate, unconditional: Set<Int>, habitDaysForTwoThreads: Int) {
+    init(
+        routine: Routine, runs: [StatsRun], since: CalendarDate?, until: CalendarDate, unconditional: Set<Int>, daysOff: Set<CalendarDate>,
+        habitDaysForTwoThreads: Int
+    ) {
         self.routine = routine
         self.until = until
+        self.daysOff = daysOff
         // The runs of the window in date order, each day's a range of them: no array per day.
         var inWindow = runs.filter { run in run.date <= until && since.map { run.date >= $0 } ?? true }
         if zip(inWindow, inWindow.dropFirst()).contains(where: { $0.date > $1.date }) { inWindow.sort { $0.date < $1.date } }
+        if inWindow.contains(where: { !$0.completed }) {
+            let analyzer = StopAnalyzer(routine: routine)
+            for k in inWindow.indices where !inWindow[k].completed { inWindow[k].stop = analyzer.outcome(of: inWindow[k]) }
+        }
         var dayStart: [Int: Int] = [:]
         for (k, run) in inWindow.enumerated() where dayStart[run.date.dayNumber] == nil { dayStart[run.date.dayNumber] = k }
         first = since ?? inWindow.first?.date ?? until
@@ -35,8 +54,9 @@ public struct StatsReport: Sendable {
         let habitIndices = (0..<routine.nodeCount).filter { !routine.isQuestion($0) }
         let runs = inWindow
         let starts = dayStart
+        let off = Set(daysOff.map(\.dayNumber))
         let classify: @Sendable (ArraySlice<Int>) -> [HabitStats] = { habits in
-            Self.habitStats(habits, days: days, runs: runs, dayStart: starts, classifier: classifier, until: until)
+            Self.habitStats(habits, days: days, runs: runs, dayStart: starts, daysOff: off, classifier: classifier, until: until)
         }
         // Ten years of thirty habits are 110,000 habit-days: half of the habits on another thread.
         let habits: [HabitStats]
@@ -60,13 +80,29 @@ public struct StatsReport: Sendable {
         for (k, tally) in tallies.enumerated() { daily[first.adding(days: k)] = tally }
         self.habits = habits
         self.daily = daily
+        (questions, answers) = Self.answersByDay(routine, runs: inWindow, days: days)
+    }
+
+    /// Each question's answer on each day: runs in date order, so a day's last run has the last word.
+    static func answersByDay(_ routine: Routine, runs: [StatsRun], days: Range<Int>) -> ([Int], [[Int16]]) {
+        let questions = (0..<routine.nodeCount).filter(routine.isQuestion)
+        var ordinal = [Int](repeating: -1, count: routine.nodeCount)
+        for (k, question) in questions.enumerated() { ordinal[question] = k }
+        var answers = Array(repeating: [Int16](repeating: -1, count: days.count), count: questions.count)
+        for run in runs where days.contains(run.date.dayNumber) {
+            let day = run.date.dayNumber - days.lowerBound
+            for answer in run.answers where ordinal[answer.question] >= 0 {
+                answers[ordinal[answer.question]][day] = Int16(truncatingIfNeeded: answer.option)
+            }
+        }
+        return (questions, answers)
     }
 
     /// The figures of `habits` over `days`, from `runs` in date order (`dayStart`: where each
     /// day's runs start).
     static func habitStats(
-        _ habits: ArraySlice<Int>, days: Range<Int>, runs: [StatsRun], dayStart: [Int: Int], classifier: DayClassifier,
-        until: CalendarDate
+        _ habits: ArraySlice<Int>, days: Range<Int>, runs: [StatsRun], dayStart: [Int: Int], daysOff: Set<Int>,
+        classifier: DayClassifier, until: CalendarDate
     ) -> [HabitStats] {
         let routine = classifier.routine
         var perHabit = Array(repeating: [HabitDay](), count: habits.count)
@@ -79,11 +115,14 @@ public struct StatsReport: Sendable {
                 while end < runs.count, runs[end].date.dayNumber == n { end += 1 }
                 runsOfDay = runs[start..<end]
             }
-            let record = DayClassifier.DayRecord(runs: runsOfDay, nodeCount: routine.nodeCount)
+            var record = DayClassifier.DayRecord(runs: runsOfDay, nodeCount: routine.nodeCount)
+            record.isDayOff = !daysOff.isEmpty && daysOff.contains(n)
             for (k, index) in habits.enumerated() { perHabit[k].append(classifier.day(index, on: date, record: record)) }
         }
         return habits.enumerated().map { k, index in
-            if let quota = routine.perWeek(of: index) { applyQuota(quota, to: &perHabit[k], scheduled: classifier, index: index, last: days.upperBound - 1) }
+            if let quota = routine.perWeek(of: index) {
+                applyQuota(quota, to: &perHabit[k], scheduled: classifier, index: index, last: days.upperBound - 1, daysOff: daysOff)
+            }
             return HabitStats(index: index, routine: routine, days: perHabit[k], frequency: classifier.frequency(index), until: until)
         }
     }
@@ -91,7 +130,8 @@ public struct StatsReport: Sendable {
     /// A weekly quota is the habit's schedule: in each ISO week, days it was not done are not
     /// due, unless the week is over and fell short; then the shortfall (quota less the days
     /// done or skipped) is missed, on the week's last scheduled days.
-    static func applyQuota(_ quota: Int, to days: inout [HabitDay], scheduled: DayClassifier, index: Int, last: Int) {
+    /// A day off takes no shortfall.
+    static func applyQuota(_ quota: Int, to days: inout [HabitDay], scheduled: DayClassifier, index: Int, last: Int, daysOff: Set<Int> = []) {
         var start = 0
         while start < days.count {
             let monday = days[start].date.weekStart.dayNumber
@@ -107,7 +147,7 @@ public struct StatsReport: Sendable {
             var shortfall = monday + 6 <= last ? quota - counted : 0
             var k = end - 1
             while shortfall > 0, k >= start {
-                if days[k].status == .notDue, scheduled.isScheduled(index, on: days[k].date) {
+                if days[k].status == .notDue, scheduled.isScheduled(index, on: days[k].date), !daysOff.contains(days[k].date.dayNumber) {
                     days[k].status = .missed
                     shortfall -= 1
                 }

@@ -10,7 +10,9 @@ public enum StatsText {
     public static func heading(_ report: StatsReport, runDays: Int) -> String {
         let days = report.until.dayNumber - report.first.dayNumber + 1
         let open = report.untilIsOpen ? " · \(report.until) not run yet" : ""
-        return Sanitizer.visible(report.routine.name) + " · \(report.first) to \(report.until) · \(days) day\(days == 1 ? "" : "s"), \(runDays) with runs\(open)\n"
+        let offCount = report.daysOff.count { $0 >= report.first && $0 <= report.until }
+        let off = offCount > 0 ? ", \(offCount) off" : ""
+        return Sanitizer.visible(report.routine.name) + " · \(report.first) to \(report.until) · \(days) day\(days == 1 ? "" : "s"), \(runDays) with runs\(off)\(open)\n"
     }
 
     /// One row per habit: streaks, rates, score, last done; numeric and timed details below.
@@ -24,17 +26,34 @@ public enum StatsText {
         for habit in report.habits {
             text += pad(Sanitizer.visible(habit.id), idWidth)
             text += pad(String(habit.currentStreak), 8, right: true) + pad(String(habit.bestStreak), 6, right: true)
-            for rate in [habit.rate7, habit.rate30, habit.rateAll] { text += pad(percent(rate), 6, right: true) }
-            text += pad(percent(habit.hasScore ? habit.score : nil), 7, right: true)
+            // A rate over a window with unknown days is over its known days only: marked `?`
+            // in the space before the next column, so that the columns stay aligned.
+            var marked = false
+            for (rate, unknown) in [(habit.rate7, habit.unknown7), (habit.rate30, habit.unknown30), (habit.rateAll, habit.unknownAll)] {
+                text += marked ? pad(percent(rate), 5, right: true) : pad(percent(rate), 6, right: true)
+                marked = unknown > 0
+                if marked { text += "?" }
+            }
+            text += pad(percent(habit.hasScore ? habit.score : nil), marked ? 6 : 7, right: true)
             text += "  " + (habit.lastDone.map(String.init(describing:)) ?? "never") + "\n"
             for line in details(habit) { text += "  " + line + "\n" }
         }
+        if report.habits.contains(where: { $0.unknownAll > 0 }) {
+            text += "? over known days only: on an unknown day nobody answered what decides the habit (--explain ID lists them)\n"
+        }
         return text
+    }
+
+    /// "100% of 9 known days · 2 unknown": the whole window's rate, with what it leaves out.
+    static func knownDays(_ habit: HabitStats) -> String {
+        let known = habit.rateAll.map { "\(percent($0)) of \(habit.dueAll) known due day\(habit.dueAll == 1 ? "" : "s")" } ?? "no known due day"
+        return known + " · \(habit.unknownAll) unknown"
     }
 
     /// Lines under a habit's row: values against the target, planned against measured time.
     static func details(_ habit: HabitStats) -> [String] {
         var lines: [String] = []
+        if habit.unknownAll > 0 { lines.append("all: " + knownDays(habit)) }
         if let target = habit.target {
             let unit = target.unit.map { " " + Sanitizer.visible($0) } ?? ""
             if let last = habit.values.last, let average = habit.averageValue {
@@ -89,6 +108,11 @@ public enum StatsText {
             text += "  \(step.date)  " + step.status.rawValue.padding(6) + "  v = \(format(step.value, 2))  s = \(format(step.score, 4))\n"
         }
         if steps.isEmpty { text += "  no due day yet: no score\n" }
+        let unknown = habit.days.filter { $0.status == .unknown }
+        if !unknown.isEmpty {
+            text += "  \(unknown.count) unknown day\(unknown.count == 1 ? "" : "s"), left out of the score and the rates (\(knownDays(habit))):\n"
+            for day in unknown { text += "  \(day.date)  unknown\n" }
+        }
         return text
     }
 

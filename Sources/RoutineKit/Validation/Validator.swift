@@ -83,6 +83,10 @@ public enum Validator {
             } else {
                 first = routine.optionRecords[options.lowerBound..<k].first { text.equal($0.text, option.text) }?.textSpan
             }
+            let next = edges[option.next.range]
+            if next.count == 1, next[next.startIndex].target == .end, Diagnostic.readsLikeDayOff(text.string(option.text)) {
+                diagnostics.append(.dayOffOption(text.string(option.text), question: id, at: option.textSpan))
+            }
             if let first {
                 diagnostics.append(.duplicateOption(text.string(option.text), question: id, at: option.textSpan, first: first))
             } else {

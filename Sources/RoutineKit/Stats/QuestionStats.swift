@@ -1,0 +1,109 @@
+/// What the answers to one question say (`routine stats --question ID`): how often each option
+/// was chosen, week by week, and how the habits after the question fared on the days of each
+/// answer against the days of the others.
+public struct QuestionStats: Sendable {
+    public var index: Int
+    public var id: String
+    public var prompt: String
+    public var options: [Option]
+    /// Days with an answer: the whole window, its last 30 and last 7 days.
+    public var answered: Window
+    /// The Mondays of the weeks in `Option.weekly`, oldest first.
+    public var weeks: [CalendarDate]
+    /// The habits the question can lead to, in declaration order.
+    public var habits: [Habit]
+
+    /// Fewer due days than this on a side of a comparison, and it is only a hint.
+    public static let fewDays = 10
+
+    /// A count over the whole window, its last 30 days and its last 7.
+    public struct Window: Sendable, Equatable {
+        public var all = 0
+        public var last30 = 0
+        public var last7 = 0
+    }
+
+    public struct Option: Sendable {
+        public var text: String
+        /// On how many days it was the day's answer.
+        public var chosen: Window
+        /// On how many days of each week of `weeks`.
+        public var weekly: [Int]
+    }
+
+    /// done / due of a habit over some days.
+    public struct Tally: Sendable, Equatable {
+        public var done = 0
+        public var due = 0
+        public var rate: Double? { due == 0 ? nil : Double(done) / Double(due) }
+    }
+
+    public struct Habit: Sendable {
+        public var id: String
+        /// By option: the habit on the days of that answer, and on the days of the others.
+        public var with: [Tally]
+        public var others: [Tally]
+    }
+
+    /// The option chosen most often and its share of the days answered; nil before any answer.
+    public var mostChosen: (option: Int, share: Double)? {
+        guard answered.all > 0, let best = options.indices.max(by: { options[$0].chosen.all < options[$1].chosen.all }) else { return nil }
+        return (best, Double(options[best].chosen.all) / Double(answered.all))
+    }
+
+    /// The figures of question `index` (one of `report.questions`) over the report's window;
+    /// without `habits` when `withHabits` is false (the table needs only the answers).
+    public init(_ index: Int, in report: StatsReport, withHabits: Bool = true) {
+        let routine = report.routine
+        self.index = index
+        id = routine.id(of: index)
+        prompt = routine.title(of: index)
+        let ordinal = report.questions.firstIndex(of: index) ?? 0
+        let days = report.answers.isEmpty ? [] : report.answers[ordinal]
+        let optionCount = routine.optionCount(of: index)
+        // The days of the window, like the rates: the last 7 and 30 end at `until`.
+        let firstDay = report.first.dayNumber
+        let windowEnd = report.until.dayNumber
+        let firstMonday = report.first.weekStart.dayNumber
+        let weekCount = days.isEmpty ? 0 : (firstDay + days.count - 1 - firstMonday) / 7 + 1
+        weeks = (0..<weekCount).map { CalendarDate(dayNumber: firstMonday + 7 * $0) }
+        options = (0..<optionCount).map { Option(text: routine.answer($0, of: index), chosen: Window(), weekly: Array(repeating: 0, count: weekCount)) }
+        answered = Window()
+        for (offset, option) in days.enumerated() where option >= 0 && Int(option) < optionCount {
+            let k = Int(option)
+            let day = firstDay + offset
+            let recent = windowEnd - day
+            options[k].chosen.all += 1
+            answered.all += 1
+            if recent < 30 { options[k].chosen.last30 += 1; answered.last30 += 1 }
+            if recent < 7 { options[k].chosen.last7 += 1; answered.last7 += 1 }
+            options[k].weekly[(day - firstMonday) / 7] += 1
+        }
+        habits = []
+        guard withHabits else { return }
+        let graph = RoutineGraph(routine)
+        let after = graph.reachable(from: graph.successors(of: index).map(Int.init))
+        habits = report.habits.filter { after[$0.index] }.map { habit in
+            var with = [Tally](repeating: Tally(), count: optionCount)
+            var total = Tally()
+            for (offset, day) in habit.days.enumerated() where offset < days.count {
+                let option = Int(days[offset])
+                guard option >= 0, option < optionCount else { continue }
+                switch day.status {
+                case .done:
+                    with[option].done += 1
+                    with[option].due += 1
+                    total.done += 1
+                    total.due += 1
+                case .skipped, .missed:
+                    with[option].due += 1
+                    total.due += 1
+                case .notDue, .unknown:
+                    break
+                }
+            }
+            let others = with.map { Tally(done: total.done - $0.done, due: total.due - $0.due) }
+            return Habit(id: habit.id, with: with, others: others)
+        }
+    }
+}
