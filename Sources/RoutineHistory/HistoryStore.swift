@@ -14,6 +14,9 @@ public final class HistoryStore: @unchecked Sendable {
     let queue: DatabaseQueue
     /// What SQLite is given to open the file: its path, or a URI for a read-only file.
     let location: String
+    /// Whether the file has the columns of logs (v5); a read-only file of an older schema,
+    /// which is read without migrating, has not.
+    private(set) var hasLogColumns = true
 
     private init(path: String, queue: DatabaseQueue, location: String) {
         self.path = path
@@ -88,6 +91,7 @@ public final class HistoryStore: @unchecked Sendable {
         // A file with no runs table yet (an empty file, one being created) has nothing to read.
         let state = try store.checkOwnership()
         let hasRuns = (try? store.queue.read { try $0.tableExists("run") }) ?? false
+        store.hasLogColumns = (try? store.queue.read { db in try db.columns(in: "run").contains { $0.name == "kind" } }) ?? false
         return state.isMarked && hasRuns ? store : nil
     }
 

@@ -22,7 +22,7 @@ enum RunLog {
                 table.append(visible: run.routine)
                 table.endCell()
             }
-            table.append(run.resultText)
+            table.append(run.shownResult)
             table.endCell()
             counts(totals, into: &table)
             table.endCell()
@@ -37,7 +37,7 @@ enum RunLog {
         let day = CalendarDate(run.date)?.weekdayName ?? ""
         var span = run.startedAt.clockTime(offset: run.utcOffset)
         if let ended = run.endedAt { span += " to " + ended.clockTime(offset: run.utcOffset) }
-        var text = "\(run.routine) · \(day) \(run.date) · \(span) · \(run.resultText)\(run.reachedEnd ? " (reached end)" : "")\n"
+        var text = "\(run.routine) · \(day) \(run.date) · \(span) · \(run.shownResult)\(run.reachedEnd ? " (reached end)" : "")\n"
         for step in run.steps {
             let d = step.decision
             var line = "  \(d.step). \(step.title)" + (d.result == .answered ? " " : ": ")
@@ -50,12 +50,17 @@ enum RunLog {
                     line += "done"
                 }
             case .skipped: line += "skipped"
-            case .notScheduled: line += "not scheduled"
+            case .notScheduled:
+                switch step.reason {
+                case .doneByLog?: line += "passed over, done by a log"
+                case .doneByRun?: line += "passed over, done by another run"
+                case nil: line += "not scheduled"
+                }
             }
-            if d.result != .notScheduled { line += " · " + DurationText.human(Int(step.seconds.rounded())) }
+            if d.result != .notScheduled, run.kind == .run || step.seconds > 0 { line += " · " + DurationText.human(Int(step.seconds.rounded())) }
             text += line + "\n"
         }
-        return text + "  " + counts(RunTotals(run.steps)) + (run.endedAt == nil ? "" : " · took \(took(run))") + "\n"
+        return text + "  " + counts(RunTotals(run.steps)) + (took(run).isEmpty ? "" : " · took \(took(run))") + "\n"
     }
 
     static func counts(_ totals: RunTotals) -> String {
@@ -93,7 +98,7 @@ enum RunLog {
     }
 
     static func took(_ run: StoredRun) -> String {
-        guard let ended = run.endedAt else { return "" }
+        guard let ended = run.endedAt, run.kind == .run else { return "" }
         return DurationText.human(Int(run.startedAt.seconds(to: ended).rounded()))
     }
 }

@@ -1,6 +1,7 @@
 /// Every diagnostic's stable code. Codes are never reused or renumbered.
 ///
-/// E0xx: reading and lexing; E1xx: syntax; E2xx: meaning; E3xx: YAML; W0xx: warnings.
+/// E0xx: reading and lexing; E1xx: syntax; E2xx: meaning; E3xx: YAML; E4xx: logs outside a
+/// run; W0xx: warnings.
 public enum DiagnosticCode: String, Sendable, Codable, CaseIterable {
     // Reading and lexing
     case unreadableInput = "E001"
@@ -13,6 +14,14 @@ public enum DiagnosticCode: String, Sendable, Codable, CaseIterable {
     case missingProgram = "E008"
     case historyRefused = "E009"
     case invalidImport = "E010"
+    // Logs outside a run
+    case alreadyDone = "E401"
+    case notScheduledThatDay = "E402"
+    case quotaMet = "E403"
+    case logOfQuestion = "E404"
+    case unknownHabit = "E405"
+    case logValue = "E406"
+    case nothingToUndo = "E407"
     // Syntax
     case expectedToken = "E101"
     case missingRoutine = "E102"
@@ -75,6 +84,13 @@ public enum DiagnosticCode: String, Sendable, Codable, CaseIterable {
         case .missingProgram: "a program needed for the output (Graphviz's dot) is not installed"
         case .historyRefused: "a history file that is not a routine history, or is of a newer version"
         case .invalidImport: "a line of a history import that is not a run as 'history export' writes it"
+        case .alreadyDone: "a log of a habit already done (or skipped) that day"
+        case .notScheduledThatDay: "a log of a habit on a day that is not one of its days"
+        case .quotaMet: "a log of a habit whose weekly quota is already met"
+        case .logOfQuestion: "a log of a question, which only a run answers"
+        case .unknownHabit: "a log of a node the routine does not have"
+        case .logValue: "a numeric habit logged without its value, or a value for a habit without a target"
+        case .nothingToUndo: "an undo with no log (or amendment) to take back"
         case .expectedToken: "the parser expected something else here"
         case .missingRoutine: "the file does not start with its 'routine \"NAME\"' declaration"
         case .duplicateRoutine: "a second routine declaration"
