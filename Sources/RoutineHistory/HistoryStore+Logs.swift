@@ -105,10 +105,15 @@ extension HistoryStore {
             try db.forEachRawRow("SELECT \(StoredStep.columns(self)) FROM step WHERE runId = ? ORDER BY step", arguments: [runID]) {
                 found?.steps.append(StoredStep(raw: $0))
             }
-            for table in ["amendment", "step"] { try db.execute(sql: "DELETE FROM \(table) WHERE runId = ?", arguments: [runID]) }
-            try db.execute(sql: "DELETE FROM run WHERE id = ?", arguments: [runID])
+            try Self.deleteRun(runID, db)
             return found
         }
+    }
+
+    /// Removes run `id` with its steps and amendments.
+    static func deleteRun(_ id: Int64, _ db: Database) throws {
+        for table in ["amendment", "step"] { try db.execute(sql: "DELETE FROM \(table) WHERE runId = ?", arguments: [id]) }
+        try db.execute(sql: "DELETE FROM run WHERE id = ?", arguments: [id])
     }
 
     /// Adds a step of a run, as ``insertStep(_:run:)`` does, except that a habit done that a log

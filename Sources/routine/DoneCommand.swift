@@ -68,7 +68,7 @@ struct DoneCommand: ParsableCommand {
             }
             let when = removed.startedAt.clockTime(offset: removed.utcOffset)
             let what = removed.steps.first.map { LogArguments.describe($0) } ?? "log"
-            StandardOutput.write(Sanitizer.visible("\(removed.steps.first?.title ?? habit): took back the log of \(when) (\(what)) on \(day.weekdayName) \(day)\n", keepingNewlines: true))
+            StandardOutput.write(visible: "\(removed.steps.first?.title ?? habit): took back the log of \(when) (\(what)) on \(day.weekdayName) \(day)\n")
             return
         }
         let request = LogRequest(
@@ -79,7 +79,7 @@ struct DoneCommand: ParsableCommand {
         case .success(let log):
             guard let step = log.steps.first else { return }
             let when = log.startedAt.clockTime(offset: log.utcOffset)
-            StandardOutput.write(Sanitizer.visible("\(step.title): \(LogArguments.describe(step)), logged at \(when) for \(day.weekdayName) \(day)\n", keepingNewlines: true))
+            StandardOutput.write(visible: "\(step.title): \(LogArguments.describe(step)), logged at \(when) for \(day.weekdayName) \(day)\n")
         }
     }
 }
@@ -132,7 +132,7 @@ enum LogArguments {
         case .skipped: text = "skipped"
         case .notScheduled, .answered: text = step.decision.result.rawValue
         }
-        if step.seconds > 0 { text += " in " + DurationText.human(Int(step.seconds.rounded())) }
+        if Int(step.seconds.rounded()) > 0 { text += " in " + DurationText.human(Int(step.seconds.rounded())) }
         return text
     }
 }

@@ -88,7 +88,7 @@ struct RemindCommand: ParsableCommand {
                 StandardError.write(visible: "routine: error: no reminder '\(units.name)' is installed in '\(folder)'\n")
                 throw Exit.errors
             }
-            StandardOutput.write(Sanitizer.visible("removed \(units.name).timer and \(units.name).service from \(folder)\nto stop it now: systemctl --user disable --now \(units.name).timer\n", keepingNewlines: true))
+            StandardOutput.write(visible: "removed \(units.name).timer and \(units.name).service from \(folder)\nto stop it now: systemctl --user disable --now \(units.name).timer\n")
             return
         }
         for (suffix, text) in [(".service", units.service), (".timer", units.timer)] {
@@ -97,7 +97,7 @@ struct RemindCommand: ParsableCommand {
                 throw Exit.outputFailed
             }
         }
-        StandardOutput.write(Sanitizer.visible("wrote \(folder)/\(units.name).service and .timer\nto start it: systemctl --user daemon-reload && systemctl --user enable --now \(units.name).timer\n", keepingNewlines: true))
+        StandardOutput.write(visible: "wrote \(folder)/\(units.name).service and .timer\nto start it: systemctl --user daemon-reload && systemctl --user enable --now \(units.name).timer\n")
     }
 
     /// $XDG_CONFIG_HOME/systemd/user, else ~/.config/systemd/user, created when missing.

@@ -58,6 +58,7 @@ enum RunLog {
                 }
             }
             if d.result != .notScheduled, run.kind == .run || step.seconds > 0 { line += " · " + DurationText.human(Int(step.seconds.rounded())) }
+            if run.amendments.contains(where: { $0.step == d.step }) { line += " (amended)" }
             text += line + "\n"
         }
         return text + "  " + counts(RunTotals(run.steps)) + (took(run).isEmpty ? "" : " · took \(took(run))") + "\n"

@@ -54,4 +54,8 @@ extension Diagnostic {
             .missingProgram, "cannot send a reminder: 'notify-send' is not on PATH", at: nil,
             notes: [Note("install libnotify (Debian: apt-get install libnotify-bin)")])
     }
+
+    public static func nothingToAmend(_ routine: String) -> Diagnostic {
+        Diagnostic(.nothingToUndo, "no amendment of '\(routine)' to undo", at: nil)
+    }
 }
