@@ -43,7 +43,28 @@ extension HistoryStore {
                 source: sqlite3_column_int64(raw, 1) != 0 ? .log : .run, time: at.clockTime(offset: Int(sqlite3_column_int64(raw, 2)))))
         }
         facts.doneEarlierThisWeek = doneDays.mapValues(\.count)
+        if facts.hadRun, !facts.runCompleted, let reachable = try stillReachable(db, routine, facts, excluding: excluded) {
+            facts.stillReachable = reachable
+            facts.reachableAreCertain = !reachable.contains { routine.isQuestion($0) || routine.targets(of: $0).contains(.end) }
+        }
         return facts
+    }
+
+    /// The nodes the day's newest run can still reach, replayed from its steps as a resume
+    /// would; nil when there is none. A step the replay cannot take (the routine changed)
+    /// stops it there, so that more is kept reachable, never less.
+    private func stillReachable(_ db: Database, _ routine: Routine, _ facts: DayFacts, excluding excluded: Int64?) throws -> Set<Int>? {
+        let kind = hasLogColumns ? "kind = 'run' AND " : ""
+        let sql = "SELECT \(StoredRun.columns(self)) FROM run WHERE \(kind)routine = ? AND date = ? AND id IS NOT ? ORDER BY startedAt DESC, id DESC LIMIT 1"
+        var found: StoredRun?
+        try db.forEachRawRow(sql, arguments: [routine.name, facts.date.description, excluded]) { found = StoredRun(raw: $0) }
+        guard var stored = found, let id = stored.id else { return nil }
+        try db.forEachRawRow("SELECT \(StoredStep.columns(self)) FROM step WHERE runId = ? ORDER BY step", arguments: [id]) {
+            stored.steps.append(StoredStep(raw: $0))
+        }
+        let earlier = DayRules(routine: routine, facts: facts, unconditional: []).completions
+        let plan = ResumePlan(stored, routine: routine, date: facts.date, doneThisWeek: facts.doneEarlierThisWeek, doneEarlier: earlier)
+        return Set((0..<routine.nodeCount).filter { plan.run.canStillReach($0) })
     }
 
     /// Records `request` as a log of `routine` on `date`, or refuses it by ``DayRules/mayLog(_:)``.

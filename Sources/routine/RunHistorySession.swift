@@ -125,10 +125,8 @@ struct RunHistorySession {
     func doneEarlier(excluding run: Int64?) -> [Int: Completion] {
         guard let store else { return [:] }
         do {
-            let rules = DayRules(routine: loaded.routine, facts: try store.dayFacts(of: loaded.routine, on: date, excluding: run), unconditional: [])
-            var done: [Int: Completion] = [:]
-            for index in 0..<loaded.routine.nodeCount { done[index] = rules.completion(of: index) }
-            return done
+            let facts = try store.dayFacts(of: loaded.routine, on: date, excluding: run)
+            return DayRules(routine: loaded.routine, facts: facts, unconditional: []).completions
         } catch {
             Self.warn(error.diagnostic)
             return [:]

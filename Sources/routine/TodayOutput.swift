@@ -40,11 +40,12 @@ enum TodayOutput {
             return (value ?? "") + by.text
         case .skipped(let by): return by.text
         case .pending: return routine.target(of: node).map { "target " + NumberText.format($0.amount) + ($0.unit.map { " " + $0 } ?? "") } ?? ""
-        case .maybe: return "after a question not answered yet"
+        case .maybe: return "depends on answers not given yet"
         case .notDue(.notScheduled): return "its days are " + (routine.days(of: node)?.words.joined(separator: " ") ?? "")
         case .notDue(.quotaMet): return "this week's quota is met (\(routine.perWeek(of: node) ?? 0) per week)"
         case .notDue(.passedOver): return "passed over by today's run"
         case .notDue(.notReached): return "today's run did not lead there"
+        case .notDue(.ruledOut): return "ruled out by today's answers"
         }
     }
 

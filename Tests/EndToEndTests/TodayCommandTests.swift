@@ -30,7 +30,22 @@ struct TodayCommandTests {
         #expect(lines.contains { $0.hasPrefix(" skipped Stretch ") })
         #expect(lines.contains(" due Run"))
         #expect(lines.contains(" not due Read this week's quota is met (2 per week)"))
-        #expect(lines.contains { $0.hasPrefix(" maybe <b>Gym</b> & \"more\" \\u{1B}[31m after a question") })
+        #expect(lines.contains { $0.hasPrefix(" maybe <b>Gym</b> & \"more\" \\u{1B}[31m depends on answers not given yet") })
+    }
+
+    @Test func answersGivenByAStoppedRunRuleOutOrSettle() throws {
+        let f = try Self.prepared()
+        // Thursday: 'Good' answered, then the answers run out before gym.
+        let run = try f.routine(["run", "FILE", "--date", "2026-11-26"], stdin: "d\n20\nd\n1\n")
+        #expect(run.status == 3, "\(run.stderr)")
+        let result = try f.routine(["today", "FILE", "--date", "2026-11-26", "--json"])
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        let habits = try #require((object["routines"] as? [[String: Any]])?.first?["habits"] as? [[String: Any]])
+        let status = Dictionary(uniqueKeysWithValues: habits.map { ($0["node"] as? String ?? "", ($0["status"] as? String ?? "") + ($0["reason"].map { " \($0)" } ?? "")) })
+        #expect(status["gym"] == "due")
+        #expect(status["nap"] == "not-due ruled-out")
+        #expect(status["run"] == "not-due not-scheduled")
+        #expect(object["pending"] as? Int == 1 && object["maybe"] as? Int == 0)
     }
 
     struct Form: CustomTestStringConvertible, Sendable {

@@ -74,6 +74,9 @@ public struct RoutineRun: Sendable {
     /// never falls below what follows; `end` or an answer may make the run shorter.
     public var stepsLeftAtMost: Int { max(0, agenda.liveCount - (current == nil ? 0 : 1)) }
 
+    /// Whether node `index` can still come in this run: the answers given have not ruled it out.
+    public func canStillReach(_ index: Int) -> Bool { agenda.canRun(index) }
+
     /// Whether a habit is scheduled on the run's date.
     public func isScheduled(_ node: RoutineNode) -> Bool {
         node.days.map { $0.contains(date.weekday) } ?? true

@@ -35,6 +35,12 @@ public struct DayFacts: Sendable {
     public var runCompleted: Bool
     /// On how many days of the date's ISO week before the date each habit was done, by node.
     public var doneEarlierThisWeek: [Int: Int]
+    /// When the day's newest run stopped before the end: the nodes it can still reach from
+    /// where it stopped (the answers given rule the others out). Nil otherwise.
+    public var stillReachable: Set<Int>?
+    /// Whether every node in ``stillReachable`` is certain to come: no question and no arrow to
+    /// `end` is left among them.
+    public var reachableAreCertain = false
 
     public init(date: CalendarDate, entries: [DayEntry] = [], hadRun: Bool = false, runCompleted: Bool = false, doneEarlierThisWeek: [Int: Int] = [:]) {
         self.date = date

@@ -17,6 +17,8 @@ public enum NotDueReason: String, Sendable, Hashable {
     case passedOver = "passed-over"
     /// A run that day completed without reaching it: the answers led elsewhere.
     case notReached = "not-reached"
+    /// The day's run stopped, and the answers it gave rule the habit out.
+    case ruledOut = "ruled-out"
 }
 
 /// What a habit is on a day, as `routine today` and the studio show it.
@@ -81,6 +83,10 @@ public struct DayRules: Sendable {
     /// The first run or log that did habit `index` that day.
     public func completion(of index: Int) -> Completion? { done[index] }
 
+    /// Every habit done that day, by node index, with the first run or log that did it: what
+    /// a run of that day passes over.
+    public var completions: [Int: Completion] { done }
+
     /// Whether habit `index` is due that day. A habit done or skipped that day was due.
     public func due(_ index: Int) -> Due {
         if done[index] != nil || skipped[index] != nil { return .due }
@@ -88,6 +94,10 @@ public struct DayRules: Sendable {
         if isQuotaMet(index) { return .notDue(.quotaMet) }
         if passedOver.contains(index) { return .notDue(.passedOver) }
         if facts.runCompleted { return .notDue(.notReached) }
+        if let reachable = facts.stillReachable {
+            guard reachable.contains(index) else { return .notDue(.ruledOut) }
+            if facts.reachableAreCertain { return .due }
+        }
         return unconditional.contains(index) ? .due : .maybe
     }
 
