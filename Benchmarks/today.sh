@@ -54,7 +54,6 @@ for d in range(365):
     run(day, start, steps)
 PY
 "$bin/routine" history import "$work/year.jsonl" --history "$work/year.sqlite" >/dev/null
-"$bin/routine" done routines/morning.rt water --date 2026-11-23 --history "$work/year.sqlite" >/dev/null
 today="$bin/routine today routines/morning.rt --date 2026-11-23 --history $work/year.sqlite"
 echo "| \`routine today\` on morning.rt, a year of runs and logs | mean | min |"
 echo "|---|---|---|"

@@ -67,9 +67,9 @@ extension HistoryStore {
         return ids.sorted()
     }
 
-    /// The newest run of `routine` on `date`, with its steps.
+    /// The newest run of `routine` on `date`, with its steps; logs made since are passed over.
     public func latestRun(of routine: String, on date: String) throws(HistoryError) -> StoredRun? {
-        try runs(RunFilter(routine: routine, since: date, until: date, limit: 1)).first
+        try runs(RunFilter(routine: routine, since: date, until: date)).first { $0.kind == .run }
     }
 
     /// The number of runs in the history.

@@ -163,6 +163,18 @@ struct DoneCommandTests {
         #expect(json.stdout.contains(#""node":"pushups","title":"Push-ups","result":"not-scheduled","target":20,"unit":"reps","reason":"done-by-run""#), "\(json.stdout)")
     }
 
+    @Test func aRunStoppedBeforeALogResumesPastIt() throws {
+        let f = try Fixture()
+        #expect(try f.routine(["run", "FILE", "--date", "2026-11-24"], stdin: "d\n").status == 3)
+        #expect(try f.routine(["done", "FILE", "stretch", "--date", "2026-11-24"]).status == 0)
+        let resumed = try f.routine(["run", "FILE", "--date", "2026-11-24", "--resume"], stdin: "20\nd\n1\nd\n")
+        #expect(resumed.status == 0, "\(resumed.stderr)")
+        #expect(resumed.stdout.contains("resumed at step 2: 1 steps were recorded from "), "\(resumed.stdout)")
+        #expect(resumed.stdout.contains("3. Stretch: done at ") && resumed.stdout.contains(" (logged)"), "\(resumed.stdout)")
+        let runs = try f.runs()
+        #expect(runs.count == 2 && runs[0]["result"] as? String == "completed")
+    }
+
     @Test func statsAndLogCountALogAsTheHabitDoneButNotAsARun() throws {
         let f = try Fixture()
         #expect(try f.routine(["done", "FILE", "water", "--date", "2026-11-24"]).status == 0)
