@@ -54,20 +54,34 @@ extension HistoryStore {
                 let runID = try Self.insertUnique(log, db)
                 return .success(AmendOutcome(runID: runID, date: date.description, step: log.steps[0], amendment: amendment))
             }
-            let (runID, number): (Int64, Int) = (row[0], row[1])
-            var step = try Self.step(runID, number, db, self)
-            let before = Amendment.Before(result: step.decision.result, value: step.decision.value, seconds: step.seconds)
-            let amendment = Amendment(step: number, madeAt: now, added: false, before: before)
-            try Self.insertAmendment(amendment, run: runID, db)
-            step.decision.result = change.result
-            step.decision.value = change.result == .done ? change.value : nil
-            step.seconds = change.seconds ?? step.seconds
-            step.reason = nil
-            try db.execute(
-                sql: "UPDATE step SET result = ?, value = ?, seconds = ?, reason = NULL WHERE runId = ? AND step = ?",
-                arguments: [step.decision.result.rawValue, step.decision.value, step.seconds, runID, number])
-            return .success(AmendOutcome(runID: runID, date: date.description, step: step, amendment: amendment))
+            return .success(try self.change(row[0], step: row[1], to: change, now: now, db))
         }
+    }
+
+    /// Changes step `number` of run `runID` (a run's or a log's habit step), keeping what it
+    /// held: the studio's corrections of a step it shows. Nil when there is no such habit step.
+    public func amendStep(_ number: Int, of runID: Int64, to change: AmendChange, now: Timestamp = .now()) throws(HistoryError) -> AmendOutcome? {
+        try write { db in
+            let sql = "SELECT 1 FROM step WHERE runId = ? AND step = ? AND kind = 'habit'"
+            guard try Bool.fetchOne(db, sql: sql, arguments: [runID, number]) == true else { return nil }
+            return try self.change(runID, step: number, to: change, now: now, db)
+        }
+    }
+
+    private func change(_ runID: Int64, step number: Int, to change: AmendChange, now: Timestamp, _ db: Database) throws -> AmendOutcome {
+        var step = try Self.step(runID, number, db, self)
+        let before = Amendment.Before(result: step.decision.result, value: step.decision.value, seconds: step.seconds)
+        let amendment = Amendment(step: number, madeAt: now, added: false, before: before)
+        try Self.insertAmendment(amendment, run: runID, db)
+        step.decision.result = change.result
+        step.decision.value = change.result == .done ? change.value : nil
+        step.seconds = change.seconds ?? step.seconds
+        step.reason = nil
+        try db.execute(
+            sql: "UPDATE step SET result = ?, value = ?, seconds = ?, reason = NULL WHERE runId = ? AND step = ?",
+            arguments: [step.decision.result.rawValue, step.decision.value, step.seconds, runID, number])
+        let date = try String.fetchOne(db, sql: "SELECT date FROM run WHERE id = ?", arguments: [runID]) ?? ""
+        return AmendOutcome(runID: runID, date: date, step: step, amendment: amendment)
     }
 
     /// Reverts the newest amendment of `routine`: the step gets back what it held, or the log

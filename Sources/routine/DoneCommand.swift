@@ -106,10 +106,10 @@ enum LogArguments {
     static func openStore(_ options: HistoryOptions) throws -> HistoryStore {
         var problem: Diagnostic?
         let store = try options.openForWriting(disabled: false, unavailable: { error in
-            problem = error?.diagnostic ?? .noHistoryPlace()
+            problem = error?.diagnostic
         })
         guard let store else {
-            report(problem ?? .noHistoryPlace(), colors: Terminal.wantsColor(.auto, fd: 2))
+            report(problem ?? .noHistoryForLog(), colors: Terminal.wantsColor(.auto, fd: 2))
             throw Exit.historyRefused
         }
         return store

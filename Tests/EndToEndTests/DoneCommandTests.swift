@@ -163,6 +163,13 @@ struct DoneCommandTests {
         #expect(json.stdout.contains(#""node":"pushups","title":"Push-ups","result":"not-scheduled","target":20,"unit":"reps","reason":"done-by-run""#), "\(json.stdout)")
     }
 
+    @Test func withoutAHistoryNothingIsLogged() throws {
+        let f = try Fixture()
+        let off = try execute(["done", f.file, "water"], environment: ["ROUTINE_HISTORY": "off"])
+        #expect(off.status == 74 && off.stdout.isEmpty)
+        #expect(off.stderr.contains("error[E408]: nothing can be recorded: the history is off"), "\(off.stderr)")
+    }
+
     @Test func aRunStoppedBeforeALogResumesPastIt() throws {
         let f = try Fixture()
         #expect(try f.routine(["run", "FILE", "--date", "2026-11-24"], stdin: "d\n").status == 3)

@@ -97,3 +97,22 @@ struct LogStoreTests {
         #expect(rules.state(3) == .notDue(.notScheduled))
     }
 }
+
+/// A step amended by its run and number, as the studio's corrections do, and undone.
+struct AmendStoreTests {
+    @Test func aStepIsAmendedByItsNumberAndUndone() throws {
+        let store = try #require(try HistoryStore.open(try temporaryHistoryPath(), create: true))
+        let day = CalendarDate("2026-11-24")!
+        let log = try store.log(LogRequest(id: "water", skip: true), of: LogStoreTests.routine, on: day, path: "/m.rt", sourceHash: "h").get()
+        let id = try #require(log.id)
+        #expect(try store.amendStep(2, of: id, to: AmendChange(result: .done)) == nil)
+        let outcome = try #require(try store.amendStep(1, of: id, to: AmendChange(result: .done, seconds: 30)))
+        #expect(outcome.amendment.before == Amendment.Before(result: .skipped, seconds: 0) && outcome.date == "2026-11-24")
+        let facts = try store.dayFacts(of: LogStoreTests.routine, on: day)
+        #expect(facts.entries.map(\.result) == [.done] && facts.entries.first?.seconds == 30)
+        let undone = try #require(try store.undoAmendment(of: "Morning"))
+        #expect(undone.step.decision.result == .skipped)
+        #expect(try store.runs(RunFilter()).first?.amendments.isEmpty == true)
+        #expect(try store.undoAmendment(of: "Morning") == nil)
+    }
+}

@@ -22,6 +22,7 @@ public enum DiagnosticCode: String, Sendable, Codable, CaseIterable {
     case unknownHabit = "E405"
     case logValue = "E406"
     case nothingToUndo = "E407"
+    case noHistoryForLog = "E408"
     // Syntax
     case expectedToken = "E101"
     case missingRoutine = "E102"
@@ -91,6 +92,7 @@ public enum DiagnosticCode: String, Sendable, Codable, CaseIterable {
         case .unknownHabit: "a log of a node the routine does not have"
         case .logValue: "a numeric habit logged without its value, or a value for a habit without a target"
         case .nothingToUndo: "an undo with no log (or amendment) to take back"
+        case .noHistoryForLog: "a log or amendment with no history to record it in"
         case .expectedToken: "the parser expected something else here"
         case .missingRoutine: "the file does not start with its 'routine \"NAME\"' declaration"
         case .duplicateRoutine: "a second routine declaration"

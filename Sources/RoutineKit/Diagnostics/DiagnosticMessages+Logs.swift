@@ -58,4 +58,10 @@ extension Diagnostic {
     public static func nothingToAmend(_ routine: String) -> Diagnostic {
         Diagnostic(.nothingToUndo, "no amendment of '\(routine)' to undo", at: nil)
     }
+
+    public static func noHistoryForLog() -> Diagnostic {
+        Diagnostic(
+            .noHistoryForLog, "nothing can be recorded: the history is off, or HOME is not set so there is no place for it", at: nil,
+            notes: [Note("name one with --history FILE or ROUTINE_HISTORY")])
+    }
 }
