@@ -16,9 +16,10 @@ public struct Amendment: Hashable, Sendable {
     public struct Before: Hashable, Sendable {
         public var result: RecordedStep.Result
         public var value: Double?
-        public var seconds: Double
+        /// Nil when nobody was timed.
+        public var seconds: Double?
 
-        public init(result: RecordedStep.Result, value: Double? = nil, seconds: Double) {
+        public init(result: RecordedStep.Result, value: Double? = nil, seconds: Double?) {
             self.result = result
             self.value = value
             self.seconds = seconds
@@ -41,6 +42,6 @@ public struct Amendment: Hashable, Sendable {
         added = sqlite3_column_int64(raw, 3) != 0
         before = added ? nil : Before(
             result: columnText(raw, 4).flatMap(RecordedStep.Result.init(rawValue:)) ?? .done, value: columnDouble(raw, 5),
-            seconds: sqlite3_column_double(raw, 6))
+            seconds: columnDouble(raw, 6))
     }
 }

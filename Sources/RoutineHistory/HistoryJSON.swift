@@ -23,7 +23,7 @@ public enum HistoryJSON {
         if let before = amendment.before {
             var was: [(String, JSONValue)] = [("result", .string(before.result.rawValue))]
             if let value = before.value { was.append(("value", .number(value))) }
-            was.append(("seconds", .number((before.seconds * 1000).rounded() / 1000)))
+            if let seconds = before.seconds { was.append(("seconds", .number((seconds * 1000).rounded() / 1000))) }
             members.append(("before", .object(was)))
         } else {
             members.append(("added", .bool(true)))
@@ -45,7 +45,7 @@ public enum HistoryJSON {
             members.append(("index", .int(option + 1)))
         }
         members.append(("at", .string(step.decidedAt.description)))
-        members.append(("seconds", .number((step.seconds * 1000).rounded() / 1000)))
+        members.append(("seconds", step.seconds.map { .number(($0 * 1000).rounded() / 1000) } ?? .null))
         if let reason = step.reason { members.append(("reason", .string(reason.rawValue))) }
         return .object(members)
     }
@@ -125,7 +125,7 @@ public enum HistoryJSON {
                 step: n, node: step.node, kind: kind, result: result, value: step.value, option: option,
                 optionText: result == .answered ? step.option : nil),
             title: step.title, target: step.target, unit: step.unit, decidedAt: try timestamp(step.at, "step \(n): 'at'"),
-            seconds: step.seconds ?? 0, reason: try step.reason.map { (text: String) throws(ImportProblem) in
+            seconds: step.seconds, reason: try step.reason.map { (text: String) throws(ImportProblem) in
                 guard let reason = PassReason(rawValue: text), result == .notScheduled else {
                     throw ImportProblem("step \(n): 'reason' is not done-by-log or done-by-run on a not-scheduled step: '\(text)'")
                 }
@@ -183,8 +183,7 @@ public enum HistoryJSON {
 
     private struct BeforeLine: Decodable {
         var result: String
-        var value: Double?
-        var seconds: Double
+        var value, seconds: Double?
     }
 
     private struct StepLine: Decodable {

@@ -95,7 +95,7 @@ extension HistoryStore {
             decision: RecordedStep(
                 step: 1, node: routine.id(of: index), kind: .habit, result: request.skip ? .skipped : .done,
                 value: request.skip ? nil : request.value),
-            title: routine.title(of: index), target: target?.amount, unit: target?.unit, decidedAt: now, seconds: request.seconds ?? 0)
+            title: routine.title(of: index), target: target?.amount, unit: target?.unit, decidedAt: now, seconds: request.seconds)
         return StoredRun(
             routine: routine.name, path: path, sourceHash: sourceHash, date: date.description, startedAt: now, utcOffset: now.localOffset,
             endedAt: now, result: .completed, kind: .log, steps: [step])

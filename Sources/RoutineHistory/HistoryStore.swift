@@ -170,6 +170,9 @@ public final class HistoryStore: @unchecked Sendable {
             if state.isMigrated { return }
             do {
                 try migrator.migrate(queue)
+                // The migrations' pages would otherwise wait in the WAL beside the file they
+                // built (a new history's WAL five times its file), until a thousand pages.
+                try? queue.writeWithoutTransaction { try $0.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)") }
             } catch {
                 // Another process may have created the same new history at the same moment.
                 let done = (try? queue.read { try migrator.hasCompletedMigrations($0) }) ?? false

@@ -85,13 +85,14 @@ public struct StoredStep: Hashable, Sendable {
     public var target: Double?
     public var unit: String?
     public var decidedAt: Timestamp
-    /// Seconds since the previous step (or since the run started or resumed).
-    public var seconds: Double
+    /// How long the person took over the step, on a monotonic clock; nil when nobody was
+    /// timed (a scripted run, a habit passed over, a history written before v4 imported so).
+    public var seconds: Double?
     /// Why a run passed over a habit another record had done that day (``PassReason``).
     public var reason: PassReason?
 
     public init(
-        decision: RecordedStep, title: String, target: Double? = nil, unit: String? = nil, decidedAt: Timestamp, seconds: Double,
+        decision: RecordedStep, title: String, target: Double? = nil, unit: String? = nil, decidedAt: Timestamp, seconds: Double?,
         reason: PassReason? = nil
     ) {
         self.decision = decision
@@ -121,7 +122,7 @@ public struct StoredStep: Hashable, Sendable {
         target = columnDouble(raw, 7)
         unit = columnText(raw, 8)
         decidedAt = columnBytes(raw, 11).flatMap(Timestamp.init(utf8:)) ?? Timestamp(milliseconds: 0)
-        seconds = sqlite3_column_double(raw, 12)
+        seconds = columnDouble(raw, 12)
         reason = columnText(raw, 13).flatMap(PassReason.init(rawValue:))
     }
 }

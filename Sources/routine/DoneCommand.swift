@@ -132,7 +132,7 @@ enum LogArguments {
         case .skipped: text = "skipped"
         case .notScheduled, .answered: text = step.decision.result.rawValue
         }
-        if Int(step.seconds.rounded()) > 0 { text += " in " + DurationText.human(Int(step.seconds.rounded())) }
+        if let seconds = step.seconds, Int(seconds.rounded()) > 0 { text += " in " + DurationText.human(Int(seconds.rounded())) }
         return text
     }
 }

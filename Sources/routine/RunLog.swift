@@ -57,11 +57,15 @@ enum RunLog {
                 case nil: line += "not scheduled"
                 }
             }
-            if d.result != .notScheduled, run.kind == .run || step.seconds > 0 { line += " · " + DurationText.human(Int(step.seconds.rounded())) }
+            // A step nobody was timed on (a scripted run's, a log without --took) shows no time.
+            if d.result != .notScheduled, let seconds = step.seconds { line += " · " + DurationText.human(Int(seconds.rounded())) }
             if run.amendments.contains(where: { $0.step == d.step }) { line += " (amended)" }
             text += line + "\n"
         }
-        return text + "  " + counts(RunTotals(run.steps)) + (took(run).isEmpty ? "" : " · took \(took(run))") + "\n"
+        // A run on which nobody was timed (a scripted one) took no time anybody measured; a log
+        // takes none.
+        let timed = run.kind == .run && run.endedAt != nil && run.steps.contains { $0.seconds != nil }
+        return text + "  " + counts(RunTotals(run.steps)) + (timed ? " · took \(took(run))" : "") + "\n"
     }
 
     static func counts(_ totals: RunTotals) -> String {
@@ -100,7 +104,7 @@ enum RunLog {
 
     static func took(_ run: StoredRun) -> String {
         guard let ended = run.endedAt, run.kind == .run else { return "" }
-        return DurationText.human(Int(run.startedAt.seconds(to: ended).rounded()))
+        return DurationText.human(Int(max(0, run.startedAt.seconds(to: ended)).rounded()))
     }
 }
 

@@ -107,7 +107,7 @@ struct AmendStoreTests {
         let id = try #require(log.id)
         #expect(try store.amendStep(2, of: id, to: AmendChange(result: .done)) == nil)
         let outcome = try #require(try store.amendStep(1, of: id, to: AmendChange(result: .done, seconds: 30)))
-        #expect(outcome.amendment.before == Amendment.Before(result: .skipped, seconds: 0) && outcome.date == "2026-11-24")
+        #expect(outcome.amendment.before == Amendment.Before(result: .skipped, seconds: nil) && outcome.date == "2026-11-24")
         let facts = try store.dayFacts(of: LogStoreTests.routine, on: day)
         #expect(facts.entries.map(\.result) == [.done] && facts.entries.first?.seconds == 30)
         let undone = try #require(try store.undoAmendment(of: "Morning"))
