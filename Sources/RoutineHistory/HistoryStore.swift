@@ -168,16 +168,24 @@ public final class HistoryStore: @unchecked Sendable {
                 }
             }
             if state.isMigrated { return }
-            do {
-                try migrator.migrate(queue)
-                // The migrations' pages would otherwise wait in the WAL beside the file they
-                // built (a new history's WAL five times its file), until a thousand pages.
-                try? queue.writeWithoutTransaction { try $0.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)") }
-            } catch {
-                // Another process may have created the same new history at the same moment.
-                let done = (try? queue.read { try migrator.hasCompletedMigrations($0) }) ?? false
-                if !done { throw error }
+            // Another process may be migrating the same new history at the same moment: a
+            // migration it applied meanwhile fails here, and the next attempt takes up after
+            // the ones it finished, for up to about five seconds.
+            var attempt = 0
+            while true {
+                do {
+                    try migrator.migrate(queue)
+                    break
+                } catch {
+                    if (try? queue.read({ try migrator.hasCompletedMigrations($0) })) == true { break }
+                    attempt += 1
+                    if attempt >= 250 { throw error }
+                    usleep(20_000)
+                }
             }
+            // The migrations' pages would otherwise wait in the WAL beside the file they built
+            // (a new history's WAL five times its file), until a thousand pages.
+            try? queue.writeWithoutTransaction { try $0.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)") }
         } catch {
             throw Self.classify(error, path: path)
         }
