@@ -95,6 +95,19 @@ struct TodayCommandTests {
         #expect(i3.stdout == "0/1 done · next: &lt;b&gt;Gym&lt;/b&gt; &amp; &apos;more&apos; \\u{1B}[31m\n0/1\n#FF5555\n")
     }
 
+    @Test func withoutFilesTheRoutinesTheHistoryRecordedAreShown() throws {
+        let f = try Self.prepared()
+        let morning = packageRoot.appendingPathComponent("routines/morning.rt").path
+        #expect(try execute(["done", morning, "water", "--date", "2026-11-25", "--history", f.history]).status == 0)
+        let both = try f.routine(["today", "--date", "2026-11-25", "--json"])
+        #expect(both.status == 0, "\(both.stderr)")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(both.stdout.utf8)) as? [String: Any])
+        let names = (object["routines"] as? [[String: Any]])?.compactMap { $0["routine"] as? String }
+        #expect(Set(names ?? []) == ["Logs", "Morning"])
+        let empty = try execute(["today", "--history", f.dir.appendingPathComponent("none.sqlite").path])
+        #expect(empty.status == 64 && empty.stderr.contains("no routine was run in the last 30 days: name the routine files"))
+    }
+
     @Test func checkExitsOneWhileSomethingDueIsLeft() throws {
         let f = try Self.prepared()
         #expect(try f.routine(["today", "FILE", "--date", "2026-11-25", "--check", "--format", "short"]).status == 1)
