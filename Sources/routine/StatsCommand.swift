@@ -85,7 +85,7 @@ struct StatsCommand: ParsableCommand {
             out.write(visible: "no runs of '\(routine.name)' recorded" + (since.map { " from \($0)" } ?? "") + " up to \(until)\n")
             return
         }
-        out.write(StatsText.heading(report, runDays: Set(runs.map(\.date)).count))
+        out.write(StatsText.heading(report, runDays: Set(runs.lazy.filter { !$0.isLog }.map(\.date)).count))
         if let id = habit, let stats = report.habits.first(where: { $0.id == id }) {
             let byDate = Dictionary(uniqueKeysWithValues: stats.days.map { ($0.date, $0.status) })
             out.write(StatsText.habitPage(stats) + "\n")

@@ -197,5 +197,7 @@ struct DoneCommandTests {
         // A log is no run: a habit behind a question stays unknown, one on every way missed.
         #expect(status("gym") == "unknown")
         #expect(status("stretch") == "missed")
+        let table = try f.routine(["stats", "FILE", "--since", "2026-11-24", "--until", "2026-11-24"])
+        #expect(table.stdout.hasPrefix("Logs · 2026-11-24 to 2026-11-24 · 1 day, 0 with runs"), "\(table.stdout)")
     }
 }
