@@ -11,7 +11,23 @@ public enum HistoryJSON {
             ("ended", run.endedAt.map { .string($0.description) } ?? .null), ("utcOffset", .string(offsetText(run.utcOffset))),
             ("path", .string(run.path)), ("sourceHash", .string(run.sourceHash)),
         ]
+        // Written only when they are not what every older export meant: a run, never amended.
+        if run.kind != .run { members.append(("kind", .string(run.kind.rawValue))) }
         members.append(("steps", .array(run.steps.map(encode))))
+        if !run.amendments.isEmpty { members.append(("amendments", .array(run.amendments.map(encode)))) }
+        return .object(members)
+    }
+
+    static func encode(_ amendment: Amendment) -> JSONValue {
+        var members: [(String, JSONValue)] = [("step", .int(amendment.step)), ("at", .string(amendment.madeAt.description))]
+        if let before = amendment.before {
+            var was: [(String, JSONValue)] = [("result", .string(before.result.rawValue))]
+            if let value = before.value { was.append(("value", .number(value))) }
+            if let seconds = before.seconds { was.append(("seconds", .number((seconds * 1000).rounded() / 1000))) }
+            members.append(("before", .object(was)))
+        } else {
+            members.append(("added", .bool(true)))
+        }
         return .object(members)
     }
 
@@ -30,6 +46,7 @@ public enum HistoryJSON {
         }
         members.append(("at", .string(step.decidedAt.description)))
         members.append(("seconds", step.seconds.map { .number(($0 * 1000).rounded() / 1000) } ?? .null))
+        if let reason = step.reason { members.append(("reason", .string(reason.rawValue))) }
         return .object(members)
     }
 
@@ -68,12 +85,36 @@ public enum HistoryJSON {
             startedAt: try timestamp(run.started, "'started'"), utcOffset: offset,
             endedAt: try run.ended.map { (text: String) throws(ImportProblem) in try timestamp(text, "'ended'") }, result: result,
             reachedEnd: run.reachedEnd)
+        switch run.kind {
+        case nil, "run": break
+        case "log":
+            guard run.steps.count == 1, run.steps[0].kind == "habit" else { throw ImportProblem("a log has exactly one step, of a habit") }
+            decoded.kind = .log
+        case let other?: throw ImportProblem("'kind' is not run or log: '\(other)'")
+        }
         for (k, step) in run.steps.enumerated() {
             let n = try whole(step.step, "step \(k + 1): 'step'")
             guard n == k + 1 else { throw ImportProblem("the steps are not numbered 1, 2, 3 and so on") }
             decoded.steps.append(try decode(step, n))
         }
+        for amendment in run.amendments ?? [] { decoded.amendments.append(try decode(amendment, steps: run.steps.count)) }
         return decoded
+    }
+
+    private static func decode(_ line: AmendmentLine, steps: Int) throws(ImportProblem) -> Amendment {
+        guard line.step >= 1, line.step <= steps else { throw ImportProblem("an amendment names step \(line.step), which the run does not have") }
+        let at = try timestamp(line.at, "an amendment's 'at'")
+        if line.added == true {
+            guard line.before == nil else { throw ImportProblem("an amendment that added its step has no 'before'") }
+            return Amendment(step: line.step, madeAt: at, added: true, before: nil)
+        }
+        guard let before = line.before else { throw ImportProblem("an amendment needs 'before' (or 'added': true)") }
+        guard let result = RecordedStep.Result(rawValue: before.result), result != .answered else {
+            throw ImportProblem("an amendment's 'before.result' is not done, skipped or not-scheduled: '\(before.result)'")
+        }
+        if let value = before.value, let why = RecordedValues.amountProblem(value) { throw ImportProblem("an amendment's 'before.value' \(why)") }
+        if let seconds = before.seconds, let why = RecordedValues.secondsProblem(seconds) { throw ImportProblem("an amendment's 'before.seconds' \(why)") }
+        return Amendment(step: line.step, madeAt: at, added: false, before: Amendment.Before(result: result, value: before.value, seconds: before.seconds))
     }
 
     private static func decode(_ step: StepLine, _ n: Int) throws(ImportProblem) -> StoredStep {
@@ -107,7 +148,12 @@ public enum HistoryJSON {
                 step: n, node: step.node, kind: kind, result: result, value: step.value, option: option,
                 optionText: result == .answered ? step.option : nil),
             title: step.title, target: step.target, unit: step.unit, decidedAt: try timestamp(step.at, "step \(n): 'at'"),
-            seconds: step.seconds)
+            seconds: step.seconds, reason: try step.reason.map { (text: String) throws(ImportProblem) in
+                guard let reason = PassReason(rawValue: text), result == .notScheduled else {
+                    throw ImportProblem("step \(n): 'reason' is not done-by-log or done-by-run on a not-scheduled step: '\(text)'")
+                }
+                return reason
+            })
     }
 
     /// A count from 1, as JSON gives it: a number, which must be whole and not too large.
@@ -163,9 +209,22 @@ public enum HistoryJSON {
 
     private struct RunLine: Decodable {
         var date, routine, result, started, utcOffset, path, sourceHash: String
-        var ended: String?
+        var ended, kind: String?
         var reachedEnd: Bool
         var steps: [StepLine]
+        var amendments: [AmendmentLine]?
+    }
+
+    private struct AmendmentLine: Decodable {
+        var step: Int
+        var at: String
+        var added: Bool?
+        var before: BeforeLine?
+    }
+
+    private struct BeforeLine: Decodable {
+        var result: String
+        var value, seconds: Double?
     }
 
     /// Counts are read as numbers and checked after, so that `1.5` or `2^63 + 5` is named
@@ -174,7 +233,7 @@ public enum HistoryJSON {
         var step: Double
         var node, kind, title, result, at: String
         var value, target, seconds: Double?
-        var unit, option: String?
+        var unit, option, reason: String?
         var index: Double?
     }
 }

@@ -90,6 +90,28 @@ enum HistorySchema {
                 CREATE INDEX step_stats ON step (runId, step, node, result, value, seconds, optionIndex);
                 """)
         }
+        migrator.registerMigration("v5: logs and amendments") { db in
+            // A log (`routine done`, `routine amend`) is a run of its own kind with one step, so
+            // that every reader of runs sees it; `reason` says why a run passed over a habit
+            // that a log or an earlier run had done. An amendment keeps what a step held before
+            // it was changed (nothing, for a step it added), and when.
+            try db.execute(sql: """
+                ALTER TABLE run ADD COLUMN kind TEXT NOT NULL DEFAULT 'run' CHECK (kind IN ('run', 'log'));
+                ALTER TABLE step ADD COLUMN reason TEXT;
+                CREATE INDEX run_by_routine_date ON run (routine, date);
+                CREATE TABLE amendment (
+                    id INTEGER PRIMARY KEY,
+                    runId INTEGER NOT NULL REFERENCES run (id) ON DELETE CASCADE,
+                    step INTEGER NOT NULL,
+                    madeAt TEXT NOT NULL,
+                    added INTEGER NOT NULL DEFAULT 0,
+                    result TEXT CHECK (result IN ('done', 'skipped', 'not-scheduled')),
+                    value REAL,
+                    seconds REAL
+                );
+                CREATE INDEX amendment_by_run ON amendment (runId, step);
+                """)
+        }
         migrator.registerMigration("v6: days off") { db in
             // A day off of one routine: every habit of it is not due that day. One row a day,
             // so that `--undo` of part of a holiday removes exactly those days.

@@ -32,13 +32,19 @@ extension HistoryStore {
     func runs(_ filter: RunFilter, withSteps: Bool) throws(HistoryError) -> [StoredRun] {
         try read { db in
             let (selection, arguments) = filter.sql
-            var runs = try Self.runs(db, filter)
+            var runs = try runs(db, filter)
             if withSteps {
                 var position: [Int64: Int] = [:]
                 for (k, run) in runs.enumerated() { if let id = run.id { position[id] = k } }
-                let sql = "SELECT \(StoredStep.columns) FROM step WHERE runId IN (SELECT id FROM run \(selection)) ORDER BY runId, step"
+                let sql = "SELECT \(StoredStep.columns(self)) FROM step WHERE runId IN (SELECT id FROM run \(selection)) ORDER BY runId, step"
                 try db.forEachRawRow(sql, arguments: arguments) { raw in
                     if let k = position[sqlite3_column_int64(raw, 0)] { runs[k].steps.append(StoredStep(raw: raw)) }
+                }
+                if hasLogColumns {
+                    let sql = "SELECT \(Amendment.columns) FROM amendment WHERE runId IN (SELECT id FROM run \(selection)) ORDER BY id"
+                    try db.forEachRawRow(sql, arguments: arguments) { raw in
+                        if let k = position[sqlite3_column_int64(raw, 0)] { runs[k].amendments.append(Amendment(raw: raw)) }
+                    }
                 }
             }
             return runs
@@ -46,10 +52,10 @@ extension HistoryStore {
     }
 
     /// The runs `filter` selects, without their steps, in its order.
-    static func runs(_ db: Database, _ filter: RunFilter) throws -> [StoredRun] {
+    func runs(_ db: Database, _ filter: RunFilter) throws -> [StoredRun] {
         let (selection, arguments) = filter.sql
         var runs: [StoredRun] = []
-        try db.forEachRawRow("SELECT \(StoredRun.columns) FROM run \(selection)", arguments: arguments) { runs.append(StoredRun(raw: $0)) }
+        try db.forEachRawRow("SELECT \(StoredRun.columns(self)) FROM run \(selection)", arguments: arguments) { runs.append(StoredRun(raw: $0)) }
         return runs
     }
 
@@ -61,9 +67,9 @@ extension HistoryStore {
         return ids.sorted()
     }
 
-    /// The newest run of `routine` on `date`, with its steps.
+    /// The newest run of `routine` on `date`, with its steps; logs made since are passed over.
     public func latestRun(of routine: String, on date: String) throws(HistoryError) -> StoredRun? {
-        try runs(RunFilter(routine: routine, since: date, until: date, limit: 1)).first
+        try runs(RunFilter(routine: routine, since: date, until: date)).first { $0.kind == .run }
     }
 
     /// The number of runs in the history.

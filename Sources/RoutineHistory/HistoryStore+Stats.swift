@@ -25,10 +25,13 @@ extension HistoryStore {
                 reader.scan(other, from: first, to: last)
             } meanwhile: {
                 let (selection, arguments) = filter.sql
-                try db.forEachRawRow("SELECT id, date, result = 'completed' FROM run \(selection)", arguments: arguments) { raw in
+                let isLog = hasLogColumns ? "kind = 'log'" : "0"
+                try db.forEachRawRow("SELECT id, date, result = 'completed', \(isLog) FROM run \(selection)", arguments: arguments) { raw in
                     guard let rank = reader.rank[sqlite3_column_int64(raw, 0)], let text = columnText(raw, 1), let date = CalendarDate(text) else { return }
                     runOfRank[rank] = runs.count
-                    runs.append(StatsRun(date: date, completed: sqlite3_column_int64(raw, 2) != 0, steps: []))
+                    var run = StatsRun(date: date, completed: sqlite3_column_int64(raw, 2) != 0, steps: [])
+                    run.isLog = sqlite3_column_int64(raw, 3) != 0
+                    runs.append(run)
                 }
             } main: { first, last in
                 try reader.scan(db, from: first, to: last)

@@ -8,10 +8,7 @@ extension HistoryStore {
     public func insertRun(_ run: StoredRun) throws(HistoryError) -> (id: Int64, startedAt: Timestamp) {
         try write { db in
             var run = run
-            let exists = try db.cachedStatement(sql: "SELECT 1 FROM run WHERE routine = ? AND date = ? AND startedAt = ?")
-            while try Bool.fetchOne(exists, arguments: [run.routine, run.date, run.startedAt.description]) == true {
-                run.startedAt.milliseconds += 1
-            }
+            run.startedAt = try Self.uniqueStart(of: run, db)
             return (try Self.insertRun(run, db), run.startedAt)
         }
     }
@@ -26,6 +23,7 @@ extension HistoryStore {
     public func deleteSteps(of id: Int64, after count: Int) throws(HistoryError) {
         try write { db in
             try db.cachedStatement(sql: "DELETE FROM step WHERE runId = ? AND step > ?").execute(arguments: [id, count])
+            try db.cachedStatement(sql: "DELETE FROM amendment WHERE runId = ? AND step > ?").execute(arguments: [id, count])
         }
     }
 
@@ -61,27 +59,46 @@ extension HistoryStore {
         }
     }
 
-    private static func insertRun(_ run: StoredRun, _ db: Database) throws -> Int64 {
+    /// `run`'s start, moved on by a millisecond at a time while a run of the same routine and
+    /// day started then (two at once).
+    static func uniqueStart(of run: StoredRun, _ db: Database) throws -> Timestamp {
+        var start = run.startedAt
+        let exists = try db.cachedStatement(sql: "SELECT 1 FROM run WHERE routine = ? AND date = ? AND startedAt = ?")
+        while try Bool.fetchOne(exists, arguments: [run.routine, run.date, start.description]) == true { start.milliseconds += 1 }
+        return start
+    }
+
+    static func insertRun(_ run: StoredRun, _ db: Database) throws -> Int64 {
         try db.execute(
             sql: """
-                INSERT INTO run (routine, path, sourceHash, date, startedAt, utcOffset, endedAt, result, reachedEnd)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                INSERT INTO run (routine, path, sourceHash, date, startedAt, utcOffset, endedAt, result, reachedEnd, kind)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """,
             arguments: [
                 run.routine, run.path, run.sourceHash, run.date, run.startedAt.description, run.utcOffset,
-                run.endedAt?.description, run.result?.rawValue, run.reachedEnd,
+                run.endedAt?.description, run.result?.rawValue, run.reachedEnd, run.kind.rawValue,
             ])
-        return db.lastInsertedRowID
+        let id = db.lastInsertedRowID
+        for amendment in run.amendments { try insertAmendment(amendment, run: id, db) }
+        return id
     }
 
-    private static func insertStep(_ step: StoredStep, run id: Int64, _ db: Database) throws {
+    static func insertStep(_ step: StoredStep, run id: Int64, _ db: Database) throws {
         let d = step.decision
         try db.cachedStatement(sql: """
-            INSERT INTO step (runId, step, node, kind, title, result, value, target, unit, optionIndex, optionText, decidedAt, seconds)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            INSERT INTO step (runId, step, node, kind, title, result, value, target, unit, optionIndex, optionText, decidedAt, seconds, reason)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """).execute(arguments: [
                 id, d.step, d.node, d.kind.rawValue, step.title, d.result.rawValue, d.value, step.target, step.unit, d.option,
-                d.optionText, step.decidedAt.description, step.seconds,
+                d.optionText, step.decidedAt.description, step.seconds, step.reason?.rawValue,
+            ])
+    }
+
+    static func insertAmendment(_ amendment: Amendment, run id: Int64, _ db: Database) throws {
+        let before = amendment.before
+        try db.cachedStatement(sql: "INSERT INTO amendment (runId, step, madeAt, added, result, value, seconds) VALUES (?, ?, ?, ?, ?, ?, ?)")
+            .execute(arguments: [
+                id, amendment.step, amendment.madeAt.description, amendment.added, before?.result.rawValue, before?.value, before?.seconds,
             ])
     }
 

@@ -14,6 +14,9 @@ public final class HistoryStore: @unchecked Sendable {
     let queue: DatabaseQueue
     /// What SQLite is given to open the file: its path, or a URI for a read-only file.
     let location: String
+    /// Whether the file has the columns of logs (v5); a read-only file of an older schema,
+    /// which is read without migrating, has not.
+    var hasLogColumns = true
 
     init(path: String, queue: DatabaseQueue, location: String) {
         self.path = path
@@ -180,13 +183,24 @@ public final class HistoryStore: @unchecked Sendable {
                 }
             }
             if state.isMigrated { return }
-            do {
-                try migrator.migrate(queue)
-            } catch {
-                // Another process may have created the same new history at the same moment.
-                let done = (try? queue.read { try migrator.hasCompletedMigrations($0) }) ?? false
-                if !done { throw error }
+            // Another process may be migrating the same new history at the same moment: a
+            // migration it applied meanwhile fails here, and the next attempt takes up after
+            // the ones it finished, for up to about five seconds.
+            var attempt = 0
+            while true {
+                do {
+                    try migrator.migrate(queue)
+                    break
+                } catch {
+                    if (try? queue.read({ try migrator.hasCompletedMigrations($0) })) == true { break }
+                    attempt += 1
+                    if attempt >= 250 { throw error }
+                    usleep(20_000)
+                }
             }
+            // The migrations' pages would otherwise wait in the WAL beside the file they built
+            // (a new history's WAL five times its file), until a thousand pages.
+            try? queue.writeWithoutTransaction { try $0.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)") }
         } catch {
             throw Self.classify(error, path: path)
         }

@@ -12,6 +12,9 @@ public final class RunRecorder {
     private var recorded: Int
     private var failed = false
     private let onFailure: (HistoryError) -> Void
+    /// Hears of a habit done in the run that a log or another run had done meanwhile: its step
+    /// is recorded as passed over (``HistoryStore/insertRunStep(_:run:routine:date:)``).
+    public var onDoneMeanwhile: ((Int, PassReason) -> Void)?
 
     private init(store: HistoryStore, runID: Int64, recorded: Int, onFailure: @escaping (HistoryError) -> Void) {
         self.store = store
@@ -70,10 +73,14 @@ public final class RunRecorder {
             let now = Timestamp.now()
             let index = record.node
             let target = run.routine.target(of: index)
-            let step = StoredStep(
+            var step = StoredStep(
                 decision: RecordedStep(record, of: run.routine), title: run.routine.title(of: index), target: target?.amount,
                 unit: target?.unit, decidedAt: now, seconds: recorded < seconds.count ? seconds[recorded] : nil)
-            attempt { () throws(HistoryError) in try store.insertStep(step, run: runID) }
+            if step.decision.result == .notScheduled { step.reason = run.passReason(of: index) }
+            attempt { () throws(HistoryError) in
+                let stored = try store.insertRunStep(step, run: runID, routine: run.routine.name, date: run.date.description)
+                if let reason = stored.reason, step.reason == nil { onDoneMeanwhile?(index, reason) }
+            }
             recorded += 1
         }
     }
@@ -99,9 +106,18 @@ public struct ResumePlan: Sendable {
     /// How many of the stored steps still apply; the rest are dropped when the run resumes.
     public let keptSteps: Int
 
-    public init(_ stored: StoredRun, routine: Routine, date: CalendarDate, doneThisWeek: [Int: Int] = [:]) {
+    /// `doneEarlier`: what logs and other runs had done that day; a habit the stored run
+    /// itself decided is left out of it, so that the replay takes the same way.
+    public init(
+        _ stored: StoredRun, routine: Routine, date: CalendarDate, doneThisWeek: [Int: Int] = [:], doneEarlier: [Int: Completion] = [:]
+    ) {
         self.stored = stored
-        var run = RoutineRun(routine: routine, date: date, doneThisWeek: doneThisWeek)
+        var earlier = doneEarlier
+        let ids = routine.indexByID()
+        for step in stored.steps where step.decision.result != .notScheduled || step.reason == nil {
+            if let index = ids[step.decision.node] { earlier[index] = nil }
+        }
+        var run = RoutineRun(routine: routine, date: date, doneThisWeek: doneThisWeek, doneEarlier: earlier)
         let divergence = run.replay(stored.steps.map(\.decision))
         self.run = run
         self.divergence = divergence

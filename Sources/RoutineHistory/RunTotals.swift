@@ -54,7 +54,7 @@ extension HistoryStore {
             let parts = try SecondConnection.split(ids, path: location, from: runsForTwoThreads) { other, first, last in
                 counter.count(other, from: first, to: last)
             } meanwhile: {
-                runs = try Self.runs(db, filter)
+                runs = try self.runs(db, filter)
             } main: { first, last in
                 try counter.count(db, from: first, to: last)
             }

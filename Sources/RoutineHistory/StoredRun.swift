@@ -1,6 +1,11 @@
 import GRDBSQLite
 import RoutineKit
 
+/// What a stored run is: a walk through the routine, or a log of one habit made outside a run.
+public enum RunKind: String, Hashable, Sendable {
+    case run, log
+}
+
 /// One run as the history keeps it.
 public struct StoredRun: Hashable, Sendable {
     /// The database's row id; not part of what is exported.
@@ -20,11 +25,15 @@ public struct StoredRun: Hashable, Sendable {
     /// Nil while no end is recorded: the run reads as `unfinished`.
     public var result: RunResult?
     public var reachedEnd: Bool
+    public var kind: RunKind = .run
     public var steps: [StoredStep] = []
+    /// The changes made to its steps afterwards, oldest first (``Amendment``).
+    public var amendments: [Amendment] = []
 
     public init(
         id: Int64? = nil, routine: String, path: String, sourceHash: String, date: String, startedAt: Timestamp,
-        utcOffset: Int, endedAt: Timestamp? = nil, result: RunResult? = nil, reachedEnd: Bool = false, steps: [StoredStep] = []
+        utcOffset: Int, endedAt: Timestamp? = nil, result: RunResult? = nil, reachedEnd: Bool = false, kind: RunKind = .run,
+        steps: [StoredStep] = []
     ) {
         self.id = id
         self.routine = routine
@@ -36,18 +45,24 @@ public struct StoredRun: Hashable, Sendable {
         self.endedAt = endedAt
         self.result = result
         self.reachedEnd = reachedEnd
+        self.kind = kind
         self.steps = steps
     }
 
     /// `completed`, `quit`, `incomplete`, `interrupted`, or `unfinished`.
     public var resultText: String { result?.rawValue ?? "unfinished" }
 
+    /// What `log` shows as its result: `logged` for a log, else ``resultText``.
+    public var shownResult: String { kind == .log ? "logged" : resultText }
+
     /// Whether a later run of the same day may take it up again.
-    public var isResumable: Bool { result != .completed }
+    public var isResumable: Bool { kind == .run && result != .completed }
 
     /// The columns ``init(row:)`` reads, in its order: rows are read by position, since a
     /// lookup by name per column and row costs more than the rest of reading ten years.
-    static let columns = "id, routine, path, sourceHash, date, startedAt, utcOffset, endedAt, result, reachedEnd"
+    static func columns(_ store: HistoryStore) -> String {
+        "id, routine, path, sourceHash, date, startedAt, utcOffset, endedAt, result, reachedEnd, " + (store.hasLogColumns ? "kind" : "'run'")
+    }
 
     /// The run on the row `raw` is on, from ``columns``.
     init(raw: OpaquePointer) {
@@ -57,7 +72,7 @@ public struct StoredRun: Hashable, Sendable {
             sourceHash: columnText(raw, 3) ?? "", date: columnText(raw, 4) ?? "",
             startedAt: timestamp(5) ?? Timestamp(milliseconds: 0), utcOffset: Int(sqlite3_column_int64(raw, 6)),
             endedAt: timestamp(7), result: columnText(raw, 8).flatMap(RunResult.init),
-            reachedEnd: sqlite3_column_int64(raw, 9) != 0)
+            reachedEnd: sqlite3_column_int64(raw, 9) != 0, kind: columnText(raw, 10) == "log" ? .log : .run)
     }
 }
 
@@ -73,18 +88,27 @@ public struct StoredStep: Hashable, Sendable {
     /// How long the person took over the step, on a monotonic clock; nil when nobody was
     /// timed (a scripted run, a habit passed over, a history written before v4 imported so).
     public var seconds: Double?
+    /// Why a run passed over a habit another record had done that day (``PassReason``).
+    public var reason: PassReason?
 
-    public init(decision: RecordedStep, title: String, target: Double? = nil, unit: String? = nil, decidedAt: Timestamp, seconds: Double?) {
+    public init(
+        decision: RecordedStep, title: String, target: Double? = nil, unit: String? = nil, decidedAt: Timestamp, seconds: Double?,
+        reason: PassReason? = nil
+    ) {
         self.decision = decision
         self.title = title
         self.target = target
         self.unit = unit
         self.decidedAt = decidedAt
         self.seconds = seconds
+        self.reason = reason
     }
 
     /// The columns ``init(row:)`` reads, in its order, after the run's id.
-    static let columns = "runId, step, node, kind, title, result, value, target, unit, optionIndex, optionText, decidedAt, seconds"
+    static func columns(_ store: HistoryStore) -> String {
+        "runId, step, node, kind, title, result, value, target, unit, optionIndex, optionText, decidedAt, seconds, "
+            + (store.hasLogColumns ? "reason" : "NULL")
+    }
 
     /// The step on the row `raw` is on, from ``columns``.
     init(raw: OpaquePointer) {
@@ -99,5 +123,6 @@ public struct StoredStep: Hashable, Sendable {
         unit = columnText(raw, 8)
         decidedAt = columnBytes(raw, 11).flatMap(Timestamp.init(utf8:)) ?? Timestamp(milliseconds: 0)
         seconds = columnDouble(raw, 12)
+        reason = columnText(raw, 13).flatMap(PassReason.init(rawValue:))
     }
 }

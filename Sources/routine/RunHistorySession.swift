@@ -58,7 +58,9 @@ struct RunHistorySession {
             if resume { StandardError.write(visible: "routine: note: no unfinished run of '\(name)' on \(date) to resume; starting a new one\n") }
             return .fresh
         }
-        let plan = ResumePlan(latest, routine: loaded.routine, date: date, doneThisWeek: doneThisWeek(excluding: latest.id))
+        let plan = ResumePlan(
+            latest, routine: loaded.routine, date: date, doneThisWeek: doneThisWeek(excluding: latest.id),
+            doneEarlier: doneEarlier(excluding: latest.id))
         if let divergence = plan.divergence { StandardError.write(visible: describe(divergence)) }
         if resume { return .resume(plan) }
         let day = date == .today() ? "today's run" : "the \(date.weekdayName) \(date) run"
@@ -85,10 +87,12 @@ struct RunHistorySession {
     mutating func begin(_ choice: Choice) -> RoutineRun {
         guard let store else { return RoutineRun(routine: loaded.routine, date: date) }
         let counts = doneThisWeek(excluding: nil)
+        let earlier = doneEarlier(excluding: nil)
         do {
             switch choice {
             case .resume(let plan):
                 recorder = try RunRecorder.resume(store, plan, onFailure: { Self.warn($0.diagnostic) })
+                noteDoneMeanwhile()
                 keptSeconds = plan.stored.steps.prefix(plan.keptSteps).map(\.seconds)
                 let when = plan.stored.startedAt.clockTime(offset: plan.stored.utcOffset)
                 let dropped = plan.stored.steps.count - plan.keptSteps
@@ -103,11 +107,33 @@ struct RunHistorySession {
                 recorder = try RunRecorder.start(
                     store, routine: loaded.routine, path: absolutePath(path), source: loaded.file.bytes, date: date,
                     onFailure: { Self.warn($0.diagnostic) })
+                noteDoneMeanwhile()
             }
         } catch {
             Self.warn(error.diagnostic)
         }
-        return RoutineRun(routine: loaded.routine, date: date, doneThisWeek: counts)
+        return RoutineRun(routine: loaded.routine, date: date, doneThisWeek: counts, doneEarlier: earlier)
+    }
+
+    /// Says so when a habit done in this run had been done meanwhile by a log or another run.
+    mutating func noteDoneMeanwhile() {
+        let routine = loaded.routine
+        recorder?.onDoneMeanwhile = { index, reason in
+            let by = reason == .doneByLog ? "a log" : "another run"
+            StandardError.write(visible: "routine: note: '\(routine.id(of: index))' was done meanwhile by \(by); this run records it as passed over\n")
+        }
+    }
+
+    /// The habits a log or another run already did on the run's day, by node index.
+    func doneEarlier(excluding run: Int64?) -> [Int: Completion] {
+        guard let store else { return [:] }
+        do {
+            let facts = try store.dayFacts(of: loaded.routine, on: date, excluding: run)
+            return DayRules(routine: loaded.routine, facts: facts, unconditional: []).completions
+        } catch {
+            Self.warn(error.diagnostic)
+            return [:]
+        }
     }
 
     /// For each habit with a weekly quota, the days of this ISO week (Monday on) it was done,

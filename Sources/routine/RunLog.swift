@@ -22,7 +22,7 @@ enum RunLog {
                 table.append(visible: run.routine)
                 table.endCell()
             }
-            table.append(run.resultText)
+            table.append(run.shownResult)
             table.endCell()
             counts(totals, into: &table)
             table.endCell()
@@ -49,7 +49,7 @@ enum RunLog {
         let day = CalendarDate(run.date)?.weekdayName ?? ""
         var span = run.startedAt.clockTime(offset: run.utcOffset)
         if let ended = run.endedAt { span += " to " + ended.clockTime(offset: run.utcOffset) }
-        var text = "\(run.routine) · \(day) \(run.date) · \(span) · \(run.resultText)\(run.reachedEnd ? " (reached end)" : "")\n"
+        var text = "\(run.routine) · \(day) \(run.date) · \(span) · \(run.shownResult)\(run.reachedEnd ? " (reached end)" : "")\n"
         for step in run.steps {
             let d = step.decision
             var line = "  \(d.step). \(step.title)" + (d.result == .answered ? " " : ": ")
@@ -62,14 +62,21 @@ enum RunLog {
                     line += "done"
                 }
             case .skipped: line += "skipped"
-            case .notScheduled: line += "not scheduled"
+            case .notScheduled:
+                switch step.reason {
+                case .doneByLog?: line += "passed over, done by a log"
+                case .doneByRun?: line += "passed over, done by another run"
+                case nil: line += "not scheduled"
+                }
             }
-            // A step nobody was timed on (a scripted run's) shows no time rather than a 0.
+            // A step nobody was timed on (a scripted run's, a log without --took) shows no time.
             if d.result != .notScheduled, let seconds = step.seconds { line += " · " + DurationText.human(Int(seconds.rounded())) }
+            if run.amendments.contains(where: { $0.step == d.step }) { line += " (amended)" }
             text += line + "\n"
         }
-        // A run on which nobody was timed (a scripted one) took no time anybody measured.
-        let timed = run.endedAt != nil && run.steps.contains { $0.seconds != nil }
+        // A run on which nobody was timed (a scripted one) took no time anybody measured; a log
+        // takes none.
+        let timed = run.kind == .run && run.endedAt != nil && run.steps.contains { $0.seconds != nil }
         return text + "  " + counts(RunTotals(run.steps)) + (timed ? " · took \(took(run))" : "") + "\n"
     }
 
@@ -108,7 +115,7 @@ enum RunLog {
     }
 
     static func took(_ run: StoredRun) -> String {
-        guard let ended = run.endedAt else { return "" }
+        guard let ended = run.endedAt, run.kind == .run else { return "" }
         return DurationText.human(Int(max(0, run.startedAt.seconds(to: ended)).rounded()))
     }
 }

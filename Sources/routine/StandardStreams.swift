@@ -97,6 +97,9 @@ enum StandardError {
 
 enum StandardOutput {
     static func write(_ text: String) { writeAll(1, Array(text.utf8)) }
+
+    /// Text that may hold a routine's own characters, made safe (its line breaks kept).
+    static func write(visible text: String) { write(Sanitizer.visible(text, keepingNewlines: true)) }
 }
 
 /// Ignore SIGPIPE so a closed pipe shows up as a failed write, handled above, rather than

@@ -243,7 +243,9 @@ struct InteractiveResumeTests {
         let session = try TmuxSession(command: command, environment: ["TERM": "xterm", "ROUTINE_HISTORY": history])
         try session.waitFor("at step 2 (Stretch)? [Y/n]")
         try session.press("n")  // a single key, as at every other yes-or-no question
-        try session.waitFor("Step 1 · Morning")
+        // The new run passes over the water the declined run did, and asks from the stretch.
+        let screen = try session.waitFor("Step 2 · Morning")
+        #expect(screen.contains("1. Drink a glass of water: done at ") && screen.contains(" (in a run)"))
         try session.press("q")
         try session.waitFor("[exit=0]")
         let log = try execute(["log", "--history", history, "--json"])

@@ -110,8 +110,10 @@ struct HistoryStoreTests {
         let path = try temporaryHistoryPath()
         let old = try DatabaseQueue(path: path)
         try HistorySchema.migrator.migrate(old, upTo: "v3: values as the log reads them")
+        let v3Columns = "runId, step, node, kind, title, result, value, target, unit, optionIndex, optionText, decidedAt, seconds"
         func schema(_ db: Database) throws -> [String] {
-            try String.fetchAll(db, sql: "SELECT type || ' ' || name || ': ' || ifnull(sql, '') FROM sqlite_master WHERE type = 'index' ORDER BY name")
+            // The step table's indexes: later migrations add others of other tables.
+            try String.fetchAll(db, sql: "SELECT type || ' ' || name || ': ' || ifnull(sql, '') FROM sqlite_master WHERE type = 'index' AND tbl_name = 'step' ORDER BY name")
         }
         let (indexes, rowsBefore) = try old.write { db in
             try db.execute(sql: """
@@ -122,7 +124,7 @@ struct HistoryStoreTests {
                        (1, 2, 'mood', 'question', 'Mood?', 'answered', NULL, NULL, NULL, 0, 'Good', '2026-11-23T06:00:07.000Z', 2),
                        (1, 3, 'drink', 'habit', 'Drink', 'done', 6.5, 8, 'glasses', NULL, NULL, '2026-11-23T06:00:09.000Z', 2.25);
                 """)
-            return (try schema(db), try Row.fetchAll(db, sql: "SELECT * FROM step ORDER BY runId, step"))
+            return (try schema(db), try Row.fetchAll(db, sql: "SELECT \(v3Columns) FROM step ORDER BY runId, step"))
         }
         #expect(throws: (any Error).self) {
             try old.write { try $0.execute(sql: "UPDATE step SET seconds = NULL WHERE step = 1") }
@@ -132,7 +134,7 @@ struct HistoryStoreTests {
         let store = try #require(try HistoryStore.open(path, create: false))
         try store.queue.read { db in
             #expect(try schema(db) == indexes)
-            #expect(try Row.fetchAll(db, sql: "SELECT * FROM step ORDER BY runId, step") == rowsBefore)
+            #expect(try Row.fetchAll(db, sql: "SELECT \(v3Columns) FROM step ORDER BY runId, step") == rowsBefore)
             #expect(try Bool.fetchOne(db, sql: "SELECT \"notnull\" FROM pragma_table_info('step') WHERE name = 'seconds'") == false)
             #expect(try Bool.fetchOne(db, sql: "SELECT \"notnull\" FROM pragma_table_info('step') WHERE name = 'decidedAt'") == true)
             #expect(try String.fetchAll(db, sql: "PRAGMA foreign_key_check").isEmpty)

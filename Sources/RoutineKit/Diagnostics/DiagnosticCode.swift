@@ -1,7 +1,7 @@
 /// Every diagnostic's stable code. Codes are never reused or renumbered.
 ///
 /// E0xx: reading and lexing; E1xx: syntax; E2xx: meaning; E3xx: YAML; E4xx: test files;
-/// W0xx: warnings; N0xx: notes.
+/// E5xx: logs outside a run; W0xx: warnings; N0xx: notes.
 public enum DiagnosticCode: String, Sendable, Codable, CaseIterable {
     // Reading and lexing
     case unreadableInput = "E001"
@@ -15,6 +15,15 @@ public enum DiagnosticCode: String, Sendable, Codable, CaseIterable {
     case historyRefused = "E009"
     case invalidImport = "E010"
     case historyDamaged = "E011"
+    // Logs outside a run
+    case alreadyDone = "E501"
+    case notScheduledThatDay = "E502"
+    case quotaMet = "E503"
+    case logOfQuestion = "E504"
+    case unknownHabit = "E505"
+    case logValue = "E506"
+    case nothingToUndo = "E507"
+    case noHistoryForLog = "E508"
     // Syntax
     case expectedToken = "E101"
     case missingRoutine = "E102"
@@ -91,6 +100,14 @@ public enum DiagnosticCode: String, Sendable, Codable, CaseIterable {
         case .invalidImport:
             "a line of a history import that is not a run as 'history export' writes it, or holds a value no run could record (a negative amount, a target of 0, a NUL in a text, a time export never writes, a year outside 1900 to 2199)"
         case .historyDamaged: "a history file whose pages SQLite finds malformed (overwritten or cut short)"
+        case .alreadyDone: "a log of a habit already done (or skipped) that day"
+        case .notScheduledThatDay: "a log of a habit on a day that is not one of its days"
+        case .quotaMet: "a log of a habit whose weekly quota is already met"
+        case .logOfQuestion: "a log of a question, which only a run answers"
+        case .unknownHabit: "a log of a node the routine does not have"
+        case .logValue: "a numeric habit logged without its value, or a value for a habit without a target"
+        case .nothingToUndo: "an undo with no log (or amendment) to take back"
+        case .noHistoryForLog: "a log or amendment with no history to record it in"
         case .expectedToken: "the parser expected something else here"
         case .missingRoutine: "the file does not start with its 'routine \"NAME\"' declaration"
         case .duplicateRoutine: "a second routine declaration"

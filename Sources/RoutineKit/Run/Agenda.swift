@@ -58,6 +58,9 @@ public struct Agenda: Sendable {
         release(node)
     }
 
+    /// Whether `node` can still run: it is on the agenda, or the agenda can lead to it.
+    public func canRun(_ node: Int) -> Bool { live[node] }
+
     /// How many nodes can still run: those on the agenda and those it can lead to. Linear in
     /// the routine's size; for the progress a person sees.
     public var liveCount: Int { live.reduce(0) { $0 + ($1 ? 1 : 0) } }
@@ -72,8 +75,6 @@ public struct Agenda: Sendable {
         return entries.map { $0.index == endIndex ? .end : .node($0.index) }
     }
 
-    /// Whether `node` can still run: on the agenda or reachable from it.
-    public func isLive(_ node: Int) -> Bool { live[node] }
 
     private static func index(of target: Target, end: Int) -> Int? {
         switch target {

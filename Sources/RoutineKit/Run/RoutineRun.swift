@@ -56,12 +56,16 @@ public struct RoutineRun: Sendable {
     /// How often each habit with a weekly quota was already done in the run's week (by node
     /// index, from the history): one that has met its quota is passed over.
     public let doneThisWeek: [Int: Int]
+    /// The habits a log or another run had already done that day (by node index): passed over
+    /// like a met quota, never done twice.
+    public let doneEarlier: [Int: Completion]
 
-    public init(routine: Routine, date: CalendarDate, doneThisWeek: [Int: Int] = [:]) {
+    public init(routine: Routine, date: CalendarDate, doneThisWeek: [Int: Int] = [:], doneEarlier: [Int: Completion] = [:]) {
         self.routine = routine
         self.graph = RoutineGraph(routine)
         self.date = date
         self.doneThisWeek = doneThisWeek
+        self.doneEarlier = doneEarlier
         agenda = Agenda(graph: graph, start: routine.start.map(\.target))
         advance()
     }
@@ -80,7 +84,7 @@ public struct RoutineRun: Sendable {
     public var agendaTargets: [Target] { agenda.pending }
 
     /// Whether `node` can still run in this run, on some answers.
-    public func canStillRun(_ node: Int) -> Bool { agenda.isLive(node) }
+    public func canStillRun(_ node: Int) -> Bool { agenda.canRun(node) }
 
     /// The steps after the current one on the longest way from here, exact when no question
     /// is left on any way; kept up to date once ``trackProgress()`` was called, and otherwise
@@ -145,11 +149,20 @@ public struct RoutineRun: Sendable {
         return current
     }
 
-    /// Whether habit `index` is due today: on one of its days, and its weekly quota not met.
+    /// Whether habit `index` is due today: on one of its days, not done already by a log or
+    /// another run, and its weekly quota not met.
     public func isDue(_ index: Int) -> Bool {
         if let days = routine.days(of: index), !days.contains(date.weekday) { return false }
+        if doneEarlier[index] != nil { return false }
         if let quota = routine.perWeek(of: index), doneThisWeek[index, default: 0] >= quota { return false }
         return true
+    }
+
+    /// Why the run passed over habit `index` on one of its days because something else had
+    /// done it; nil for any other reason (its days, its quota) or when it was not passed over.
+    public func passReason(of index: Int) -> PassReason? {
+        guard let earlier = doneEarlier[index], routine.days(of: index).map({ $0.contains(date.weekday) }) ?? true else { return nil }
+        return earlier.source == .log ? .doneByLog : .doneByRun
     }
 
     private mutating func apply(_ decision: RunDecision, to index: Int) {

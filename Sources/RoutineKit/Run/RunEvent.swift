@@ -79,6 +79,10 @@ extension RunEvent {
                     if let unit = target.unit { members.append(("unit", .string(unit))) }
                 }
                 if let seconds = routine.duration(of: node) { members.append(("seconds", .int(seconds))) }
+                if result == .notScheduled, let reason = run.passReason(of: node), let earlier = run.doneEarlier[node] {
+                    members.append(("reason", .string(reason.rawValue)))
+                    members.append(("doneAt", .string(earlier.time)))
+                }
                 return .object(members)
             case .answer(let k):
                 return .object([

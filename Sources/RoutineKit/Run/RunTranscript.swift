@@ -31,6 +31,9 @@ public struct RunTranscript: Sendable {
         case .record(let record):
             let title = routine.title(of: record.node)
             switch record.outcome {
+            case .habit(.notScheduled, _) where run.passReason(of: record.node) != nil:
+                let time = run.doneEarlier[record.node].map { "done at " + $0.text } ?? "done"
+                return (dim("\(record.step). \(title): \(time)") + "\n", "")
             case .habit(.notScheduled, _) where run.routine.days(of: record.node).map({ $0.contains(run.date.weekday) }) ?? true:
                 // On its day, so passed over for its weekly quota.
                 let quota = routine.perWeek(of: record.node) ?? 0

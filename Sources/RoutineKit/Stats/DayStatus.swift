@@ -31,6 +31,9 @@ public enum DayStatus: String, Sendable, CaseIterable {
 public struct StatsRun: Sendable {
     public var date: CalendarDate
     public var completed: Bool
+    /// A log made outside a run (`routine done`): its steps count, but it is no run of the
+    /// day, so it neither completes the day nor makes habits it did not reach missed.
+    public var isLog = false
     /// A slice, so that every run of a history can share one array of steps.
     public var steps: ArraySlice<Step>
     /// The answers given, as (question, option) indices.
@@ -175,9 +178,9 @@ public struct DayClassifier: Sendable {
         var isDayOff = false
 
         public init(runs: ArraySlice<StatsRun>, nodeCount: Int) {
-            hadRuns = !runs.isEmpty
-            anyCompleted = runs.contains(where: \.completed)
-            if hadRuns { entries = Array(repeating: Entry(), count: nodeCount) }
+            hadRuns = runs.contains { !$0.isLog }
+            anyCompleted = runs.contains { $0.completed && !$0.isLog }
+            if !runs.isEmpty { entries = Array(repeating: Entry(), count: nodeCount) }
             for run in runs {
                 if !run.completed, let stop = run.stop { stops.append(stop) }
                 for step in run.steps {

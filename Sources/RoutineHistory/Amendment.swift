@@ -1,0 +1,47 @@
+import GRDBSQLite
+import RoutineKit
+
+/// A change made to a recorded step afterwards (`routine amend`, the studio's corrections):
+/// when it was made, and what the step held before, so that it can be undone. An amendment
+/// that added its step (a log made because no run reached the habit) held nothing before.
+public struct Amendment: Hashable, Sendable {
+    /// The amended step's number in its run.
+    public var step: Int
+    public var madeAt: Timestamp
+    /// Whether the amendment added the step (and its log) rather than changing it.
+    public var added: Bool
+    /// What the step held before; nil when `added`.
+    public var before: Before?
+
+    public struct Before: Hashable, Sendable {
+        public var result: RecordedStep.Result
+        public var value: Double?
+        /// Nil when nobody was timed.
+        public var seconds: Double?
+
+        public init(result: RecordedStep.Result, value: Double? = nil, seconds: Double?) {
+            self.result = result
+            self.value = value
+            self.seconds = seconds
+        }
+    }
+
+    public init(step: Int, madeAt: Timestamp, added: Bool, before: Before?) {
+        self.step = step
+        self.madeAt = madeAt
+        self.added = added
+        self.before = before
+    }
+
+    /// The columns ``init(raw:)`` reads, in its order.
+    static let columns = "runId, step, madeAt, added, result, value, seconds"
+
+    init(raw: OpaquePointer) {
+        step = Int(sqlite3_column_int64(raw, 1))
+        madeAt = columnBytes(raw, 2).flatMap(Timestamp.init(utf8:)) ?? Timestamp(milliseconds: 0)
+        added = sqlite3_column_int64(raw, 3) != 0
+        before = added ? nil : Before(
+            result: columnText(raw, 4).flatMap(RecordedStep.Result.init(rawValue:)) ?? .done, value: columnDouble(raw, 5),
+            seconds: columnDouble(raw, 6))
+    }
+}

@@ -1,0 +1,124 @@
+import GRDB
+import GRDBSQLite
+import RoutineKit
+
+/// What an amendment sets a habit's record of a day to.
+public struct AmendChange: Sendable, Hashable {
+    /// `.done` or `.skipped`.
+    public var result: RecordedStep.Result
+    /// A numeric habit's value (done only).
+    public var value: Double?
+    /// How long it took, when given.
+    public var seconds: Double?
+
+    public init(result: RecordedStep.Result, value: Double? = nil, seconds: Double? = nil) {
+        self.result = result
+        self.value = value
+        self.seconds = seconds
+    }
+}
+
+/// One amendment as made or undone: the step it is about, before and after.
+public struct AmendOutcome: Sendable, Hashable {
+    public var runID: Int64
+    public var date: String
+    public var step: StoredStep
+    public var amendment: Amendment
+}
+
+extension HistoryStore {
+    /// Changes what `date` recorded for habit `id` of `routine`: the newest step of a run or log
+    /// that day that reached it, or, when none did, a new log. The change is kept with when it
+    /// was made and what the step held before, so that ``undoAmendment(of:)`` can revert it.
+    public func amend(
+        _ id: String, of routine: Routine, on date: CalendarDate, to change: AmendChange, path: String, sourceHash: String,
+        now: Timestamp = .now()
+    ) throws(HistoryError) -> Result<AmendOutcome, LogRefusal> {
+        try write { db in
+            let rules = DayRules(routine: routine, facts: DayFacts(date: date), unconditional: [])
+            let request = LogRequest(id: id, skip: change.result == .skipped, value: change.value, seconds: change.seconds, force: true)
+            let index: Int
+            switch rules.mayLog(request) {
+            case .failure(let refusal): return .failure(refusal)
+            case .success(let found): index = found
+            }
+            let sql = """
+                SELECT step.runId, step.step FROM run CROSS JOIN step ON step.runId = run.id
+                WHERE run.routine = ? AND run.date = ? AND step.node = ? AND step.kind = 'habit'
+                ORDER BY step.decidedAt DESC, run.id DESC LIMIT 1
+                """
+            guard let row = try Row.fetchOne(db, sql: sql, arguments: [routine.name, date.description, id]) else {
+                var log = Self.logRun(request, of: routine, node: index, on: date, path: path, sourceHash: sourceHash, now: now)
+                let amendment = Amendment(step: 1, madeAt: now, added: true, before: nil)
+                log.amendments = [amendment]
+                let runID = try Self.insertUnique(log, db)
+                return .success(AmendOutcome(runID: runID, date: date.description, step: log.steps[0], amendment: amendment))
+            }
+            return .success(try self.change(row[0], step: row[1], to: change, now: now, db))
+        }
+    }
+
+    /// Changes step `number` of run `runID` (a run's or a log's habit step), keeping what it
+    /// held: the studio's corrections of a step it shows. Nil when there is no such habit step.
+    public func amendStep(_ number: Int, of runID: Int64, to change: AmendChange, now: Timestamp = .now()) throws(HistoryError) -> AmendOutcome? {
+        try write { db in
+            let sql = "SELECT 1 FROM step WHERE runId = ? AND step = ? AND kind = 'habit'"
+            guard try Bool.fetchOne(db, sql: sql, arguments: [runID, number]) == true else { return nil }
+            return try self.change(runID, step: number, to: change, now: now, db)
+        }
+    }
+
+    private func change(_ runID: Int64, step number: Int, to change: AmendChange, now: Timestamp, _ db: Database) throws -> AmendOutcome {
+        var step = try Self.step(runID, number, db, self)
+        let before = Amendment.Before(result: step.decision.result, value: step.decision.value, seconds: step.seconds)
+        let amendment = Amendment(step: number, madeAt: now, added: false, before: before)
+        try Self.insertAmendment(amendment, run: runID, db)
+        step.decision.result = change.result
+        step.decision.value = change.result == .done ? change.value : nil
+        step.seconds = change.seconds ?? step.seconds
+        step.reason = nil
+        try db.execute(
+            sql: "UPDATE step SET result = ?, value = ?, seconds = ?, reason = NULL WHERE runId = ? AND step = ?",
+            arguments: [step.decision.result.rawValue, step.decision.value, step.seconds, runID, number])
+        let date = try String.fetchOne(db, sql: "SELECT date FROM run WHERE id = ?", arguments: [runID]) ?? ""
+        return AmendOutcome(runID: runID, date: date, step: step, amendment: amendment)
+    }
+
+    /// Reverts the newest amendment of `routine`: the step gets back what it held, or the log
+    /// the amendment added is removed. Nil when there is none.
+    public func undoAmendment(of routine: String) throws(HistoryError) -> AmendOutcome? {
+        try write { db in
+            let sql = """
+                SELECT amendment.id, amendment.runId, amendment.step, run.date FROM amendment CROSS JOIN run ON run.id = amendment.runId
+                WHERE run.routine = ? ORDER BY amendment.id DESC LIMIT 1
+                """
+            guard let row = try Row.fetchOne(db, sql: sql, arguments: [routine]) else { return nil }
+            let (amendmentID, runID, number, date): (Int64, Int64, Int, String) = (row[0], row[1], row[2], row[3])
+            var amendment: Amendment?
+            try db.forEachRawRow("SELECT \(Amendment.columns) FROM amendment WHERE id = ?", arguments: [amendmentID]) { amendment = Amendment(raw: $0) }
+            guard let amendment else { return nil }
+            var step = try Self.step(runID, number, db, self)
+            if let before = amendment.before {
+                step.decision.result = before.result
+                step.decision.value = before.value
+                step.seconds = before.seconds
+                try db.execute(
+                    sql: "UPDATE step SET result = ?, value = ?, seconds = ? WHERE runId = ? AND step = ?",
+                    arguments: [before.result.rawValue, before.value, before.seconds, runID, number])
+                try db.execute(sql: "DELETE FROM amendment WHERE id = ?", arguments: [amendmentID])
+            } else {
+                try Self.deleteRun(runID, db)
+            }
+            return AmendOutcome(runID: runID, date: date, step: step, amendment: amendment)
+        }
+    }
+
+    static func step(_ runID: Int64, _ number: Int, _ db: Database, _ store: HistoryStore) throws -> StoredStep {
+        var found: StoredStep?
+        try db.forEachRawRow("SELECT \(StoredStep.columns(store)) FROM step WHERE runId = ? AND step = ?", arguments: [runID, number]) {
+            found = StoredStep(raw: $0)
+        }
+        guard let found else { throw DatabaseError(resultCode: .SQLITE_NOTFOUND, message: "step \(number) of run \(runID) is missing") }
+        return found
+    }
+}

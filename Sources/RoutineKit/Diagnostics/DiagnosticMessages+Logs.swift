@@ -1,0 +1,67 @@
+/// Refusals of a log outside a run (`routine done`, `routine amend`, the studio's Today view).
+extension Diagnostic {
+    static func unknownHabit(_ id: String, suggestion: String?) -> Diagnostic {
+        Diagnostic(
+            .unknownHabit, "the routine has no node '\(id)'" + (suggestion.map { "; did you mean '\($0)'?" } ?? ""), at: nil,
+            notes: [Note("nothing was recorded; 'routine check FILE' lists the routine, and the shells complete habit IDs")])
+    }
+
+    static func logOfQuestion(_ id: String) -> Diagnostic {
+        Diagnostic(
+            .logOfQuestion, "'\(id)' is a question: only habits are logged outside a run", at: nil,
+            notes: [Note("nothing was recorded; a question is answered in 'routine run'")])
+    }
+
+    static func alreadyDone(_ id: String, title: String, date: CalendarDate, by: Completion, skipped: Bool) -> Diagnostic {
+        let what = skipped ? "skipped" : "done"
+        return Diagnostic(
+            .alreadyDone, "'\(id)' (\(title)) is already \(what) on \(date.weekdayName) \(date): at \(by.text)", at: nil,
+            notes: [Note("nothing was recorded; --undo takes back the last log, --force records it again")])
+    }
+
+    static func notScheduledThatDay(_ id: String, title: String, date: CalendarDate, days: Weekdays) -> Diagnostic {
+        Diagnostic(
+            .notScheduledThatDay,
+            "'\(id)' (\(title)) is not scheduled on \(date.weekdayName)s: its days are \(days.words.joined(separator: " "))", at: nil,
+            notes: [Note("nothing was recorded; --force records it anyway")])
+    }
+
+    static func quotaMet(_ id: String, title: String, quota: Int, done: Int) -> Diagnostic {
+        Diagnostic(
+            .quotaMet, "'\(id)' (\(title)) has met this week's quota: done on \(done) days, \(quota) per week", at: nil,
+            notes: [Note("nothing was recorded; --force records it anyway")])
+    }
+
+    static func valueNeeded(_ id: String, target: TargetValue) -> Diagnostic {
+        let goal = NumberText.format(target.amount) + (target.unit.map { " " + $0 } ?? "")
+        return Diagnostic(
+            .logValue, "'\(id)' is a numeric habit: give its value (target \(goal))", at: nil,
+            notes: [Note("for example: routine done FILE \(id) \(NumberText.format(target.amount))")])
+    }
+
+    static func valueNotExpected(_ id: String) -> Diagnostic {
+        Diagnostic(.logValue, "'\(id)' has no target, so it takes no value", at: nil, notes: [Note("nothing was recorded")])
+    }
+
+    static func nothingToUndo(_ id: String, date: CalendarDate) -> Diagnostic {
+        Diagnostic(
+            .nothingToUndo, "no log of '\(id)' on \(date) to undo", at: nil,
+            notes: [Note("--undo takes back logs only; a run's steps stay as they were recorded")])
+    }
+
+    public static func missingNotifier() -> Diagnostic {
+        Diagnostic(
+            .missingProgram, "cannot send a reminder: 'notify-send' is not on PATH", at: nil,
+            notes: [Note("install libnotify (Debian: apt-get install libnotify-bin)")])
+    }
+
+    public static func nothingToAmend(_ routine: String) -> Diagnostic {
+        Diagnostic(.nothingToUndo, "no amendment of '\(routine)' to undo", at: nil)
+    }
+
+    public static func noHistoryForLog() -> Diagnostic {
+        Diagnostic(
+            .noHistoryForLog, "nothing can be recorded: the history is off, or HOME is not set so there is no place for it", at: nil,
+            notes: [Note("name one with --history FILE or ROUTINE_HISTORY")])
+    }
+}

@@ -1,0 +1,67 @@
+extension DayOverview {
+    /// The counts as JSON members: what `today --json` gives per routine and in total, and
+    /// what the studio's Today view reads.
+    public var countMembers: [(String, JSONValue)] {
+        [
+            ("due", .int(due)), ("done", .int(done)), ("skipped", .int(skipped)), ("pending", .int(pending)), ("maybe", .int(maybe)),
+            ("percentage", .int(percentage)),
+        ]
+    }
+
+    /// The day of `routine` as one JSON object: the counts, then every habit with its state,
+    /// what did it and when, its value and target, or why it is not due.
+    public func json(_ routine: Routine) -> JSONValue {
+        var members: [(String, JSONValue)] = [("routine", .string(routine.name)), ("date", .string(date.description))]
+        members += countMembers
+        members.append(("habits", .array(habits.map { Self.json($0.node, $0.state, routine) })))
+        return .object(members)
+    }
+
+    static func json(_ index: Int, _ state: HabitState, _ routine: Routine) -> JSONValue {
+        var members: [(String, JSONValue)] = [
+            ("node", .string(routine.id(of: index))), ("title", .string(routine.title(of: index))), ("status", .string(state.word)),
+        ]
+        switch state {
+        case .done(let by), .skipped(let by):
+            members.append(("by", .string(by.source.rawValue)))
+            members.append(("at", .string(by.time)))
+            if let value = by.value { members.append(("value", .number(value))) }
+            if by.seconds > 0 { members.append(("seconds", .number((by.seconds * 1000).rounded() / 1000))) }
+        case .notDue(let reason):
+            members.append(("reason", .string(reason.rawValue)))
+        case .pending, .maybe:
+            break
+        }
+        if let target = routine.target(of: index) {
+            members.append(("target", .number(target.amount)))
+            if let unit = target.unit { members.append(("unit", .string(unit))) }
+        }
+        return .object(members)
+    }
+}
+
+/// Several routines' days added up, for a status bar that shows them as one.
+public struct DayTotals: Sendable {
+    public var days: [(routine: Routine, overview: DayOverview)] = []
+
+    public init() {}
+
+    public var due: Int { days.reduce(0) { $0 + $1.overview.due } }
+    public var done: Int { days.reduce(0) { $0 + $1.overview.done } }
+    public var pending: Int { days.reduce(0) { $0 + $1.overview.pending } }
+
+    /// Done over due, 0...100; 100 when nothing is due.
+    public var percentage: Int { due == 0 ? 100 : Int((Double(done) * 100 / Double(due)).rounded()) }
+
+    /// `done` when nothing due is left, `none` when nothing due is done yet, else `partial`:
+    /// the classes a status bar styles.
+    public var statusClass: String { pending == 0 ? "done" : done == 0 ? "none" : "partial" }
+
+    /// The due habits neither done nor skipped, by routine, in the routines' order.
+    public var pendingTitles: [(routine: String, titles: [String])] {
+        days.compactMap { routine, overview in
+            let titles = overview.habits.filter { $0.state == .pending }.map { routine.title(of: $0.node) }
+            return titles.isEmpty ? nil : (routine.name, titles)
+        }
+    }
+}

@@ -1,0 +1,110 @@
+import ArgumentParser
+import RoutineKit
+
+/// The forms `routine today` prints a day in.
+enum TodayFormat: String, CaseIterable, ExpressibleByArgument {
+    case table, waybar, i3blocks, short
+}
+
+/// The texts of `routine today`: every title made safe (``Sanitizer``), and escaped for the
+/// format that carries it (JSON, Pango markup).
+enum TodayOutput {
+    /// The plain table: per routine a heading with the count, then a row per habit.
+    static func table(_ totals: DayTotals) -> String {
+        var text = ""
+        for (k, (routine, overview)) in totals.days.enumerated() {
+            if k > 0 { text += "\n" }
+            let day = overview.date
+            text += Sanitizer.visible(routine.name) + " · \(day.weekdayName) \(day) · \(overview.done) of \(overview.due) done"
+            if overview.maybe > 0 { text += " · \(overview.maybe) maybe" }
+            text += "\n"
+            var table = TextTable(columns: 3)
+            for (node, state) in overview.habits {
+                table.append("  " + (state == .pending ? "due" : state.word.replacingOccurrences(of: "-", with: " ")))
+                table.endCell()
+                table.append(visible: routine.title(of: node))
+                table.endCell()
+                table.append(visible: detail(state, routine, node, day))
+                table.endCell()
+            }
+            text += table.text
+        }
+        return text
+    }
+
+    /// What the last column says of a habit: when and how it was done, or why it is not due.
+    static func detail(_ state: HabitState, _ routine: Routine, _ node: Int, _ day: CalendarDate) -> String {
+        switch state {
+        case .done(let by):
+            let value = by.value.map { NumberText.format($0) + (routine.target(of: node).map { " of " + NumberText.format($0.amount) + ($0.unit.map { " " + $0 } ?? "") } ?? "") + " · " }
+            return (value ?? "") + by.text
+        case .skipped(let by): return by.text
+        case .pending: return routine.target(of: node).map { "target " + NumberText.format($0.amount) + ($0.unit.map { " " + $0 } ?? "") } ?? ""
+        case .maybe: return "depends on answers not given yet"
+        case .notDue(.notScheduled): return "its days are " + (routine.days(of: node)?.words.joined(separator: " ") ?? "")
+        case .notDue(.quotaMet): return "this week's quota is met (\(routine.perWeek(of: node) ?? 0) per week)"
+        case .notDue(.passedOver): return "passed over by today's run"
+        case .notDue(.notReached): return "today's run did not lead there"
+        case .notDue(.ruledOut): return "ruled out by today's answers"
+        }
+    }
+
+    /// `--json`: the totals, then each routine's day.
+    static func json(_ totals: DayTotals, date: CalendarDate) -> JSONValue {
+        var members: [(String, JSONValue)] = [("date", .string(date.description))]
+        var sum = DayOverview(date: date)
+        for (_, overview) in totals.days {
+            sum.due += overview.due
+            sum.done += overview.done
+            sum.skipped += overview.skipped
+            sum.pending += overview.pending
+            sum.maybe += overview.maybe
+        }
+        members += sum.countMembers
+        members.append(("class", .string(totals.statusClass)))
+        members.append(("routines", .array(totals.days.map { $0.overview.json($0.routine) })))
+        return .object(members)
+    }
+
+    /// "3/7".
+    static func short(_ totals: DayTotals) -> String { "\(totals.done)/\(totals.due)" }
+
+    /// The lines under the count: what is still due, per routine.
+    static func pendingLines(_ totals: DayTotals) -> [String] {
+        if totals.pending == 0 { return [totals.due == 0 ? "nothing due today" : "all done"] }
+        return totals.pendingTitles.map { Sanitizer.visible($0.routine) + ": " + $0.titles.map { Sanitizer.visible($0) }.joined(separator: ", ") }
+    }
+
+    /// waybar's custom module (`return-type: json`): text and tooltip are Pango markup there.
+    static func waybar(_ totals: DayTotals) -> JSONValue {
+        let tooltip = ["\(totals.done) of \(totals.due) done"] + pendingLines(totals)
+        return .object([
+            ("text", .string(pango(short(totals)))), ("tooltip", .string(tooltip.map(pango).joined(separator: "\n"))),
+            ("class", .string(totals.statusClass)), ("percentage", .int(totals.percentage)),
+        ])
+    }
+
+    /// i3blocks: full text, short text and colour, one a line; the texts as Pango markup (for
+    /// `markup=pango`; without it they read the same, bar the escaped `&<>`).
+    static func i3blocks(_ totals: DayTotals) -> String {
+        let next = totals.pendingTitles.first.flatMap { $0.titles.first }.map { " · next: " + Sanitizer.visible($0) } ?? ""
+        let color = totals.statusClass == "done" ? "#50FA7B" : totals.statusClass == "partial" ? "#F1FA8C" : "#FF5555"
+        return pango(short(totals) + " done" + next) + "\n" + pango(short(totals)) + "\n" + color + "\n"
+    }
+
+    /// `text` as Pango markup: its five special characters as entities.
+    static func pango(_ text: String) -> String {
+        var out = ""
+        for ch in text {
+            switch ch {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "'": out += "&apos;"
+            case "\"": out += "&quot;"
+            default: out.append(ch)
+            }
+        }
+        return out
+    }
+}
