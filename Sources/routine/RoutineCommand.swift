@@ -20,7 +20,7 @@ struct RoutineCommand: ParsableCommand {
         version: "0.1.0",
         subcommands: [
             CheckCommand.self, RunCommand.self, GraphCommand.self, PathsCommand.self, ConvertCommand.self, FormatCommand.self,
-            LogCommand.self, StatsCommand.self, HistoryCommand.self, LSPCommand.self,
+            LogCommand.self, StatsCommand.self, HistoryCommand.self, LSPCommand.self, StudioCommand.self,
         ]
     )
 }

@@ -1,6 +1,6 @@
 /// Every diagnostic's stable code. Codes are never reused or renumbered.
 ///
-/// E0xx: reading and lexing; E1xx: syntax; E2xx: meaning; E3xx: YAML; W0xx: warnings.
+/// E0xx: reading and lexing; E1xx: syntax; E2xx: meaning; E3xx: YAML; E4xx: edits; W0xx: warnings.
 public enum DiagnosticCode: String, Sendable, Codable, CaseIterable {
     // Reading and lexing
     case unreadableInput = "E001"
@@ -47,6 +47,9 @@ public enum DiagnosticCode: String, Sendable, Codable, CaseIterable {
     case yamlTooDeep = "E308"
     case yamlMultipleDocuments = "E309"
     case yamlTag = "E310"
+    // Edits from the studio
+    case editRefused = "E401"
+    case editConflict = "E402"
     // Warnings
     case unreachableNode = "W001"
     case optionsAllSame = "W002"
@@ -91,6 +94,8 @@ public enum DiagnosticCode: String, Sendable, Codable, CaseIterable {
         case .duplicateNode: "two nodes with the same ID"
         case .unknownTarget: "an arrow to a node that does not exist"
         case .unknownStart: "a start target that names no node"
+        case .editRefused: "an edit the studio refuses: an unknown node or answer, an invalid or taken ID, a read-only file"
+        case .editConflict: "an edit made on a version of the file that has changed since"
         case .cycle: "a path that leads back to where it started"
         case .duplicateOption: "two options of one question with the same text"
         case .questionWithoutOptions: "a question with no options"
