@@ -14,7 +14,8 @@ export class Api {
   }
 
   show(state) {
-    if (this.state && state.version < this.state.version) return;
+    // The same version again (the live channel opening) would only redraw what is there.
+    if (this.state && state.version <= this.state.version) return;
     this.state = state;
     this.onState(state);
   }

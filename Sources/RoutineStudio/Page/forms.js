@@ -132,6 +132,7 @@ export function confirmDelete(node, state, api) {
   const going = state.edges.filter((e) => e.to === node.id).map((e) => {
     if (e.kind === "start") return "start → " + node.id;
     const from = state.nodes.find((n) => n.id === e.from);
+    if (e.kind === "gather") return `${e.from} then → ${node.id}`;
     return e.option === null ? `${e.from} → ${node.id}` : `${e.from} "${from.options[e.option].text}" → ${node.id}`;
   });
   const body = [el("p", { text: `Delete '${node.id}' (${node.title})?` })];
