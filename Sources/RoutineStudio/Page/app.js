@@ -67,6 +67,8 @@ class Studio {
     $("redo").disabled = ro || !state.canRedo;
     $("status").textContent = `version ${state.version}` + (state.message ? ` · ${state.message}` : "");
     document.body.dataset.version = state.version;
+    // For Benchmarks/studio.sh: when this version was on screen, on the wall clock.
+    window.studioRedrawn = { version: state.version, at: performance.timeOrigin + performance.now(), sinceLoad: performance.now() };
     this.play.refresh();
   }
 
