@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The language server's latency and memory bars (issue: editor integration), on the release
-# build: a 5,000-node generated routine and a real 50-node one, then 10,000 edits for memory.
+# build: a 5,000-node generated routine and a real 50-node one, a 5,000-node chain with a
+# typo that cuts off its second half (one warning, not 2,500), then 10,000 edits for memory.
 #
 #   Benchmarks/lsp.sh            the full measurement (a few minutes)
 #   Benchmarks/lsp.sh --smoke    a few edits each: proves the script works (CI)
@@ -20,4 +21,14 @@ bin=$(swift build -c release --show-bin-path)
 
 python3 Benchmarks/lsp.py "$bin/routine" "$work/generated.rt" --edits "$edits"
 python3 Benchmarks/lsp.py "$bin/routine" Benchmarks/day.rt --edits "$edits"
+# `-> n2500x` for `-> n2500`: the typo stands while every edit is checked.
+python3 - "$work/typo.rt" <<'PY'
+import sys
+with open(sys.argv[1], "w") as out:
+    out.write('routine "Chain"\n')
+    for i in range(5000):
+        arrow = " -> n2500x" if i == 2499 else f" -> n{i + 1}" if i < 4999 else ""
+        out.write(f'habit n{i} "Step {i}"{arrow}\n')
+PY
+python3 Benchmarks/lsp.py "$bin/routine" "$work/typo.rt" --edits "$edits"
 python3 Benchmarks/lsp.py "$bin/routine" "$work/generated.rt" --edits "$memory" --memory

@@ -20,7 +20,7 @@ public enum HistoryCSV {
             return fields + [
                 String(d.step), d.node, d.kind.rawValue, step.title, d.result.rawValue, d.value.map(NumberText.format) ?? "",
                 step.target.map(NumberText.format) ?? "", step.unit ?? "", d.optionText ?? "", d.option.map { String($0 + 1) } ?? "",
-                step.decidedAt.description, NumberText.format((step.seconds * 1000).rounded() / 1000),
+                step.decidedAt.description, step.seconds.map { NumberText.format(($0 * 1000).rounded() / 1000) } ?? "",
             ]
         }
     }

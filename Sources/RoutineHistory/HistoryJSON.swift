@@ -29,7 +29,7 @@ public enum HistoryJSON {
             members.append(("index", .int(option + 1)))
         }
         members.append(("at", .string(step.decidedAt.description)))
-        members.append(("seconds", .number((step.seconds * 1000).rounded() / 1000)))
+        members.append(("seconds", step.seconds.map { .number(($0 * 1000).rounded() / 1000) } ?? .null))
         return .object(members)
     }
 
@@ -86,7 +86,7 @@ public enum HistoryJSON {
                 step: n, node: step.node, kind: kind, result: result, value: step.value, option: option,
                 optionText: result == .answered ? step.option : nil),
             title: step.title, target: step.target, unit: step.unit, decidedAt: try timestamp(step.at, "step \(n): 'at'"),
-            seconds: step.seconds ?? 0)
+            seconds: step.seconds)
     }
 
     private static func timestamp(_ text: String, _ what: String) throws(ImportProblem) -> Timestamp {

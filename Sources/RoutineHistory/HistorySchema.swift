@@ -60,6 +60,36 @@ enum HistorySchema {
                 CREATE INDEX step_values ON step (runId, step, node, value, target) WHERE value IS NOT NULL;
                 """)
         }
+        migrator.registerMigration("v4: a step's seconds may be unknown") { db in
+            // Only a person at a terminal is timed; a scripted step records NULL, not the
+            // moment between two lines of a file. SQLite cannot drop a NOT NULL in place: the
+            // table is rebuilt, its indexes as v1 to v3 made them.
+            try db.execute(sql: """
+                CREATE TABLE step_v4 (
+                    runId INTEGER NOT NULL REFERENCES run (id) ON DELETE CASCADE,
+                    step INTEGER NOT NULL,
+                    node TEXT NOT NULL,
+                    kind TEXT NOT NULL CHECK (kind IN ('habit', 'question')),
+                    title TEXT NOT NULL,
+                    result TEXT NOT NULL CHECK (result IN ('done', 'skipped', 'not-scheduled', 'answered')),
+                    value REAL,
+                    target REAL,
+                    unit TEXT,
+                    optionIndex INTEGER,
+                    optionText TEXT,
+                    decidedAt TEXT NOT NULL,
+                    seconds REAL,
+                    PRIMARY KEY (runId, step)
+                ) WITHOUT ROWID;
+                INSERT INTO step_v4 SELECT runId, step, node, kind, title, result, value, target, unit, optionIndex,
+                    optionText, decidedAt, seconds FROM step;
+                DROP TABLE step;
+                ALTER TABLE step_v4 RENAME TO step;
+                CREATE INDEX step_results ON step (runId, result);
+                CREATE INDEX step_values ON step (runId, step, node, value, target) WHERE value IS NOT NULL;
+                CREATE INDEX step_stats ON step (runId, step, node, result, value, seconds, optionIndex);
+                """)
+        }
         return migrator
     }
 }

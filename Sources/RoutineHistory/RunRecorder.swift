@@ -10,8 +10,6 @@ public final class RunRecorder {
     public let runID: Int64
     /// How many of the run's records the history holds.
     private var recorded: Int
-    /// When the previous step was decided (or the run started or resumed).
-    private var last: Timestamp
     private var failed = false
     private let onFailure: (HistoryError) -> Void
 
@@ -20,7 +18,6 @@ public final class RunRecorder {
         self.runID = runID
         self.recorded = recorded
         self.onFailure = onFailure
-        last = .now()
     }
 
     /// Records the start of a new run of `routine`.
@@ -45,20 +42,21 @@ public final class RunRecorder {
         try store.deleteSteps(of: id, after: plan.keptSteps)
         try store.reopen(id)
         let recorder = RunRecorder(store: store, runID: id, recorded: plan.keptSteps, onFailure: onFailure)
-        recorder.catchUp(plan.run)
+        recorder.catchUp(plan.run, [])
         return recorder
     }
 
-    /// Brings the record up to date with what `event` changed in `run`.
-    public func observe(_ event: RunEvent, _ run: RoutineRun) {
+    /// Brings the record up to date with what `event` changed in `run`. `seconds`: what the
+    /// runner measured for each record, in order (``StepTimer/seconds``); a record without a
+    /// measurement (a scripted run's) is stored with unknown seconds.
+    public func observe(_ event: RunEvent, _ run: RoutineRun, seconds: [Double?] = []) {
         switch event {
-        case .record: catchUp(run)
+        case .record: catchUp(run, seconds)
         case .back:
             attempt { () throws(HistoryError) in try store.deleteSteps(of: runID, after: run.records.count) }
             recorded = min(recorded, run.records.count)
-            last = .now()
         case .end(let result):
-            catchUp(run)
+            catchUp(run, seconds)
             attempt { () throws(HistoryError) in try store.finish(runID, result: result, reachedEnd: run.reachedEnd, at: .now()) }
         case .start, .prompt, .invalid, .help, .confirmEnd:
             break
@@ -66,7 +64,7 @@ public final class RunRecorder {
     }
 
     /// Writes the run's records that the history does not hold yet, each in its own commit.
-    private func catchUp(_ run: RoutineRun) {
+    private func catchUp(_ run: RoutineRun, _ seconds: [Double?]) {
         while recorded < run.records.count, !failed {
             let record = run.records[recorded]
             let now = Timestamp.now()
@@ -74,9 +72,8 @@ public final class RunRecorder {
             let target = run.routine.target(of: index)
             let step = StoredStep(
                 decision: RecordedStep(record, of: run.routine), title: run.routine.title(of: index), target: target?.amount,
-                unit: target?.unit, decidedAt: now, seconds: max(0, last.seconds(to: now)))
+                unit: target?.unit, decidedAt: now, seconds: recorded < seconds.count ? seconds[recorded] : nil)
             attempt { () throws(HistoryError) in try store.insertStep(step, run: runID) }
-            last = now
             recorded += 1
         }
     }

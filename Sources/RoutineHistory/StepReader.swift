@@ -107,7 +107,7 @@ struct StepReader: Sendable {
                     scan.answers.append((k, StatsRun.Answer(question: node, option: option)))
                 }
             } else if !routine.isQuestion(node) {
-                scan.steps.append(StatsRun.Step(node: node, result: result, value: columnDouble(raw, 3), seconds: sqlite3_column_double(raw, 4)))
+                scan.steps.append(StatsRun.Step(node: node, result: result, value: columnDouble(raw, 3), seconds: columnDouble(raw, 4)))
             }
         }
     }

@@ -70,10 +70,11 @@ public struct StoredStep: Hashable, Sendable {
     public var target: Double?
     public var unit: String?
     public var decidedAt: Timestamp
-    /// Seconds since the previous step (or since the run started or resumed).
-    public var seconds: Double
+    /// How long the person took over the step, on a monotonic clock; nil when nobody was
+    /// timed (a scripted run, a habit passed over, a history written before v4 imported so).
+    public var seconds: Double?
 
-    public init(decision: RecordedStep, title: String, target: Double? = nil, unit: String? = nil, decidedAt: Timestamp, seconds: Double) {
+    public init(decision: RecordedStep, title: String, target: Double? = nil, unit: String? = nil, decidedAt: Timestamp, seconds: Double?) {
         self.decision = decision
         self.title = title
         self.target = target
@@ -97,6 +98,6 @@ public struct StoredStep: Hashable, Sendable {
         target = columnDouble(raw, 7)
         unit = columnText(raw, 8)
         decidedAt = columnBytes(raw, 11).flatMap(Timestamp.init(utf8:)) ?? Timestamp(milliseconds: 0)
-        seconds = sqlite3_column_double(raw, 12)
+        seconds = columnDouble(raw, 12)
     }
 }

@@ -60,6 +60,10 @@ struct AnswerSource {
         return Exit.unreadable
     }
 
+    /// How long the countdown ran (pauses left out) when it gave the last answer; nil when the
+    /// answer was typed.
+    var countdownSeconds: Double? { editor?.countdownSeconds }
+
     /// The next answer; `kind` says what is asked, for the keys a terminal offers.
     /// `ready` shows the prompt (flushes what is waiting to be written).
     mutating func next(kind: PromptKind = .line, colors: Bool = false, ready: () -> Void = {}) -> RunLine {

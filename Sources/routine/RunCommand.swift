@@ -46,11 +46,17 @@ struct RunCommand: ParsableCommand {
     @Flag(help: "Start a new run even when the day's last run is unfinished (it is kept as it was).")
     var fresh = false
 
+    @Flag(help: "Record the run under a --date more than a year ahead.")
+    var force = false
+
     @OptionGroup var input: InputOptions
 
     func validate() throws {
         if let date, CalendarDate(date) == nil {
             throw ValidationError("'\(date)' is not a date: use YYYY-MM-DD, such as 2026-11-23")
+        }
+        if let day = date.flatMap(CalendarDate.init), !force, case .tooFarAhead(let days) = RunDate(day, today: .today()) {
+            throw ValidationError(Diagnostic.runDateTooFarAhead(day, days: days, today: .today()))
         }
         if file == "-", answers == nil {
             throw ValidationError("reading the routine from standard input needs the answers in a file: --answers FILE")
@@ -69,6 +75,10 @@ struct RunCommand: ParsableCommand {
             || input.color == .always
         var transcript = RunTranscript(interactive: interactive, colors: colors)
         let day = date.flatMap(CalendarDate.init) ?? .today()
+        switch RunDate(day, today: .today()) {
+        case .ahead(let days), .tooFarAhead(let days): report(.runDateAhead(day, days: days, today: .today()), colors: input.colorsOnStandardError)
+        case .ordinary: break
+        }
         var out = BufferedOutput(fd: 1)
         Interrupts.install()
 
@@ -81,42 +91,44 @@ struct RunCommand: ParsableCommand {
             return
         }
         var run = session.begin(choice)
+        // The header's count of what is left, for the person who reads it.
+        if interactive { run.trackProgress() }
 
-        let clock = ContinuousClock()
-        let started = clock.now
+        // Only a person at a terminal is timed; a resumed run keeps what was measured before.
+        var timer = StepTimer(measures: interactive, kept: session.keptSeconds)
+        let before = interactive ? timer.total ?? 0 : 0
+        let started = StepTimer.monotonicSeconds()
         // What the next read answers, for the keys the terminal offers.
         var asking = PromptKind.line
-        // When the step in front of the person was first shown, for the time a timed habit took.
-        var shownAt = clock.now
         let result = RunDriver.drive(
             &run, endOfInputResult: interactive ? .quit : .incomplete, interactive: interactive,
             read: {
                 // Whoever answers on standard input may be waiting to see the question; a
                 // file of answers is not, and a write per step would cost a system call each.
                 let waiting = !source.isFile
-                return source.next(kind: asking, colors: colors, ready: { if waiting { out.flush() } })
+                let line = source.next(kind: asking, colors: colors, ready: { if waiting { out.flush() } })
+                if let elapsed = source.countdownSeconds { timer.timed(elapsed) }
+                return line
             },
             emit: { event, run in
+                switch event {
+                case .prompt(_, _, false): timer.shown()
+                case .record, .end: timer.catchUp(run)
+                case .back: timer.back(to: run.records.count)
+                default: break
+                }
                 // The step is committed before it is shown: what the screen says is recorded.
-                session.recorder?.observe(event, run)
-                var elapsed: Double { (clock.now - started) / .seconds(1) }
+                session.recorder?.observe(event, run, seconds: timer.seconds)
+                var elapsed: Double? { interactive ? before + StepTimer.monotonicSeconds() - started : nil }
                 if json {
-                    if let object = event.json(run, elapsed: { if case .end = event { elapsed } else { nil } }()) {
-                        out.write(object)
-                    }
+                    if let object = event.json(run, elapsed: elapsed) { out.write(object) }
                     if case .start = event, let resumed = session.resumedJSON { out.write(resumed) }
                     if case .invalid = event { StandardError.write(transcript.render(event, run).stderr) }
                     return
                 }
                 if interactive {
                     asking = Self.kind(of: event, run, transcript) ?? asking
-                    switch event {
-                    case .prompt(_, _, false): shownAt = clock.now
-                    case .record(let record) where record.outcome == .habit(.done, value: nil) && run.routine.duration(of: record.node) != nil:
-                        transcript.measured[record.node] = (clock.now - shownAt) / .seconds(1)
-                    case .back(let node): transcript.measured[node] = nil
-                    default: break
-                    }
+                    transcript.measured = timer.seconds
                 }
                 let (stdout, stderr) = transcript.render(event, run, elapsed: elapsed)
                 if interactive, case .end = event { out.write("\n") }

@@ -18,6 +18,8 @@ struct RunHistorySession {
     /// The line shown under the run's heading when it resumes.
     private(set) var resumedText: String?
     private(set) var resumedJSON: JSONValue?
+    /// The times measured on the steps a resumed run keeps, as measured before it stopped.
+    private(set) var keptSeconds: [Double?] = []
 
     init(loaded: LoadedRoutine, path: String, date: CalendarDate, colors: Bool) {
         self.loaded = loaded
@@ -87,6 +89,7 @@ struct RunHistorySession {
             switch choice {
             case .resume(let plan):
                 recorder = try RunRecorder.resume(store, plan, onFailure: { Self.warn($0.diagnostic) })
+                keptSeconds = plan.stored.steps.prefix(plan.keptSteps).map(\.seconds)
                 let when = plan.stored.startedAt.clockTime(offset: plan.stored.utcOffset)
                 let dropped = plan.stored.steps.count - plan.keptSteps
                 resumedText = paint("resumed at step \(plan.run.step): \(plan.keptSteps) steps were recorded from \(when)"

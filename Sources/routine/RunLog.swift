@@ -52,10 +52,13 @@ enum RunLog {
             case .skipped: line += "skipped"
             case .notScheduled: line += "not scheduled"
             }
-            if d.result != .notScheduled { line += " · " + DurationText.human(Int(step.seconds.rounded())) }
+            // A step nobody was timed on (a scripted run's) shows no time rather than a 0.
+            if d.result != .notScheduled, let seconds = step.seconds { line += " · " + DurationText.human(Int(seconds.rounded())) }
             text += line + "\n"
         }
-        return text + "  " + counts(RunTotals(run.steps)) + (run.endedAt == nil ? "" : " · took \(took(run))") + "\n"
+        // A run on which nobody was timed (a scripted one) took no time anybody measured.
+        let timed = run.endedAt != nil && run.steps.contains { $0.seconds != nil }
+        return text + "  " + counts(RunTotals(run.steps)) + (timed ? " · took \(took(run))" : "") + "\n"
     }
 
     static func counts(_ totals: RunTotals) -> String {
@@ -94,7 +97,7 @@ enum RunLog {
 
     static func took(_ run: StoredRun) -> String {
         guard let ended = run.endedAt else { return "" }
-        return DurationText.human(Int(run.startedAt.seconds(to: ended).rounded()))
+        return DurationText.human(Int(max(0, run.startedAt.seconds(to: ended)).rounded()))
     }
 }
 

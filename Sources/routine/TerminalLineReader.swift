@@ -13,6 +13,8 @@ final class TerminalLineReader {
     private let fd: Int32
     private let raw: RawMode
     private var decoder = KeyDecoder()
+    /// How long the countdown ran, its pauses left out, when it gave the last answer.
+    private(set) var countdownSeconds: Double?
 
     init(fd: Int32) {
         self.fd = fd
@@ -22,6 +24,7 @@ final class TerminalLineReader {
     /// `ready` shows the prompt: called once the terminal is raw, so that no key typed after
     /// the prompt appears is echoed by the terminal itself.
     func readLine(limit: Int, kind: PromptKind = .line, colors: Bool = false, ready: () -> Void = {}) -> RunLine {
+        countdownSeconds = nil
         guard raw.enable() else {
             ready()
             return .endOfInput
@@ -141,6 +144,8 @@ final class TerminalLineReader {
         var paused = false
         var last = ContinuousClock.now
         var rang = false
+        // The time on the countdown's clock while it was not paused, the overtime included.
+        var ran = 0.0
         func draw() {
             let whole = max(0, Int(left.rounded(.up)))
             let time = format2(whole / 60) + ":" + format2(whole % 60)
@@ -153,6 +158,7 @@ final class TerminalLineReader {
             var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
             let ready = poll(&poller, 1, 200)
             let now = ContinuousClock.now
+            if !paused { ran += (now - last) / .seconds(1) * speed }
             if !paused, left > 0 {
                 left -= (now - last) / .seconds(1) * speed
                 if left <= 0, !rang {
@@ -167,6 +173,7 @@ final class TerminalLineReader {
                     switch key {
                     case .enter:
                         writeAll(1, Array("\n".utf8))
+                        countdownSeconds = ran
                         return .line("d")
                     case .text(" "):
                         paused.toggle()

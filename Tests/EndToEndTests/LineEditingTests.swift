@@ -67,11 +67,12 @@ struct LineEditingTests {
     }
 
     /// An answer that leads to `end` can be taken back; Enter at a numeric habit records its
-    /// target; the progress bound is shown and honest; the summary names skips and answers.
+    /// target; the progress is the longest remaining way, exact once the answers fixed it; the summary names skips and answers.
     @Test func theEndCanBeTakenBackAndEnterTakesTheTarget() throws {
         let session = try TmuxSession(command: command, environment: ["TERM": "xterm-256color"])
         var screen = try session.waitFor("done? >")
-        #expect(screen.contains("Step 1 · Morning · at most 9 more"), "\(screen)")
+        // The longest way: water, stretch, mood, then "Great!": run, shower, meditate, plan, water2.
+        #expect(screen.contains("Step 1 · Morning · at most 7 more"), "\(screen)")
         try session.send("Enter")
         try session.waitFor("Step 2 · Morning")
         try session.send("s")  // single keys act at once
@@ -81,9 +82,13 @@ struct LineEditingTests {
         try session.send("b")
         try session.waitFor("back to step 3")
         try session.send("Down", "Enter")  // the menu: "Okay" -> walk -> plan -> water2
-        try session.waitFor("Go for a walk")
+        screen = try session.waitFor("Go for a walk")
+        // The answer fixed the way: walk, plan, water2, exactly.
+        #expect(screen.contains("Step 3 · Morning · at most 5 more"), "\(screen)")
+        #expect(screen.contains("Step 4 · Morning · 2 more"), "\(screen)")
         try session.send("d")
-        try session.waitFor("Plan the day")
+        screen = try session.waitFor("Plan the day")
+        #expect(screen.contains("Step 5 · Morning · 1 more"), "\(screen)")
         try session.send("Enter")
         screen = try session.waitFor("amount [8 glasses] >")
         #expect(screen.contains("· the last step"), "\(screen)")

@@ -1,13 +1,11 @@
 import Foundation
 import Testing
+import RoutineKit
 
 struct ScriptedRunTests {
-    /// Events without the wall-clock field, which differs from run to run.
-    func events(_ stdout: String) -> [String] {
-        stdout.split(separator: "\n").map { line in
-            line.replacingOccurrences(of: #","elapsedSeconds":[0-9.]+"#, with: "", options: .regularExpression)
-        }
-    }
+    /// The events, one per line. A script is not timed: its `end` says `"elapsedSeconds":null`,
+    /// the same in every run.
+    func events(_ stdout: String) -> [String] { stdout.split(separator: "\n").map(String.init) }
 
     @Test func morningAsJSONLines() throws {
         let result = try execute(
@@ -25,7 +23,7 @@ struct ScriptedRunTests {
             #"{"event":"habit","step":6,"node":"meditate","title":"Meditate","result":"done","seconds":600}"#,
             #"{"event":"habit","step":7,"node":"plan","title":"Plan the day","result":"done"}"#,
             #"{"event":"habit","step":8,"node":"water2","title":"Drink water","result":"done","value":7,"target":8,"unit":"glasses"}"#,
-            #"{"event":"end","result":"completed","reachedEnd":false,"done":6,"skipped":1,"notScheduled":0,"plannedSeconds":1080}"#,
+            #"{"event":"end","result":"completed","reachedEnd":false,"done":6,"skipped":1,"notScheduled":0,"plannedSeconds":1080,"elapsedSeconds":null}"#,
         ])
     }
 
@@ -41,7 +39,7 @@ struct ScriptedRunTests {
     @Test func skipTodayReachesEnd() throws {
         let result = try execute(["run", "routines/morning.rt", "--json", "--date", "2026-11-23"], stdin: "\n\nskip today\n")
         #expect(result.status == 0)
-        #expect(events(result.stdout).last == #"{"event":"end","result":"completed","reachedEnd":true,"done":2,"skipped":0,"notScheduled":0,"plannedSeconds":300}"#)
+        #expect(events(result.stdout).last == #"{"event":"end","result":"completed","reachedEnd":true,"done":2,"skipped":0,"notScheduled":0,"plannedSeconds":300,"elapsedSeconds":null}"#)
     }
 
     @Test func invalidAnswersAreReportedAndTheNextLineRead() throws {
@@ -94,6 +92,23 @@ struct ScriptedRunTests {
         ExpectedFailure(name: "answers in a directory", arguments: ["run", "routines/morning.rt", "--answers", "routines"], status: 66,
                         stderr: "cannot read 'routines': it is a directory"),
     ]
+
+    /// A date a few days ahead is recorded with W012; more than a year ahead needs --force.
+    @Test func aRunDatedAheadWarnsAndFarAheadIsRefusedUnlessForced() throws {
+        let today = CalendarDate.today()
+        let soon = today.adding(days: 3).description
+        let warned = try execute(["run", "routines/morning.rt", "--json", "--date", soon], stdin: "q\n")
+        #expect(warned.status == 0)
+        #expect(warned.stderr.contains("warning[W012]: the run is dated \(soon), 3 days after today (\(today))"))
+        let far = today.adding(days: 13_000).description
+        let refused = try execute(["run", "routines/morning.rt", "--json", "--date", far], stdin: "q\n")
+        #expect(refused.status == 64)
+        #expect(refused.stderr.contains("more than a year ahead: check the year, or pass --force"))
+        let forced = try execute(["run", "routines/morning.rt", "--json", "--date", far, "--force"], stdin: "q\n")
+        #expect(forced.status == 0)
+        #expect(forced.stderr.contains("warning[W012]: the run is dated \(far), 13,000 days after today"))
+        #expect(forced.stdout.contains(#""date":"\#(far)""#))
+    }
 
     @Test(arguments: refusals)
     func refuses(_ r: ExpectedFailure) throws {

@@ -17,7 +17,7 @@ struct HistoryJSONTests {
                 title: "Mood?", decidedAt: Timestamp("2026-11-23T06:13:00.000Z")!, seconds: 15.679),
             StoredStep(
                 decision: RecordedStep(step: 3, node: "run", kind: .habit, result: .notScheduled), title: "Run",
-                decidedAt: Timestamp("2026-11-23T06:13:00.000Z")!, seconds: 0),
+                decidedAt: Timestamp("2026-11-23T06:13:00.000Z")!, seconds: nil),
         ])
 
     @Test func aRunSurvivesTheRoundTrip() throws {
@@ -31,6 +31,17 @@ struct HistoryJSONTests {
         let text = HistoryJSON.encode(unfinished).text
         #expect(text.contains(#""result":"unfinished""#) && text.contains(#""ended":null"#))
         #expect(try HistoryJSON.decode(Substring(text)) == unfinished)
+    }
+
+    /// A step nobody timed is `"seconds":null`, not 0; an export from before, with a number
+    /// on every step, keeps its numbers, and a line without `seconds` reads as unknown.
+    @Test func unknownSecondsAreNull() throws {
+        let line = HistoryJSON.encode(Self.run).text
+        #expect(line.contains(#""title":"Run","result":"not-scheduled","at":"2026-11-23T06:13:00.000Z","seconds":null}"#))
+        let older = line.replacingOccurrences(of: #""seconds":null"#, with: #""seconds":0.001"#)
+        #expect(try HistoryJSON.decode(Substring(older)).steps.map(\.seconds) == [41.201, 15.679, 0.001])
+        let without = line.replacingOccurrences(of: #","seconds":null"#, with: "")
+        #expect(try HistoryJSON.decode(Substring(without)).steps.map(\.seconds) == [41.201, 15.679, nil])
     }
 
     @Test func importingTwiceAddsNothing() throws {

@@ -103,6 +103,75 @@ struct HistoryStoreTests {
         #expect(totals.done == 2 && totals.values == [RunTotals.Value(node: "drink", value: 6.5, target: 8)])
     }
 
+    /// A history of schema v3, whose steps all have seconds, is rebuilt by v4 so that a step
+    /// may have none: every row kept, the indexes exactly as v1 to v3 made them, and the
+    /// statistics still read from their covering index.
+    @Test func aV3HistoryLetsAStepsSecondsBeUnknown() throws {
+        let path = try temporaryHistoryPath()
+        let old = try DatabaseQueue(path: path)
+        try HistorySchema.migrator.migrate(old, upTo: "v3: values as the log reads them")
+        func schema(_ db: Database) throws -> [String] {
+            try String.fetchAll(db, sql: "SELECT type || ' ' || name || ': ' || ifnull(sql, '') FROM sqlite_master WHERE type = 'index' ORDER BY name")
+        }
+        let (indexes, rowsBefore) = try old.write { db in
+            try db.execute(sql: """
+                INSERT INTO run (id, routine, path, sourceHash, date, startedAt, utcOffset, result)
+                VALUES (1, 'Morning', '/r/test.rt', 'h', '2026-11-23', '2026-11-23T06:00:00.000Z', 0, 'completed');
+                INSERT INTO step (runId, step, node, kind, title, result, value, target, unit, optionIndex, optionText, decidedAt, seconds)
+                VALUES (1, 1, 'water', 'habit', 'Water', 'done', NULL, NULL, NULL, NULL, NULL, '2026-11-23T06:00:05.000Z', 5),
+                       (1, 2, 'mood', 'question', 'Mood?', 'answered', NULL, NULL, NULL, 0, 'Good', '2026-11-23T06:00:07.000Z', 2),
+                       (1, 3, 'drink', 'habit', 'Drink', 'done', 6.5, 8, 'glasses', NULL, NULL, '2026-11-23T06:00:09.000Z', 2.25);
+                """)
+            return (try schema(db), try Row.fetchAll(db, sql: "SELECT * FROM step ORDER BY runId, step"))
+        }
+        #expect(throws: (any Error).self) {
+            try old.write { try $0.execute(sql: "UPDATE step SET seconds = NULL WHERE step = 1") }
+        }
+        try old.close()
+
+        let store = try #require(try HistoryStore.open(path, create: false))
+        try store.queue.read { db in
+            #expect(try schema(db) == indexes)
+            #expect(try Row.fetchAll(db, sql: "SELECT * FROM step ORDER BY runId, step") == rowsBefore)
+            #expect(try Bool.fetchOne(db, sql: "SELECT \"notnull\" FROM pragma_table_info('step') WHERE name = 'seconds'") == false)
+            #expect(try Bool.fetchOne(db, sql: "SELECT \"notnull\" FROM pragma_table_info('step') WHERE name = 'decidedAt'") == true)
+            #expect(try String.fetchAll(db, sql: "PRAGMA foreign_key_check").isEmpty)
+            #expect(try String.fetchOne(db, sql: "PRAGMA integrity_check") == "ok")
+            let plan = try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN \(StepReader.sql)", arguments: [1, 1]).map { $0["detail"] as String }.joined()
+            #expect(plan.contains("COVERING INDEX step_stats"), "\(plan)")
+        }
+        // A fresh history has the same indexes.
+        let fresh = try #require(try HistoryStore.open(try temporaryHistoryPath(), create: true))
+        #expect(try fresh.queue.read(schema) == indexes)
+
+        let step = StoredStep(
+            decision: RecordedStep(step: 4, node: "rest", kind: .habit, result: .skipped), title: "Rest",
+            decidedAt: Timestamp("2026-11-23T06:00:11.000Z")!, seconds: nil)
+        try store.insertStep(step, run: 1)
+        let run = try #require(try store.runs(RunFilter()).first)
+        #expect(run.steps.map(\.seconds) == [5, 2, 2.25, nil])
+        // A run removed takes its steps along: the rebuilt table still refers to its run.
+        try store.queue.write { try $0.execute(sql: "DELETE FROM run WHERE id = 1") }
+        #expect(try store.queue.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM step") } == 0)
+    }
+
+    /// A recorder told what the runner measured stores it; a record it was told nothing of
+    /// has no time.
+    @Test func theRecorderStoresWhatTheRunnerMeasured() throws {
+        let store = try #require(try HistoryStore.open(try temporaryHistoryPath(), create: true))
+        let day = CalendarDate("2026-11-23")!
+        var run = RoutineRun(routine: morning, date: day)
+        let recorder = try RunRecorder.start(store, routine: morning, path: "/r/test.rt", source: [], date: day, onFailure: { Issue.record("\($0)") })
+        run.decide(.done(value: nil))
+        recorder.observe(.record(run.records[0]), run, seconds: [3.5])
+        run.decide(.option(1))
+        recorder.observe(.record(run.records[1]), run, seconds: [3.5, 1.25])
+        run.decide(.skip)
+        recorder.observe(.end(.quit), run, seconds: [3.5, 1.25])
+        let stored = try #require(try store.runs(RunFilter()).first)
+        #expect(stored.steps.map(\.seconds) == [3.5, 1.25, nil])
+    }
+
     /// Two routines' runs interleaved, so that the other's steps lie inside the ranges read,
     /// and the halves read on two connections split between them.
     static func interleavedHistory() throws -> HistoryStore {
@@ -120,7 +189,7 @@ struct HistoryStoreTests {
                     let decision = RecordedStep(
                         step: k + 1, node: node, kind: node == "mood" ? .question : .habit, result: result,
                         value: node == "drink" && result == .done ? Double(random.below(10)) : nil, option: node == "mood" ? random.below(3) : nil)
-                    steps.append(StoredStep(decision: decision, title: node, target: 8, decidedAt: at, seconds: Double(random.below(100))))
+                    steps.append(StoredStep(decision: decision, title: node, target: 8, decidedAt: at, seconds: random.below(4) == 0 ? nil : Double(random.below(100))))
                 }
                 runs.append(StoredRun(routine: name, path: "/r.rt", sourceHash: "h", date: date.description, startedAt: at, utcOffset: 0, result: random.below(5) == 0 ? .quit : .completed, steps: steps))
             }
@@ -135,7 +204,7 @@ struct HistoryStoreTests {
         let filter = RunFilter(routine: "Morning", since: since)
         func summary(_ runs: [StatsRun]) -> [String] {
             runs.map { run in
-                "\(run.date) \(run.completed) " + run.steps.map { "\($0.node):\($0.result):\($0.value ?? -1):\($0.seconds)" }.joined(separator: ",")
+                "\(run.date) \(run.completed) " + run.steps.map { "\($0.node):\($0.result):\($0.value ?? -1):\($0.seconds ?? -1)" }.joined(separator: ",")
                     + " " + run.answers.map { "\($0.question)=\($0.option)" }.joined(separator: ",")
             }
         }
@@ -234,7 +303,8 @@ struct HistoryStoreTests {
         ])
         #expect(run.steps.map(\.title) == ["Water", "Mood?", "Run", "Drink"])
         #expect(run.steps[3].target == 8 && run.steps[3].unit == "glasses")
-        #expect(run.steps.allSatisfy { $0.seconds >= 0 })
+        // Nothing timed these decisions: no step has a time.
+        #expect(run.steps.allSatisfy { $0.seconds == nil })
     }
 
     @Test func skippedAndBackAreRecorded() throws {

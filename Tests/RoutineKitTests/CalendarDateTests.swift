@@ -22,3 +22,27 @@ struct CalendarDateTests {
         #expect(CalendarDate(text) == nil)
     }
 }
+
+/// How far ahead a run may be dated: tomorrow is ordinary, a day more warns, past the same
+/// day next year is refused.
+struct RunDateTests {
+    struct Case: CustomTestStringConvertible, Sendable {
+        let name: String, today: String, date: String, expected: RunDate
+        var testDescription: String { name }
+    }
+
+    @Test(arguments: [
+        Case(name: "the past", today: "2026-11-25", date: "2020-01-06", expected: .ordinary),
+        Case(name: "today", today: "2026-11-25", date: "2026-11-25", expected: .ordinary),
+        Case(name: "tomorrow", today: "2026-11-25", date: "2026-11-26", expected: .ordinary),
+        Case(name: "two days ahead", today: "2026-11-25", date: "2026-11-27", expected: .ahead(days: 2)),
+        Case(name: "a year ahead to the day", today: "2026-11-25", date: "2027-11-25", expected: .ahead(days: 365)),
+        Case(name: "a year and a day", today: "2026-11-25", date: "2027-11-26", expected: .tooFarAhead(days: 366)),
+        Case(name: "36 years", today: "2026-11-25", date: "2062-11-20", expected: .tooFarAhead(days: 13_144)),
+        Case(name: "from a leap day", today: "2028-02-29", date: "2029-02-28", expected: .ahead(days: 365)),
+        Case(name: "from a leap day, a day past", today: "2028-02-29", date: "2029-03-01", expected: .tooFarAhead(days: 366)),
+    ])
+    func howFarAhead(_ c: Case) {
+        #expect(RunDate(CalendarDate(c.date)!, today: CalendarDate(c.today)!) == c.expected)
+    }
+}

@@ -35,6 +35,16 @@ struct GoldenDiagnosticTests {
         try assertGolden(Self.rendered(name, style: .short), Self.folder.appendingPathComponent(base + ".short"))
     }
 
+    /// `check --format json` of the unreachable regions: the region's other nodes under `related`.
+    @Test func jsonRendering() throws {
+        let name = "unreachable-region.rt"
+        let bytes = try [UInt8](Data(contentsOf: Self.folder.appendingPathComponent(name)))
+        let loaded = RoutineLoader.load(SourceFile(name: "diagnostics/" + name, bytes: bytes))
+        var table = LineTable(loaded.file)
+        let text = loaded.diagnostics.map { $0.json(in: loaded.file, table: &table).text }.joined(separator: "\n") + "\n"
+        try assertGolden(text, Self.folder.appendingPathComponent("unreachable-region.json"))
+    }
+
     @Test func colouredRenderingWrapsEscapes() throws {
         let loaded = load("routine \"R\"\nhabit a \"A\" -> b")
         let text = DiagnosticRenderer(style: .rich, colors: true).render(loaded.diagnostics, in: loaded.file)

@@ -47,6 +47,23 @@ struct StatsTests {
         report.habits.first { $0.id == id }!.days.map(\.status.rawValue).joined(separator: " ")
     }
 
+    /// "measured … on average" is over the days someone was timed; a scripted day (no time)
+    /// is not a 0, and a habit never timed is "not measured yet".
+    @Test func onlyMeasuredDaysMakeTheAverage() {
+        func run(_ day: Int, _ seconds: Double?) -> StatsRun {
+            let steps = ["tea", "run"].enumerated().map { k, node in RecordedStep(step: k + 1, node: node, kind: .habit, result: .done) }
+            return StatsRun(date: Self.monday.adding(days: day), completed: true, recorded: steps, seconds: [nil, seconds], in: Self.routine)
+        }
+        let report = Self.report([run(0, nil), run(1, 1200), run(2, nil), run(3, 1320)], until: 3)
+        let habit = report.habits.first { $0.id == "run" }!
+        #expect(habit.measuredSeconds == 1260)
+        #expect(habit.days.map(\.seconds) == [nil, 1200, nil, 1320])
+        #expect(StatsText.table(report).contains("time: planned 20m · measured 21m on average"))
+        let scripted = Self.report([run(0, nil), run(1, nil)], until: 1)
+        #expect(scripted.habits.first { $0.id == "run" }!.measuredSeconds == nil)
+        #expect(StatsText.table(scripted).contains("time: planned 20m · not measured yet"))
+    }
+
     @Test func onlyTheHabitsOnEveryWayAreUnconditional() throws {
         let every = try PathExplorer(Self.routine).nodesOnEveryWay().map(Self.routine.id(of:)).sorted()
         #expect(every == ["mood", "tea"])

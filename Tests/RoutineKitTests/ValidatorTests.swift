@@ -51,6 +51,10 @@ struct ValidatorTests {
         CodesCase(name: "empty routine name", source: "routine \"\"\nhabit a \"A\"", codes: ["E207"]),
         CodesCase(name: "end as start", source: header + "start -> end\nhabit a \"A\"", codes: ["E208", "W001"]),
         CodesCase(name: "unreachable", source: header + "habit a \"A\"\nhabit b \"B\"", codes: ["W001"]),
+        CodesCase(name: "a region cut off by a typo is one warning", source: header + "habit a \"A\" -> bx\nhabit b \"B\" -> c\nhabit c \"C\" -> d\nhabit d \"D\"", codes: ["E202", "W001"]),
+        CodesCase(name: "two entries into one region warn at each", source: header + "habit a \"A\"\nhabit b \"B\" -> d\nhabit c \"C\" -> d\nhabit d \"D\" -> e\nhabit e \"E\"", codes: ["W001", "W001"]),
+        CodesCase(name: "lone unused declarations warn each", source: header + "habit a \"A\"\nhabit b \"B\"\nhabit c \"C\"", codes: ["W001", "W001"]),
+        CodesCase(name: "an unreachable cycle is entered at its first node", source: header + "habit a \"A\"\nhabit x \"X\" -> y\nhabit y \"Y\" -> x", codes: ["W001", "E204"]),
         CodesCase(name: "the suggested fix of a typo is not also unreachable", source: header + "habit a \"A\" -> meditat\nhabit meditate \"M\"", codes: ["E202"]),
         CodesCase(name: "options all the same", source: header + "question q \"Q\"\n \"x\" -> a\n \"y\" -> a\nhabit a \"A\"", codes: ["W002"]),
         CodesCase(name: "single option", source: header + "question q \"Q\"\n \"x\" -> end", codes: ["W003"]),
@@ -85,6 +89,31 @@ struct ValidatorTests {
     ] as [(String, [String], String?)])
     func suggestionsAreCloseEnoughToBeTypos(_ word: String, _ candidates: [String], _ expected: String?) {
         #expect(closestMatch(to: word, among: candidates) == expected)
+    }
+
+    /// A typo in the middle of a 5,000-node chain: one error and one warning at the node
+    /// the typo meant, which counts the 2,499 nodes after it and lists each as related.
+    @Test func aCutOffChainIsOneWarningWithItsCount() {
+        var source = Self.header
+        for i in 0..<5000 {
+            source += "habit n\(i) \"S\"" + (i == 2499 ? " -> n2500x" : i < 4999 ? " -> n\(i + 1)" : "") + "\n"
+        }
+        let diagnostics = load(source).diagnostics
+        #expect(diagnostics.map(\.code.rawValue) == ["E202", "W001"])
+        let warning = diagnostics.last
+        #expect(warning?.message == "node 'n2500' and the 2,499 nodes after it can never be reached")
+        #expect(warning?.notes.first?.message == "the others are 'n2501', 'n2502', 'n2503', 'n2504', 'n2505' and 2,494 more")
+        #expect(warning?.related.count == 2499)
+        #expect(warning?.related.first?.message == "'n2501' can never be reached either")
+    }
+
+    @Test(arguments: [
+        ("habit a \"A\"\nhabit b \"B\"", "node 'b' can never be reached from the start"),
+        ("habit a \"A\"\nhabit b \"B\" -> c\nhabit c \"C\"", "node 'b' and the node after it can never be reached"),
+        ("habit a \"A\"\nhabit b \"B\" -> c, a\nhabit c \"C\" -> d\nhabit d \"D\"", "node 'b' and the 2 nodes after it can never be reached"),
+    ])
+    func regionMessages(_ body: String, _ message: String) {
+        #expect(load(Self.header + body).diagnostics.filter { $0.code == .unreachableNode }.map(\.message) == [message])
     }
 
     @Test func cyclePrintsTheWholePathWithEachEdge() {

@@ -28,6 +28,9 @@ public struct Label: Hashable, Sendable {
 public struct Note: Hashable, Sendable {
     public var message: String
     public var span: Span?
+    /// Whether the note sums up the diagnostic's ``Diagnostic/related`` places for text
+    /// output; the language server lists those places instead.
+    public var summarizesRelated = false
 
     public init(_ message: String, at span: Span? = nil) {
         self.message = message
@@ -63,6 +66,9 @@ public struct Diagnostic: Hashable, Sendable, Error {
     public var fixIt: FixIt?
     /// Other fixes, when the mistake can be read two ways; the likelier one is ``fixIt``.
     public var alternatives: [FixIt]
+    /// Further places the one mistake covers (the other nodes of an unreachable region): the
+    /// language server lists each, text output sums them up in one note.
+    public var related: [Label] = []
     /// How many diagnostics this one stands for: 1, or the count of a capped code's closing
     /// "and N more" (``DiagnosticList``), so that totals stay true.
     public var count = 1

@@ -62,6 +62,7 @@ public enum DiagnosticCode: String, Sendable, Codable, CaseIterable {
     case runNotRecorded = "W009"
     case bareGather = "W010"
     case misleadingNumbers = "W011"
+    case runDateAhead = "W012"
 
     public var severity: Severity { rawValue.hasPrefix("W") ? .warning : .error }
 
@@ -111,7 +112,7 @@ public enum DiagnosticCode: String, Sendable, Codable, CaseIterable {
         case .yamlTooDeep: "YAML nested deeper than the schema allows"
         case .yamlMultipleDocuments: "more than one YAML document in a file"
         case .yamlTag: "a YAML tag other than the standard ones"
-        case .unreachableNode: "a node that no path from the start reaches"
+        case .unreachableNode: "a node, or a region entered through it, that no path from the start reaches"
         case .optionsAllSame: "a question whose options all lead to the same place"
         case .singleOption: "a question with only one option"
         case .duplicateTarget: "a target listed twice in one arrow"
@@ -122,6 +123,7 @@ public enum DiagnosticCode: String, Sendable, Codable, CaseIterable {
         case .runNotRecorded: "a run that cannot be recorded, because the history cannot be written"
         case .bareGather: "a bare arrow on its own line in a question, which is the question's gather"
         case .misleadingNumbers: "option texts that are numbers but not their positions, which a typed number picks by"
+        case .runDateAhead: "a run dated more than a day after today (more than a year is refused without --force)"
         }
     }
 }

@@ -15,6 +15,9 @@ extension Diagnostic {
         members.append(("notes", .array(notes.map { note in
             .object([("message", .string(note.message))] + (note.span.map { position($0) } ?? []))
         })))
+        if !related.isEmpty {
+            members.append(("related", .array(related.map { .object([("message", .string($0.message))] + position($0.span)) })))
+        }
         func object(_ fix: FixIt) -> JSONValue {
             .object([("message", .string(fix.message)), ("replacement", .string(fix.replacement))] + position(fix.span))
         }

@@ -342,10 +342,37 @@ extension Diagnostic {
 
     // MARK: Warnings
 
-    static func unreachable(_ id: String, at span: Span, form: SourceFormat = .rt) -> Diagnostic {
+    /// `after` lists the other nodes of the region entered at `id`: empty for a lone node,
+    /// `nil` when they were too many to count.
+    static func unreachable(_ id: String, at span: Span, after: [Label]? = [], form: SourceFormat = .rt) -> Diagnostic {
         let advice = form == .rt ? "add an arrow to '\(id)', or list it in 'start -> ...'"
             : "name '\(id)' in a 'next:' of another node, or list it under 'start:'"
-        return Diagnostic(.unreachableNode, "node '\(id)' can never be reached from the start", at: span, notes: [Note(advice)])
+        guard let after else {
+            return Diagnostic(.unreachableNode, "node '\(id)' and the nodes after it can never be reached", at: span, notes: [Note(advice)])
+        }
+        guard !after.isEmpty else {
+            return Diagnostic(.unreachableNode, "node '\(id)' can never be reached from the start", at: span, notes: [Note(advice)])
+        }
+        let count = after.count == 1 ? "the node" : "the \(Self.grouped(after.count)) nodes"
+        let shown = 5
+        var names = after.prefix(shown).map { "'\($0.message)'" }.joined(separator: ", ")
+        if after.count > shown { names += " and \(Self.grouped(after.count - shown)) more" }
+        var summary = Note((after.count == 1 ? "the other is " : "the others are ") + names)
+        summary.summarizesRelated = true
+        var diagnostic = Diagnostic(.unreachableNode, "node '\(id)' and \(count) after it can never be reached", at: span, notes: [summary, Note(advice)])
+        diagnostic.related = after.map { Label($0.span, "'\($0.message)' can never be reached either") }
+        return diagnostic
+    }
+
+    /// `2499` as `2,499`: counts in messages are read, not parsed.
+    static func grouped(_ number: Int) -> String {
+        var digits = String(number.magnitude)
+        var k = digits.count - 3
+        while k > 0 {
+            digits.insert(",", at: digits.index(digits.startIndex, offsetBy: k))
+            k -= 3
+        }
+        return (number < 0 ? "-" : "") + digits
     }
 
     static func optionsAllSame(_ id: String, at span: Span) -> Diagnostic {

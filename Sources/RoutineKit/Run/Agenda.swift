@@ -62,6 +62,16 @@ public struct Agenda: Sendable {
     /// the routine's size; for the progress a person sees.
     public var liveCount: Int { live.reduce(0) { $0 + ($1 ? 1 : 0) } }
 
+    /// The targets waiting on the agenda, front first (the node in front of the person
+    /// included, until it is completed): the state the paths analysis explores from. Linear
+    /// in the routine's size.
+    public var pending: [Target] {
+        var entries: [(position: Int, index: Int)] = []
+        for index in onAgenda.indices where onAgenda[index] { entries.append((position[index], index)) }
+        entries.sort { $0.position < $1.position }
+        return entries.map { $0.index == endIndex ? .end : .node($0.index) }
+    }
+
     private static func index(of target: Target, end: Int) -> Int? {
         switch target {
         case .node(let index): index

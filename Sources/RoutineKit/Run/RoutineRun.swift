@@ -33,6 +33,12 @@ public struct RoutineRun: Sendable {
     public let date: CalendarDate
     private let graph: RoutineGraph
     private var agenda: Agenda
+    /// The longest remaining way, when tracked: the analysis (shared by copies of the run,
+    /// since what it keeps depends on the agenda alone), the stretch of habits the run is on,
+    /// and what is left at the current node.
+    private var progress: RunProgress?
+    private var stretch: RunProgress.Stretch?
+    private var progressNow: StepsLeft?
     /// Where each decision was taken, newest last, for ``back()``.
     private var checkpoints: [Checkpoint] = []
 
@@ -70,6 +76,35 @@ public struct RoutineRun: Sendable {
     /// never falls below what follows; `end` or an answer may make the run shorter.
     public var stepsLeftAtMost: Int { max(0, agenda.liveCount - (current == nil ? 0 : 1)) }
 
+    /// The steps after the current one on the longest way from here, exact when no question
+    /// is left on any way; kept up to date once ``trackProgress()`` was called, and otherwise
+    /// (or past the analysis's budget) the bound of ``stepsLeftAtMost``.
+    public var stepsLeft: StepsLeft { progressNow ?? StepsLeft(count: stepsLeftAtMost, isFixed: false) }
+
+    /// Keeps ``stepsLeft`` exact from now on, at each step: for a person who reads it. A
+    /// script, which shows no progress, need not pay for it.
+    public mutating func trackProgress() {
+        if progress == nil { progress = RunProgress(routine) }
+        refreshProgress()
+    }
+
+    private mutating func refreshProgress() {
+        guard let progress else { return }
+        progressNow = nil
+        guard let node = current else { return }
+        if routine.isQuestion(node) {
+            stretch = nil
+            progressNow = progress.atQuestion(node, agenda: agenda.pending)
+            return
+        }
+        if let known = stretch?.left(records: records.count, current: node) {
+            progressNow = known
+            return
+        }
+        stretch = progress.stretch(from: agenda.pending, current: node, records: records.count)
+        progressNow = stretch?.left(records: records.count, current: node)
+    }
+
     /// Whether a habit is scheduled on the run's date.
     public func isScheduled(_ node: RoutineNode) -> Bool {
         node.days.map { $0.contains(date.weekday) } ?? true
@@ -93,6 +128,9 @@ public struct RoutineRun: Sendable {
         records.removeSubrange(checkpoint.records...)
         current = checkpoint.node
         reachedEnd = false
+        // The stretch may have been another way's: it is worked out again from the agenda.
+        stretch = nil
+        refreshProgress()
         return current
     }
 
@@ -132,7 +170,9 @@ public struct RoutineRun: Sendable {
                 continue
             }
             current = index
+            refreshProgress()
             return
         }
+        refreshProgress()
     }
 }

@@ -54,6 +54,7 @@ public struct RunSummary: Sendable {
 
 extension RunEvent {
     /// The event as one JSON Lines object, or nil for events only a terminal shows.
+    /// `elapsed`: the time the run took, for `end`; nil (JSON null) when it was not measured.
     public func json(_ run: RoutineRun, elapsed: Double? = nil) -> JSONValue? {
         switch self {
         case .start:
@@ -100,7 +101,7 @@ extension RunEvent {
                 ("done", .int(summary.done)), ("skipped", .int(summary.skipped)),
                 ("notScheduled", .int(summary.notScheduled)), ("plannedSeconds", .int(summary.plannedSeconds)),
             ]
-            if let elapsed { members.append(("elapsedSeconds", .number((elapsed * 1000).rounded() / 1000))) }
+            members.append(("elapsedSeconds", elapsed.map { .number(($0 * 1000).rounded() / 1000) } ?? .null))
             return .object(members)
         }
     }

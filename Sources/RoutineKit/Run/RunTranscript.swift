@@ -5,8 +5,9 @@ public struct RunTranscript: Sendable {
     /// what they just typed.
     public var interactive: Bool
     public var colors: Bool
-    /// Seconds measured on each timed habit done, by node, for the summary at a terminal.
-    public var measured: [Int: Double] = [:]
+    /// Seconds measured on each record of the run, in order (nil: not measured), for the
+    /// summary at a terminal: ``StepTimer/seconds``.
+    public var measured: [Double?] = []
 
     public init(interactive: Bool, colors: Bool) {
         self.interactive = interactive
@@ -14,7 +15,8 @@ public struct RunTranscript: Sendable {
     }
 
     /// The text for `event`: `stdout` for the screen, `stderr` for complaints.
-    public func render(_ event: RunEvent, _ run: RoutineRun, elapsed: Double = 0) -> (stdout: String, stderr: String) {
+    /// `elapsed`: the time the run took, nil when it was not measured (a scripted run).
+    public func render(_ event: RunEvent, _ run: RoutineRun, elapsed: Double? = nil) -> (stdout: String, stderr: String) {
         // Single fields from the records: a whole node would copy every option of a question,
         // and a question of 100,000 options is answered, refused and recorded many times.
         let routine = run.routine
@@ -58,8 +60,7 @@ public struct RunTranscript: Sendable {
     }
 
     private func prompt(_ node: RoutineNode, index: Int, step: Int, run: RoutineRun) -> String {
-        let left = run.stepsLeftAtMost
-        let progress = left == 0 ? "the last step" : "at most \(left) more"
+        let progress = run.stepsLeft.text
         var text = "\n" + dim("Step \(step) · \(run.routine.name) · \(progress)") + "\n"
         var details: [String] = []
         if let seconds = node.duration { details.append(DurationText.human(seconds)) }
@@ -96,7 +97,7 @@ public struct RunTranscript: Sendable {
         return "  \(done) · s: skip · b: back to the previous step · q: quit and show the summary\n"
     }
 
-    private func summary(_ result: RunResult, _ run: RoutineRun, elapsed: Double) -> String {
+    private func summary(_ result: RunResult, _ run: RoutineRun, elapsed: Double?) -> String {
         let s = RunSummary(run)
         // At a terminal, the words of --json and the history; scripts keep their wording.
         let outcome: String =
@@ -119,19 +120,20 @@ public struct RunTranscript: Sendable {
             // At a terminal, what was decided, by name: the skipped habits and the answers.
             let skipped = run.records.filter { $0.outcome == .habit(.skipped, value: nil) }.map { run.routine.title(of: $0.node) }
             if !skipped.isEmpty { text += clean("  skipped: " + skipped.joined(separator: ", ")) + "\n" }
-            for record in run.records {
+            for (k, record) in run.records.enumerated() {
                 switch record.outcome {
                 case .answer(let k):
                     text += clean("  \(run.routine.title(of: record.node)) \(run.routine.answer(k, of: record.node))") + "\n"
                 case .habit(.done, _):
-                    guard let planned = run.routine.duration(of: record.node), let took = measured[record.node] else { continue }
+                    guard let planned = run.routine.duration(of: record.node), k < measured.count, let took = measured[k] else { continue }
                     text += clean("  \(run.routine.title(of: record.node)): planned \(DurationText.human(planned)) · took \(DurationText.human(Int(took.rounded())))") + "\n"
                 default:
                     continue
                 }
             }
         }
-        text += "  planned \(DurationText.human(s.plannedSeconds)) · took \(DurationText.human(Int(elapsed.rounded())))\n"
+        let took = elapsed.map { "took " + DurationText.human(Int($0.rounded())) } ?? "time not measured"
+        text += "  planned \(DurationText.human(s.plannedSeconds)) · \(took)\n"
         return text
     }
 

@@ -49,15 +49,22 @@ public struct StatsRun: Sendable {
     /// steps are 110,000 of them, and their pages are faulted in one by one.
     public struct Step: Sendable {
         private var storedValue: Double
-        public var seconds: Double
+        /// NaN for not measured.
+        private var storedSeconds: Double
         private var storedNode: Int32
         public var result: RecordedStep.Result
 
-        public init(node: Int, result: RecordedStep.Result, value: Double? = nil, seconds: Double = 0) {
+        public init(node: Int, result: RecordedStep.Result, value: Double? = nil, seconds: Double? = nil) {
             storedNode = Int32(truncatingIfNeeded: node)
             self.result = result
             storedValue = value ?? .nan
-            self.seconds = seconds
+            storedSeconds = seconds ?? .nan
+        }
+
+        /// How long the person took, nil when nobody was timed.
+        public var seconds: Double? {
+            get { storedSeconds.isNaN ? nil : storedSeconds }
+            set { storedSeconds = newValue ?? .nan }
         }
 
         public var node: Int {
@@ -78,11 +85,11 @@ public struct StatsRun: Sendable {
     }
 
     /// A run from recorded steps, matched to `routine` by node ID.
-    public init(date: CalendarDate, completed: Bool, recorded: [RecordedStep], seconds: [Double] = [], in routine: Routine) {
+    public init(date: CalendarDate, completed: Bool, recorded: [RecordedStep], seconds: [Double?] = [], in routine: Routine) {
         let ids = routine.indexByID()
         self.init(date: date, completed: completed, steps: recorded.enumerated().compactMap { k, step in
             guard step.kind == .habit, let node = ids[step.node] else { return nil }
-            return Step(node: node, result: step.result, value: step.value, seconds: k < seconds.count ? seconds[k] : 0)
+            return Step(node: node, result: step.result, value: step.value, seconds: k < seconds.count ? seconds[k] : nil)
         }[...])
         answers = recorded.compactMap { step in
             guard step.kind == .question, let node = ids[step.node], let option = step.option else { return nil }
@@ -140,7 +147,8 @@ public struct DayClassifier: Sendable {
             var skipped = false
             var notScheduled = false
             var value: Double?
-            var seconds = 0.0
+            /// The day's measured time; nil when no run of the day timed it.
+            var seconds: Double?
         }
 
         /// By node index; empty on a day without runs.
@@ -159,7 +167,7 @@ public struct DayClassifier: Sendable {
                     case .done:
                         entry.done = true
                         entry.value = step.value ?? entry.value
-                        entry.seconds += step.seconds
+                        if let seconds = step.seconds { entry.seconds = (entry.seconds ?? 0) + seconds }
                     case .skipped: entry.skipped = true
                     case .notScheduled: entry.notScheduled = true
                     case .answered: break

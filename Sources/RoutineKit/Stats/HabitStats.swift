@@ -73,7 +73,8 @@ public struct HabitStats: Sendable {
                     values.append((day.date, value))
                     if let target, value >= target.amount { targetMet += 1 }
                 }
-                if let seconds = day.seconds, seconds > 0 { measured.append(seconds) }
+                // Only days on which the person was timed: a scripted day is not a 0.
+                if let seconds = day.seconds { measured.append(seconds) }
             case .missed:
                 current = 0
             case .skipped, .notDue, .unknown:

@@ -36,7 +36,7 @@ public enum Validator {
         for cycle in components.representativeCycles(graph).prefix(detailLimit) {
             diagnostics.append(cycleDiagnostic(cycle, routine))
         }
-        checkReachability(routine, graph, suggested: edgeChecker.suggestedNames, form: form, into: &diagnostics)
+        checkReachability(routine, graph, components, suggested: edgeChecker.suggestedNames, form: form, into: &diagnostics)
         return diagnostics
     }
 
@@ -135,21 +135,29 @@ public enum Validator {
         return routine.edges[record.next.range].first(where: { $0.target == .node(target) })?.span
     }
 
-    /// Warns about nodes no path reaches, except a node that is the suggested fix for a
-    /// misspelt arrow: once the typo is fixed it is reached, and the error already says so.
+    /// Warns once per unreachable region, at the node through which it would be entered,
+    /// except a lone node that is the suggested fix for a misspelt arrow (once the typo is
+    /// fixed it is reached, and the error already says so) or a redeclared ID's copy (already
+    /// an error).
     private static func checkReachability(
-        _ routine: Routine, _ graph: RoutineGraph, suggested: Set<String>, form: SourceFormat,
-        into diagnostics: inout DiagnosticList
+        _ routine: Routine, _ graph: RoutineGraph, _ components: StronglyConnectedComponents,
+        suggested: Set<String>, form: SourceFormat, into diagnostics: inout DiagnosticList
     ) {
         let roots = routine.start.compactMap(\.target.nodeIndex)
         let reached = graph.reachable(from: roots)
+        guard reached.contains(false) else { return }
         var firstOfID: [String: Int]?
-        for i in routine.records.indices where !reached[i] {
-            // A redeclared ID is already an error; warning that the copy is unreachable adds nothing.
-            if firstOfID == nil { firstOfID = routine.indexByID() }
+        for region in UnreachableRegions(graph, reached: reached, components: components).regions {
+            let i = region.entry
             let id = routine.id(of: i)
-            guard firstOfID?[id] == i, !suggested.contains(id) else { continue }
-            diagnostics.append(.unreachable(id, at: routine.records[i].idSpan, form: form))
+            if region.after?.isEmpty ?? false {
+                if firstOfID == nil { firstOfID = routine.indexByID() }
+                guard firstOfID?[id] == i, !suggested.contains(id) else { continue }
+            }
+            let others = region.after.map { after in
+                after.map { Label(routine.records[$0].idSpan, routine.id(of: $0)) }
+            }
+            diagnostics.append(.unreachable(id, at: routine.records[i].idSpan, after: others, form: form))
         }
     }
 }

@@ -93,11 +93,19 @@ extension LanguageServer {
         var related: [JSON] = diagnostic.secondary.map { label in
             ["location": ["uri": .string(snapshot.uri), "range": positions.range(label.span)], "message": .string(label.message)]
         }
-        for note in diagnostic.notes {
+        for note in diagnostic.notes where !note.summarizesRelated {
             related.append(["location": ["uri": .string(snapshot.uri), "range": positions.range(note.span ?? span)], "message": .string(note.message)])
         }
         if let fix = diagnostic.fixIt {
             related.append(["location": ["uri": .string(snapshot.uri), "range": positions.range(fix.span)], "message": .string("help: " + fix.message)])
+        }
+        // Past a hundred places a list is not read, and every keystroke would resend it.
+        let listed = 100
+        for label in diagnostic.related.prefix(listed) {
+            related.append(["location": ["uri": .string(snapshot.uri), "range": positions.range(label.span)], "message": .string(label.message)])
+        }
+        if diagnostic.related.count > listed {
+            related.append(["location": ["uri": .string(snapshot.uri), "range": positions.range(span)], "message": .string("and \(diagnostic.related.count - listed) more")])
         }
         if !related.isEmpty { fields["relatedInformation"] = .array(related) }
         if diagnostic.code == .unreachableNode { fields["tags"] = [1] }
