@@ -127,4 +127,23 @@ struct StudioAPITests {
             #expect(studio.text.contains("title: B"))
         }
     }
+
+    @Test func playRunsTheRoutineAndDropsAnswersThatNoLongerApply() async throws {
+        let text = "routine \"R\"\n\nhabit a \"A\" -> q\nquestion q \"Go on?\"\n  \"Yes\" -> b\n  \"No\"\nhabit b \"B\"\n"
+        try await StudioFixture.with(text) { studio in
+            func play(_ answers: [String]) async throws -> [String: Any] {
+                let body = String(decoding: try JSONSerialization.data(withJSONObject: ["answers": answers]), as: UTF8.self)
+                let answer = await studio.http.request("POST", "/api/play", headers: studio.pageHeaders, body: body)
+                return try #require(JSONSerialization.jsonObject(with: Data(answer.body.utf8)) as? [String: Any])
+            }
+            let first = try await play(["d", "o0"])
+            #expect(first["used"] as? Int == 2)
+            #expect((first["prompt"] as? [String: Any])?["id"] as? String == "b")
+            // An answer that does not fit where the run is stops the replay there.
+            let second = try await play(["d", "s"])
+            #expect(second["used"] as? Int == 1)
+            #expect((second["prompt"] as? [String: Any])?["id"] as? String == "q")
+            #expect(studio.text == text)
+        }
+    }
 }
