@@ -115,6 +115,12 @@ class StudioTests(unittest.TestCase):
                 self.assertTrue(canvas["x"] <= r["x"] and r["x"] + r["width"] <= canvas["x"] + canvas["width"] + 1, card.get_attribute("data-node"))
             self.assertEqual(len(driver.find_elements(By.CSS_SELECTOR, "path.edge")), 14)
             studio.shot("1-morning")
+            # The dark theme follows prefers-color-scheme.
+            light = driver.execute_script("return getComputedStyle(document.body).backgroundColor")
+            driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [{"name": "prefers-color-scheme", "value": "dark"}]})
+            self.assertNotEqual(driver.execute_script("return getComputedStyle(document.body).backgroundColor"), light)
+            studio.shot("1-morning-dark")
+            driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [{"name": "prefers-color-scheme", "value": "light"}]})
         finally:
             studio.close()
 
