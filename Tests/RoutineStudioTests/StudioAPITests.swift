@@ -146,4 +146,21 @@ struct StudioAPITests {
             #expect(studio.text == text)
         }
     }
+
+    @Test func aRoutineIsBuiltFromNoFileAtAll() async throws {
+        try await StudioFixture.with("", name: "morning.rt") { studio in
+            try FileManager.default.removeItem(atPath: studio.path)
+            try await Task.sleep(for: .milliseconds(300))
+            let added = await studio.post("{\"version\": \(await studio.version()), \"op\": \"addHabit\", \"title\": \"Drink a glass of water\"}")
+            #expect(added.status == 200, "\(added.body)")
+            #expect(studio.text == "routine \"morning\"\n\nhabit drink-a-glass-of-water \"Drink a glass of water\"\n")
+            let question = await studio.post(
+                "{\"version\": \(await studio.version()), \"op\": \"addQuestion\", \"id\": \"mood\", \"text\": \"How are you?\", \"options\": [\"Fine\", \"Tired\"]}")
+            #expect(question.status == 200)
+            let connected = await studio.post(
+                "{\"version\": \(await studio.version()), \"op\": \"connect\", \"from\": \"drink-a-glass-of-water\", \"to\": \"mood\"}")
+            #expect(connected.status == 200)
+            #expect(studio.text == "routine \"morning\"\n\nhabit drink-a-glass-of-water \"Drink a glass of water\" -> mood\n\nquestion mood \"How are you?\"\n  \"Fine\"\n  \"Tired\"\n")
+        }
+    }
 }
