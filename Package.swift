@@ -12,6 +12,7 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
     ],
     targets: [
         .systemLibrary(name: "CYAML", pkgConfig: "yaml-0.1", providers: [.apt(["libyaml-dev"])]),
@@ -24,6 +25,14 @@ let package = Package(
             dependencies: [
                 "RoutineKit", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ]),
+        .target(
+            name: "RoutineStudio",
+            dependencies: [
+                "RoutineKit",
+                .product(name: "Hummingbird", package: "hummingbird"),
+            ],
+            resources: [.embedInCode("Page/index.html"), .embedInCode("Page/studio.css"), .embedInCode("Page/app.js"), .embedInCode("Page/api.js"), .embedInCode("Page/canvas.js"), .embedInCode("Page/forms.js"), .embedInCode("Page/keyboard.js"), .embedInCode("Page/play.js"), .embedInCode("Page/dom.js")]
+        ),
         .executableTarget(
             name: "routine",
             dependencies: [
@@ -31,6 +40,7 @@ let package = Package(
                 "RoutineHistory",
                 "RoutineTerminal",
                 "RoutineLanguageServer",
+                "RoutineStudio",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -40,6 +50,11 @@ let package = Package(
         .testTarget(name: "RoutineTerminalTests", dependencies: ["RoutineTerminal"]),
         .testTarget(name: "RoutineLanguageServerTests", dependencies: ["RoutineLanguageServer", "RoutineKit"]),
         .testTarget(name: "EndToEndTests", dependencies: ["RoutineKit"]),
+        .testTarget(
+            name: "RoutineStudioTests",
+            dependencies: [
+                "RoutineStudio", "RoutineKit",
+            ]),
     ],
     swiftLanguageModes: [.v6]
 )

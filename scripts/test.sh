@@ -37,3 +37,4 @@ swift test </dev/null
 
 # The language server with real clients: pytest-lsp, the TextMate grammar, headless Neovim.
 bash scripts/lsp-tests.sh </dev/null
+bash scripts/browser-tests.sh </dev/null

@@ -23,7 +23,7 @@ struct RoutineCommand: ParsableCommand {
         subcommands: [
             CheckCommand.self, RunCommand.self, GraphCommand.self, PathsCommand.self, ConvertCommand.self, FormatCommand.self,
             LogCommand.self, StatsCommand.self, OffCommand.self, HistoryCommand.self, LSPCommand.self, TestCommand.self,
-            DoneCommand.self, TodayCommand.self, RemindCommand.self, AmendCommand.self,
+            DoneCommand.self, TodayCommand.self, RemindCommand.self, AmendCommand.self, StudioCommand.self,
         ]
     )
 }

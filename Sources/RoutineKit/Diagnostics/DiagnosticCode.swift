@@ -1,7 +1,7 @@
 /// Every diagnostic's stable code. Codes are never reused or renumbered.
 ///
 /// E0xx: reading and lexing; E1xx: syntax; E2xx: meaning; E3xx: YAML; E4xx: test files;
-/// E5xx: logs outside a run; W0xx: warnings; N0xx: notes.
+/// E5xx: logs outside a run; E6xx: the studio's edits; W0xx: warnings; N0xx: notes.
 public enum DiagnosticCode: String, Sendable, Codable, CaseIterable {
     // Reading and lexing
     case unreadableInput = "E001"
@@ -67,6 +67,9 @@ public enum DiagnosticCode: String, Sendable, Codable, CaseIterable {
     case testRoutineUnavailable = "E406"
     case testFailed = "E407"
     case noTestCases = "E408"
+    // Edits from the studio
+    case editRefused = "E601"
+    case editConflict = "E602"
     // Warnings
     case unreachableNode = "W001"
     case optionsAllSame = "W002"
@@ -124,6 +127,8 @@ public enum DiagnosticCode: String, Sendable, Codable, CaseIterable {
         case .duplicateNode: "two nodes with the same ID"
         case .unknownTarget: "an arrow to a node that does not exist"
         case .unknownStart: "a start target that names no node"
+        case .editRefused: "an edit the studio refuses: an unknown node or answer, an invalid or taken ID, a read-only file"
+        case .editConflict: "an edit made on a version of the file that has changed since"
         case .cycle: "a path that leads back to where it started"
         case .duplicateOption: "two options of one question with the same text"
         case .questionWithoutOptions: "a question with no options"

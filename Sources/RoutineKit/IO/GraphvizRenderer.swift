@@ -22,6 +22,29 @@ public enum GraphvizRenderer {
         return (diagnostic, missing)
     }
 
+    /// Runs `dot -T<kind>` and returns what it printed: for layouts read back by a program
+    /// (`json0`). The output goes to an unnamed temporary file, which cannot fill up and stall
+    /// `dot` the way a pipe read only after it exits could.
+    public static func output(_ dot: [UInt8], as kind: String) -> Result<[UInt8], Diagnostic> {
+        guard let file = tmpfile() else { return .failure(.unwritable("a temporary file", reason: InputReader.describe(errno))) }
+        defer { fclose(file) }
+        let fd = fileno(file)
+        var missing = false
+        if let failure = dot.withUnsafeBufferPointer({ run($0, as: kind, into: fd, for: "Graphviz's layout", missing: &missing) }) {
+            return .failure(failure)
+        }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        lseek(fd, 0, SEEK_SET)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if count < 0, errno == EINTR { continue }
+            guard count > 0 else { break }
+            bytes.append(contentsOf: chunk[0..<count])
+        }
+        return .success(bytes)
+    }
+
     static func run(_ dot: UnsafeBufferPointer<UInt8>, as kind: String, into fd: Int32, for output: String, missing: inout Bool) -> Diagnostic? {
         var ends: [Int32] = [0, 0]
         guard pipe(&ends) == 0 else { return .unwritable(output, reason: InputReader.describe(errno)) }

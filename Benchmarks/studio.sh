@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# Times `routine studio` with a real browser on a generated 200-node routine and on
+# routines/morning.rt (the bars are in BENCHMARKS.md, "The studio"). Uses the release build,
+# and the selenium venv of scripts/browser-tests.sh.
+#
+#   Benchmarks/studio.sh            30 rounds each
+#   ROUNDS=5 Benchmarks/studio.sh   a quick run
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export PATH="/opt/swift/usr/bin:$PATH"
+
+venv=.build/browser-venv
+if [ ! -x "$venv/bin/python" ] || ! "$venv/bin/python" -c "import selenium" 2>/dev/null; then
+    rm -rf "$venv"
+    python3 -m venv "$venv"
+    "$venv/bin/pip" install --quiet --disable-pip-version-check selenium
+fi
+swift build -c release --product routine >/dev/null
+swift build -c release --product routine-gen >/dev/null
+bin=$(swift build -c release --show-bin-path)
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+"$bin/routine-gen" 200 --seed 7 --out "$work/r200" >/dev/null
+export ROUTINE="${ROUTINE:-$bin/routine}"
+"$venv/bin/python" Benchmarks/studio.py "200 nodes" "$work/r200.rt" "morning.rt" routines/morning.rt

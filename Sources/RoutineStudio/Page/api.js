@@ -1,0 +1,57 @@
+// The studio's API (docs/studio.md): the state, edits, and the live channel.
+export class Api {
+  constructor(onState, onError) {
+    this.state = null;
+    this.onState = onState;
+    this.onError = onError;
+    this.busy = Promise.resolve();
+  }
+
+  async load() {
+    const response = await fetch("/api/routine", { cache: "no-store" });
+    if (!response.ok) throw new Error(await response.text());
+    this.show(await response.json());
+  }
+
+  show(state) {
+    // The same version again (the live channel opening) would only redraw what is there.
+    if (this.state && state.version <= this.state.version) return;
+    this.state = state;
+    this.onState(state);
+  }
+
+  /// Sends one op; edits go one after another, each on the version the last one left.
+  edit(op) {
+    const run = async () => {
+      const body = JSON.stringify({ version: this.state.version, ...op });
+      const response = await fetch("/api/edit", { method: "POST", headers: { "Content-Type": "application/json" }, body });
+      const answer = await response.json().catch(() => ({ error: { message: response.statusText } }));
+      if (response.ok) {
+        this.show(answer);
+        return answer;
+      }
+      if (response.status === 409 && answer.state) this.show(answer.state);
+      this.onError(answer.error ? answer.error : { message: response.statusText }, response.status);
+      return null;
+    };
+    const next = this.busy.then(run, run);
+    this.busy = next.catch(() => null);
+    return next;
+  }
+
+  /// Listens for new versions; reloads the state on each, and after a lost connection.
+  live(onTiming) {
+    const source = new EventSource("/api/live");
+    source.onmessage = async (event) => {
+      const { version } = JSON.parse(event.data);
+      if (!this.state || version !== this.state.version) {
+        const started = performance.now();
+        await this.load();
+        if (onTiming) onTiming(performance.now() - started);
+      }
+    };
+    source.onerror = () => { document.getElementById("status").textContent = "reconnecting…"; };
+    source.onopen = () => { this.load().catch(() => {}); };
+    this.source = source;
+  }
+}

@@ -1,0 +1,162 @@
+// The studio's page: the canvas, the problems panel, the play panel, dialogs and keys, over
+// the API. The file is the truth: every change is an op sent to the server, and the page
+// redraws from the state it answers.
+import { Api } from "./api.js";
+import { Canvas, successors } from "./canvas.js";
+import { el, toast } from "./dom.js";
+import * as forms from "./forms.js";
+import { installKeys } from "./keyboard.js";
+import { Play } from "./play.js";
+
+const $ = (id) => document.getElementById(id);
+
+class Studio {
+  constructor() {
+    this.api = new Api((state) => this.show(state), (error, status) => this.refused(error, status));
+    this.canvas = new Canvas($("canvas"), $("world"), {
+      open: (id) => this.open(id),
+      connect: (from, option, to) => this.edit({ op: "connect", from, option, to }),
+      readOnly: () => this.readOnly(),
+    });
+    this.play = new Play($("play-body"), this.api);
+    $("add-habit").onclick = () => this.add("habit");
+    $("add-question").onclick = () => this.add("question");
+    $("undo").onclick = () => this.edit({ op: "undo" });
+    $("redo").onclick = () => this.edit({ op: "redo" });
+    $("fit").onclick = () => this.canvas.fit();
+    $("zoom-in").onclick = () => this.canvas.zoomBy(1.2);
+    $("zoom-out").onclick = () => this.canvas.zoomBy(1 / 1.2);
+    $("toggle-play").onclick = () => this.togglePlay();
+    $("help").onclick = () => this.help();
+    window.addEventListener("resize", () => this.canvas.fit());
+    installKeys(this);
+  }
+
+  async start() {
+    await this.api.load();
+    this.api.live((ms) => { window.studioLastRedraw = ms; });
+  }
+
+  readOnly() { const s = this.api.state; return !s || !!s.readOnly || s.stale; }
+
+  node(id) { return this.api.state.nodes.find((n) => n.id === id); }
+
+  show(state) {
+    $("routine-name").textContent = state.name || "(no name)";
+    $("routine-path").textContent = state.path;
+    document.title = `${state.name || "routine"} — routine studio`;
+    this.canvas.render(state);
+    this.problems(state);
+    const banner = $("banner");
+    if (state.stale) {
+      banner.textContent = "The file does not parse: the last drawing is shown faded until it does. Fix it in your editor; the page follows.";
+      banner.hidden = false;
+    } else if (state.readOnly) {
+      banner.textContent = state.readOnly.replace(/^./, (c) => c.toUpperCase()) + ". Edit the file in your editor; the page follows.";
+      banner.hidden = false;
+    } else if (state.layoutError) {
+      banner.textContent = `No layout: ${state.layoutError}`;
+      banner.hidden = false;
+    } else if (!state.nodes.length) {
+      banner.textContent = "An empty routine: add a habit (H) or a question (Q) to begin.";
+      banner.hidden = false;
+    } else banner.hidden = true;
+    const ro = this.readOnly();
+    for (const id of ["add-habit", "add-question"]) $(id).disabled = ro;
+    $("undo").disabled = ro || !state.canUndo;
+    $("redo").disabled = ro || !state.canRedo;
+    $("status").textContent = `version ${state.version}` + (state.message ? ` · ${state.message}` : "");
+    document.body.dataset.version = state.version;
+    // For Benchmarks/studio.sh: when this version was on screen, on the wall clock.
+    window.studioRedrawn = { version: state.version, at: performance.timeOrigin + performance.now(), sinceLoad: performance.now() };
+    this.play.refresh();
+  }
+
+  problems(state) {
+    const list = $("problem-list");
+    const items = state.diagnostics.map((d) => {
+      const li = el("li", { class: d.severity, tabindex: 0, role: "button", "aria-label": `${d.severity} ${d.code} at line ${d.line}: ${d.message}` },
+        el("span", { class: "code", text: d.code }), `${d.line ? `${d.line}: ` : ""}${d.message}`);
+      const select = () => {
+        const id = this.nodeAtLine(state, d.line);
+        if (id) this.canvas.select(id);
+      };
+      li.addEventListener("click", select);
+      li.addEventListener("keydown", (e) => { if (e.key === "Enter") select(); });
+      return li;
+    });
+    if (!items.length) items.push(el("li", { class: "none", text: "No problems." }));
+    list.replaceChildren(...items);
+  }
+
+  /// The node whose declaration holds `line`: the last one that starts at or before it.
+  nodeAtLine(state, line) {
+    if (!line) return null;
+    const lines = state.source.split("\n");
+    let found = null;
+    for (let i = 0; i < Math.min(line, lines.length); i++) {
+      const m = /^\s*(habit|question)\s+([A-Za-z_][A-Za-z0-9_-]*)/.exec(lines[i]);
+      if (m) found = m[2];
+    }
+    return found && this.node(found) ? found : null;
+  }
+
+  async edit(op) {
+    if (this.readOnly() && op.op !== "undo" && op.op !== "redo") return null;
+    const answer = await this.api.edit(op);
+    if (answer && answer.message && op.op === "delete") toast(answer.message);
+    return answer;
+  }
+
+  refused(error, status) {
+    if (status === 409) toast("The file changed in the meantime; the page shows it now. Try again.", "error");
+    else toast(error.message + (error.notes && error.notes.length ? ` (${error.notes[0]})` : ""), "error");
+  }
+
+  open(id) {
+    const node = this.node(id);
+    if (node && !this.readOnly()) forms.editNode(node, this.api.state, { edit: (op) => this.edit(op) });
+  }
+
+  remove(id) {
+    const node = this.node(id);
+    if (node && !this.readOnly()) forms.confirmDelete(node, this.api.state, { edit: (op) => this.edit(op) });
+  }
+
+  add(kind) {
+    if (this.readOnly()) return;
+    forms.addNode(kind, this.canvas.selected, { edit: (op) => this.edit(op) });
+  }
+
+  /// Moves the selection along an arrow: forward to where it leads, or back to where it came from.
+  follow(id, direction) {
+    const state = this.api.state;
+    let next;
+    if (direction > 0) next = successors(state).get(id) || [];
+    else next = state.edges.filter((e) => e.to === id && e.from).map((e) => e.from);
+    const order = this.canvas.order;
+    next = [...new Set(next)].filter((n) => order.includes(n)).sort((a, b) => order.indexOf(a) - order.indexOf(b));
+    if (!next.length) return;
+    // Pressing again goes to the next of them.
+    const key = `${id}:${direction}`;
+    this.followIndex = this.followKey === key ? (this.followIndex + 1) % next.length : 0;
+    this.followKey = key;
+    this.canvas.select(next[this.followIndex]);
+    this.followKey = `${next[this.followIndex]}:${direction}`;
+    this.followIndex = -1;
+  }
+
+  togglePlay() {
+    const panel = $("play");
+    panel.hidden = !panel.hidden;
+    $("toggle-play").setAttribute("aria-pressed", String(!panel.hidden));
+    this.play.open = !panel.hidden;
+    this.play.refresh();
+  }
+
+  help() { forms.showHelp(); }
+}
+
+const studio = new Studio();
+window.studio = studio;
+studio.start().catch((error) => toast(`The studio cannot be reached: ${error.message}`, "error"));

@@ -1,0 +1,247 @@
+// The canvas: cards at Graphviz's boxes, arrows along its splines, pan, zoom, fit, and
+// connecting by dragging from a port to a card.
+import { el, svg } from "./dom.js";
+
+/// Where each node leads (every arrow but the start's), for cycle checks and arrow keys.
+export function successors(state) {
+  const map = new Map(state.nodes.map((n) => [n.id, []]));
+  for (const edge of state.edges) if (edge.from && map.has(edge.from) && map.has(edge.to)) map.get(edge.from).push(edge.to);
+  return map;
+}
+
+/// The path from `to` back to `from` that an arrow from → to would close, or null.
+export function cyclePath(state, from, to) {
+  if (from === to) return [from, from];
+  const next = successors(state);
+  const parent = new Map([[to, null]]);
+  const queue = [to];
+  while (queue.length) {
+    const id = queue.shift();
+    if (id === from) {
+      const path = [];
+      for (let at = from; at !== null; at = parent.get(at)) path.unshift(at);
+      return [from, ...path];
+    }
+    for (const n of next.get(id) || []) if (!parent.has(n)) { parent.set(n, id); queue.push(n); }
+  }
+  return null;
+}
+
+export function describeNode(node) {
+  if (node.kind === "question") {
+    return `Question ${node.id}: ${node.title}. Answers: ${node.options.map((o) => o.text).join(", ")}`;
+  }
+  return `Habit ${node.id}: ${node.title}` + (node.details ? `, ${node.details}` : "") + (node.note ? `. Note: ${node.note}` : "");
+}
+
+export class Canvas {
+  constructor(root, world, handlers) {
+    this.root = root;
+    this.world = world;
+    this.handlers = handlers;
+    this.view = { x: 0, y: 0, k: 1 };
+    this.state = null;
+    this.selected = null;
+    this.fitted = false;
+    this.installPanZoom();
+  }
+
+  apply() {
+    const { x, y, k } = this.view;
+    this.world.style.transform = `translate(${x}px, ${y}px) scale(${k})`;
+  }
+
+  fit() {
+    if (!this.state) return;
+    const w = this.root.clientWidth, h = this.root.clientHeight;
+    const gw = Math.max(this.state.width, 1), gh = Math.max(this.state.height, 1);
+    const k = Math.min(1.4, Math.max(0.15, Math.min((w - 60) / gw, (h - 60) / gh)));
+    this.view = { k, x: (w - gw * k) / 2, y: Math.max(20, (h - gh * k) / 2) };
+    this.apply();
+  }
+
+  zoomBy(factor, cx = this.root.clientWidth / 2, cy = this.root.clientHeight / 2) {
+    const k = Math.min(3, Math.max(0.1, this.view.k * factor));
+    const f = k / this.view.k;
+    this.view = { k, x: cx - (cx - this.view.x) * f, y: cy - (cy - this.view.y) * f };
+    this.apply();
+  }
+
+  installPanZoom() {
+    let pan = null;
+    this.root.addEventListener("pointerdown", (e) => {
+      if (e.button !== 0 || e.target.closest(".card, .port")) return;
+      pan = { x: e.clientX, y: e.clientY, vx: this.view.x, vy: this.view.y };
+      this.root.classList.add("panning");
+      this.root.setPointerCapture(e.pointerId);
+    });
+    this.root.addEventListener("pointermove", (e) => {
+      if (!pan) return;
+      this.view.x = pan.vx + e.clientX - pan.x;
+      this.view.y = pan.vy + e.clientY - pan.y;
+      this.apply();
+    });
+    const end = () => { pan = null; this.root.classList.remove("panning"); };
+    this.root.addEventListener("pointerup", end);
+    this.root.addEventListener("pointercancel", end);
+    this.root.addEventListener("wheel", (e) => {
+      e.preventDefault();
+      const box = this.root.getBoundingClientRect();
+      this.zoomBy(Math.exp(-e.deltaY * 0.0015), e.clientX - box.left, e.clientY - box.top);
+    }, { passive: false });
+  }
+
+  render(state) {
+    this.state = state;
+    const world = this.world;
+    world.replaceChildren();
+    world.classList.toggle("stale", state.stale);
+    world.style.width = `${state.width}px`;
+    world.style.height = `${state.height}px`;
+    const layer = svg("svg", { width: state.width, height: state.height, "aria-hidden": "true" });
+    const defs = svg("defs");
+    const marker = svg("marker", { id: "head", viewBox: "0 0 10 10", refX: 9, refY: 5, markerWidth: 7, markerHeight: 7, orient: "auto-start-reverse" });
+    marker.append(svg("path", { d: "M0,0 L10,5 L0,10 z", class: "arrowhead" }));
+    defs.append(marker);
+    layer.append(defs);
+    for (const edge of state.edges) {
+      if (!edge.points.length) continue;
+      const p = edge.points;
+      let d = `M${p[0][0]},${p[0][1]}`;
+      for (let i = 1; i + 2 < p.length; i += 3) d += ` C${p[i][0]},${p[i][1]} ${p[i + 1][0]},${p[i + 1][1]} ${p[i + 2][0]},${p[i + 2][1]}`;
+      if (edge.tip) d += ` L${edge.tip[0]},${edge.tip[1]}`;
+      const path = svg("path", { d, class: `edge ${edge.kind}`, "marker-end": "url(#head)" });
+      path.dataset.from = edge.from ?? "";
+      path.dataset.to = edge.to;
+      layer.append(path);
+    }
+    this.dragLine = svg("path", { class: "drag-line" });
+    this.dragLine.style.display = "none";
+    layer.append(this.dragLine);
+    world.append(layer);
+    const markers = state.markers || {};
+    if (markers.start) world.append(this.marker(markers.start, "start", ""));
+    if (markers.end) world.append(this.marker(markers.end, "end", "end"));
+    for (const missing of markers.missing || []) world.append(this.marker(missing, "missing", `${missing.name} (missing)`));
+    // Reading order: top to bottom, then left to right, which is also the Tab order.
+    const ordered = [...state.nodes].filter((n) => n.width !== undefined)
+      .sort((a, b) => (a.y - b.y) || (a.x - b.x));
+    this.order = ordered.map((n) => n.id);
+    for (const node of ordered) world.append(this.card(node));
+    if (!this.fitted && state.nodes.length) { this.fit(); this.fitted = true; }
+    if (this.selected) this.select(this.selected, false);
+  }
+
+  marker(box, kind, text) {
+    const m = el("div", { class: `marker ${kind}`, "aria-hidden": "true" }, text);
+    Object.assign(m.style, { left: `${box.x}px`, top: `${box.y}px`, width: `${box.width}px`, height: `${box.height}px` });
+    return m;
+  }
+
+  card(node) {
+    const card = el("div", {
+      class: `card ${node.kind}` + (node.unreachable ? " unreachable" : ""), "data-node": node.id, tabindex: 0,
+      role: "button", "aria-label": describeNode(node) + (node.unreachable ? ". Unreachable" : ""),
+      title: node.note ? `${node.title}\n${node.note}` : node.title,
+    });
+    Object.assign(card.style, { left: `${node.x}px`, top: `${node.y}px`, width: `${node.width}px`, height: `${node.height}px` });
+    card.append(el("div", { class: "title", text: node.title }));
+    if (node.kind === "habit") {
+      if (node.details) card.append(el("div", { class: "details", text: node.details }));
+      const out = el("div", { class: "port out", "data-node": node.id, title: "Drag to the habit or question that follows", "aria-label": `Arrow from ${node.id}` });
+      card.append(out);
+      this.dragFrom(out, node.id, null);
+    } else {
+      const ports = el("div", { class: "ports", role: "group", "aria-label": `Answers of ${node.id}` });
+      for (const option of node.options) {
+        const port = el("div", {
+          class: "port", "data-node": node.id, "data-option": option.index, title: `${option.text}: drag to where this answer leads`,
+          "aria-label": `Answer ${option.index + 1} of ${node.id}: ${option.text}`,
+        }, option.text);
+        if (option.width) port.style.width = `${option.width}px`;
+        ports.append(port);
+        this.dragFrom(port, node.id, option.index);
+      }
+      card.append(ports);
+    }
+    if (node.start) card.append(el("span", { class: "badge start", text: "start" }));
+    if (node.unreachable) card.append(el("span", { class: "badge", text: "unreachable" }));
+    card.addEventListener("click", () => this.select(node.id));
+    card.addEventListener("dblclick", () => this.handlers.open(node.id));
+    return card;
+  }
+
+  cardOf(id) { return this.world.querySelector(`.card[data-node="${CSS.escape(id)}"]`); }
+
+  select(id, focus = true) {
+    for (const c of this.world.querySelectorAll(".card.selected")) c.classList.remove("selected");
+    this.selected = id;
+    const card = id && this.cardOf(id);
+    if (!card) return;
+    card.classList.add("selected");
+    if (focus && document.activeElement !== card) card.focus({ preventScroll: true });
+    this.reveal(card);
+  }
+
+  /// Pans so that the card is in view.
+  reveal(card) {
+    const box = card.getBoundingClientRect(), root = this.root.getBoundingClientRect();
+    let dx = 0, dy = 0;
+    if (box.left < root.left + 20) dx = root.left + 20 - box.left;
+    if (box.right > root.right - 20) dx = root.right - 20 - box.right;
+    if (box.top < root.top + 20) dy = root.top + 20 - box.top;
+    if (box.bottom > root.bottom - 20) dy = root.bottom - 20 - box.bottom;
+    if (dx || dy) { this.view.x += dx; this.view.y += dy; this.apply(); }
+  }
+
+  /// Pointer coordinates in the world's own points.
+  toWorld(e) {
+    const root = this.root.getBoundingClientRect();
+    return [(e.clientX - root.left - this.view.x) / this.view.k, (e.clientY - root.top - this.view.y) / this.view.k];
+  }
+
+  dragFrom(port, from, option) {
+    port.addEventListener("pointerdown", (e) => {
+      if (e.button !== 0 || this.state.stale || this.handlers.readOnly()) return;
+      e.stopPropagation();
+      e.preventDefault();
+      port.setPointerCapture(e.pointerId);
+      port.classList.add("dragging");
+      const rect = port.getBoundingClientRect(), root = this.root.getBoundingClientRect();
+      const start = [(rect.left + rect.width / 2 - root.left - this.view.x) / this.view.k, (rect.bottom - root.top - this.view.y) / this.view.k];
+      const hint = document.getElementById("drag-hint");
+      let target = null, refused = null;
+      const move = (ev) => {
+        const [x, y] = this.toWorld(ev);
+        this.dragLine.style.display = "";
+        this.dragLine.setAttribute("d", `M${start[0]},${start[1]} C${start[0]},${start[1] + 40} ${x},${y - 40} ${x},${y}`);
+        for (const c of this.world.querySelectorAll(".drop-ok, .drop-refused")) c.classList.remove("drop-ok", "drop-refused");
+        const over = document.elementFromPoint(ev.clientX, ev.clientY)?.closest(".card");
+        target = over ? over.dataset.node : null;
+        refused = target ? cyclePath(this.state, from, target) : null;
+        this.dragLine.classList.toggle("refused", !!refused);
+        if (over) over.classList.add(refused ? "drop-refused" : "drop-ok");
+        if (refused) {
+          hint.textContent = from === target ? "an arrow cannot lead to its own card" : `refused: a cycle ${refused.join(" → ")}`;
+          hint.hidden = false;
+          const root = this.root.getBoundingClientRect();
+          hint.style.left = `${ev.clientX - root.left + 14}px`;
+          hint.style.top = `${ev.clientY - root.top + 14}px`;
+        } else hint.hidden = true;
+      };
+      const up = () => {
+        port.removeEventListener("pointermove", move);
+        port.removeEventListener("pointerup", up);
+        port.removeEventListener("pointercancel", up);
+        port.classList.remove("dragging");
+        this.dragLine.style.display = "none";
+        hint.hidden = true;
+        for (const c of this.world.querySelectorAll(".drop-ok, .drop-refused")) c.classList.remove("drop-ok", "drop-refused");
+        if (target && !refused) this.handlers.connect(from, option, target);
+      };
+      port.addEventListener("pointermove", move);
+      port.addEventListener("pointerup", up);
+      port.addEventListener("pointercancel", up);
+    });
+  }
+}

@@ -1,0 +1,150 @@
+// Dialogs: a card's fields, a new habit or question, and a delete with the arrows that go.
+import { el } from "./dom.js";
+
+const DAYS = ["mon", "tue", "wed", "thu", "fri", "sat", "sun"];
+const dialog = () => document.getElementById("dialog");
+
+function show(title, body, buttons) {
+  const d = dialog();
+  d.replaceChildren(el("h3", { id: "dialog-title", text: title }), ...body, el("div", { class: "buttons" }, ...buttons));
+  if (!d.open) d.showModal();
+  const first = d.querySelector("input, select, button.primary");
+  if (first) first.focus();
+}
+
+export function close() { if (dialog().open) dialog().close(); }
+
+function field(label, input) { return [el("label", { for: input.id, text: label }), input]; }
+
+function input(id, value, attributes = {}) { return el("input", { id, value: value ?? "", autocomplete: "off", ...attributes }); }
+
+function form(submit) {
+  return (e) => { e.preventDefault(); submit(); };
+}
+
+/// The fields of a card, sent as the ops that changed.
+export function editNode(node, state, api) {
+  const id = input("f-id", node.id, { "aria-label": "ID", pattern: "[A-Za-z_][A-Za-z0-9_-]*" });
+  const title = input("f-title", node.title, { "aria-label": node.kind === "habit" ? "Title" : "Question" });
+  const note = input("f-note", node.note, { "aria-label": "Note" });
+  const body = [...field("ID", id), ...field(node.kind === "habit" ? "Title" : "Question", title)];
+  let duration, target, unit, perWeek, days;
+  if (node.kind === "habit") {
+    duration = input("f-duration", node.durationText, { placeholder: "10m, 1h30m", "aria-label": "Duration" });
+    target = input("f-target", node.target, { inputmode: "decimal", placeholder: "8", "aria-label": "Target" });
+    unit = input("f-unit", node.unit, { placeholder: "glasses", "aria-label": "Unit" });
+    perWeek = input("f-per-week", node.perWeek, { type: "number", min: 1, max: 7, placeholder: "—", "aria-label": "Times per week" });
+    days = DAYS.map((d) => el("input", { type: "checkbox", id: `f-day-${d}`, value: d, checked: !node.days || expand(node.days).includes(d) }));
+    body.push(el("div", { class: "row" }, el("div", {}, ...field("Duration", duration)), el("div", {}, ...field("Target", target)), el("div", {}, ...field("Unit", unit))));
+    body.push(el("label", { text: "Days" }), el("div", { class: "days", role: "group", "aria-label": "Days" }, ...days.map((box) => el("label", {}, box, box.value))));
+    body.push(...field("Times per week (a quota)", perWeek));
+  }
+  body.push(...field("Note", note));
+  if (node.kind === "question") body.push(answersEditor(node, api));
+  body.push(arrowsEditor(node, state, api));
+  const save = async () => {
+    let current = node.id;
+    if (id.value !== node.id && !(await api.edit({ op: "rename", id: node.id, newId: id.value }))) return;
+    current = id.value;
+    if (title.value !== node.title && !(await api.edit({ op: "setTitle", id: current, title: title.value }))) return;
+    const changes = {};
+    const text = (box, old) => { const v = box.value.trim(); return v === (old ?? "") ? undefined : (v === "" ? null : v); };
+    if (node.kind === "habit") {
+      const d = text(duration, node.durationText); if (d !== undefined) changes.duration = d;
+      const t = text(target, node.target === null ? "" : String(node.target)); if (t !== undefined) changes.target = t;
+      const u = text(unit, node.unit); if (u !== undefined) changes.unit = u;
+      const p = text(perWeek, node.perWeek === null ? "" : String(node.perWeek)); if (p !== undefined) changes.perWeek = p === null ? null : Number(p);
+      const chosen = days.filter((b) => b.checked).map((b) => b.value);
+      const before = node.days ? expand(node.days) : DAYS;
+      if (chosen.join() !== before.join()) changes.days = chosen.length === 7 || chosen.length === 0 ? null : chosen;
+    }
+    const n = text(note, node.note); if (n !== undefined) changes.note = n;
+    if (Object.keys(changes).length && !(await api.edit({ op: "setAttributes", id: current, ...changes }))) return;
+    close();
+  };
+  show(node.kind === "habit" ? "Habit" : "Question", [el("form", { id: "node-form", onsubmit: form(save) }, ...body)],
+    [el("button", { class: "danger", onclick: () => { close(); confirmDelete(node, state, api); }, text: "Delete…" }),
+     el("button", { onclick: close, text: "Cancel" }),
+     el("button", { class: "primary", type: "submit", form: "node-form", text: "Save" })]);
+}
+
+function expand(days) {
+  const out = new Set();
+  for (const d of days) {
+    if (d === "weekdays") ["mon", "tue", "wed", "thu", "fri"].forEach((x) => out.add(x));
+    else if (d === "weekends") ["sat", "sun"].forEach((x) => out.add(x));
+    else out.add(d);
+  }
+  return DAYS.filter((d) => out.has(d));
+}
+
+function answersEditor(node, api) {
+  const list = el("ul", { class: "list", "aria-label": "Answers" });
+  node.options.forEach((option, k) => {
+    list.append(el("li", {},
+      el("span", { text: option.text }),
+      el("button", { type: "button", title: "Move up", "aria-label": `Move ${option.text} up`, disabled: k === 0, onclick: () => api.edit({ op: "moveOption", id: node.id, option: k, to: k - 1 }).then(close) }, "↑"),
+      el("button", { type: "button", title: "Move down", "aria-label": `Move ${option.text} down`, disabled: k === node.options.length - 1, onclick: () => api.edit({ op: "moveOption", id: node.id, option: k, to: k + 1 }).then(close) }, "↓"),
+      el("button", { type: "button", class: "danger", title: "Remove", "aria-label": `Remove ${option.text}`, disabled: node.options.length === 1, onclick: () => api.edit({ op: "removeOption", id: node.id, option: k }).then(close) }, "×")));
+  });
+  const added = input("f-new-answer", "", { placeholder: "A new answer", "aria-label": "New answer" });
+  const add = el("button", { type: "button", onclick: () => added.value.trim() && api.edit({ op: "addOption", id: node.id, text: added.value.trim() }).then(close) }, "Add");
+  return el("div", {}, el("label", { text: "Answers" }), list, el("div", { class: "row" }, added, el("div", { class: "grow-0" }, add)));
+}
+
+/// Every arrow from the card, each removable, and a way to add one without a mouse.
+function arrowsEditor(node, state, api) {
+  const list = el("ul", { class: "list", "aria-label": "Arrows" });
+  const sources = node.kind === "habit" ? [[null, "then"]] : [...node.options.map((o) => [o.index, `"${o.text}"`]), [null, "then (after any answer)"]];
+  for (const edge of state.edges.filter((e) => e.from === node.id)) {
+    const label = edge.option === null ? (node.kind === "habit" ? "→" : "then →") : `"${node.options[edge.option].text}" →`;
+    list.append(el("li", {}, el("span", { text: `${label} ${edge.to}` }),
+      el("button", { type: "button", class: "danger", "aria-label": `Remove the arrow ${label} ${edge.to}`, onclick: () => api.edit({ op: "disconnect", from: node.id, option: edge.option, to: edge.to }).then(close) }, "×")));
+  }
+  const from = el("select", { id: "f-from", "aria-label": "From" }, ...sources.map(([k, text]) => el("option", { value: k === null ? "" : k, text })));
+  const to = el("select", { id: "f-to", "aria-label": "To" }, ...state.nodes.filter((n) => n.id !== node.id).map((n) => el("option", { value: n.id, text: `${n.id} — ${n.title}` })), el("option", { value: "end", text: "end (finish the routine)" }));
+  const connect = el("button", { type: "button", onclick: () => api.edit({ op: "connect", from: node.id, option: from.value === "" ? null : Number(from.value), to: to.value }).then((ok) => ok && close()) }, "Connect");
+  return el("div", {}, el("label", { text: "Arrows" }), list, el("div", { class: "row" }, from, to, connect));
+}
+
+/// A new habit or question, after the selected card when there is one.
+export function addNode(kind, after, api) {
+  const title = input("f-title", "", { required: true, "aria-label": kind === "habit" ? "Title" : "Question", placeholder: kind === "habit" ? "Drink a glass of water" : "How are you feeling?" });
+  const id = input("f-id", "", { placeholder: "made from the title", "aria-label": "ID (optional)" });
+  const answers = input("f-answers", "", { placeholder: "Yes, No", "aria-label": "Answers, separated by commas" });
+  const body = [...field(kind === "habit" ? "Title" : "Question", title), ...field("ID (optional)", id)];
+  if (kind === "question") body.push(...field("Answers (separated by commas)", answers));
+  if (after) body.push(el("p", { class: "hint", text: `Declared after '${after}' in the file.` }));
+  const save = async () => {
+    if (!title.value.trim()) return;
+    const op = kind === "habit"
+      ? { op: "addHabit", title: title.value.trim(), id: id.value.trim() || null, after }
+      : { op: "addQuestion", text: title.value.trim(), id: id.value.trim() || null, after, options: answers.value.split(",").map((s) => s.trim()).filter(Boolean) };
+    if (kind === "question" && !op.options.length) op.options = ["Yes", "No"];
+    if (await api.edit(op)) close();
+  };
+  show(kind === "habit" ? "New habit" : "New question", [el("form", { id: "add-form", onsubmit: form(save) }, ...body)],
+    [el("button", { onclick: close, text: "Cancel" }), el("button", { class: "primary", type: "submit", form: "add-form", text: "Add" })]);
+}
+
+/// Asks before a delete, listing the arrows that go with the card.
+export function confirmDelete(node, state, api) {
+  const going = state.edges.filter((e) => e.to === node.id).map((e) => {
+    if (e.kind === "start") return "start → " + node.id;
+    const from = state.nodes.find((n) => n.id === e.from);
+    if (e.kind === "gather") return `${e.from} then → ${node.id}`;
+    return e.option === null ? `${e.from} → ${node.id}` : `${e.from} "${from.options[e.option].text}" → ${node.id}`;
+  });
+  const body = [el("p", { text: `Delete '${node.id}' (${node.title})?` })];
+  if (going.length) body.push(el("p", { class: "hint", text: "These arrows go too:" }), el("ul", { class: "list" }, ...going.map((g) => el("li", { text: g }))));
+  show("Delete", body, [el("button", { onclick: close, text: "Cancel" }),
+    el("button", { class: "primary", onclick: () => api.edit({ op: "delete", id: node.id }).then(close), text: "Delete" })]);
+}
+
+export function showHelp() {
+  const keys = [["Tab / Shift+Tab", "next / previous card, in reading order"], ["↓ →", "follow an arrow out of the card"], ["↑ ←", "go back along an arrow into the card"],
+    ["Enter", "edit the card (its fields, answers and arrows)"], ["Delete, Backspace", "delete the card"], ["H / Q", "add a habit / a question"],
+    ["Ctrl+Z / Ctrl+Shift+Z", "undo / redo"], ["F, +, −", "fit, zoom in, zoom out"], ["P", "the play panel"], ["Esc", "close a dialog"]];
+  show("Keys", [el("table", { class: "keys" }, ...keys.map(([k, v]) => el("tr", {}, el("td", {}, el("kbd", { text: k })), el("td", { text: v }))))],
+    [el("button", { class: "primary", onclick: close, text: "Close" })]);
+}

@@ -1,0 +1,191 @@
+import Foundation
+import RoutineKit
+
+/// The one routine a studio serves: its text as last read, a version that grows with every
+/// change, the undo history, and the pages listening for changes. Every read and write of the
+/// file goes through here, one at a time.
+actor StudioDocument {
+    let path: String
+    let format: SourceFormat
+    private(set) var version = 1
+    private(set) var bytes: [UInt8] = []
+    /// The file as it was read; nil when there is no file yet (it is created by the first edit).
+    private var identity: FileIdentity?
+    private var history = EditHistory()
+    private var message: String?
+    private var listeners: [UUID: AsyncStream<Int>.Continuation] = [:]
+    private var cachedState: (version: Int, bytes: [UInt8])?
+    private var layouts = LayoutCache()
+    /// The last drawing of a routine that parsed, shown faded while the file does not.
+    private var lastGoodGraph: StudioState.Graph?
+
+    init(path: String) throws(Diagnostic) {
+        self.path = path
+        format = SourceFile(name: path, bytes: []).formatFromExtension ?? .rt
+        guard let read = Self.read(path) else { return }
+        (bytes, identity) = try read.get()
+    }
+
+    /// The file's bytes and identity, read so that both describe the same file; nil when it does not exist.
+    static func read(_ path: String) -> Result<([UInt8], FileIdentity?), Diagnostic>? {
+        for _ in 0..<5 {
+            guard let before = FileIdentity.of(path) else { return nil }
+            switch InputReader.read(path) {
+            case .failure(let diagnostic): return .failure(diagnostic)
+            case .success(let file):
+                if FileIdentity.of(path) == before { return .success((file.bytes, before)) }
+            }
+        }
+        return .failure(.unreadable(path, reason: "it keeps changing while it is read"))
+    }
+
+    /// Reads the file again if it changed on disk; true when it did.
+    @discardableResult
+    func reloadIfChanged() -> Bool {
+        let now = FileIdentity.of(path)
+        guard now != identity else { return false }
+        guard let read = Self.read(path), case .success(let (newBytes, newIdentity)) = read else {
+            if now == nil, identity != nil {
+                identity = nil
+                changed(to: [])
+                return true
+            }
+            return false
+        }
+        identity = newIdentity
+        if newBytes != bytes { changed(to: newBytes) }
+        return true
+    }
+
+    private func changed(to newBytes: [UInt8]) {
+        bytes = newBytes
+        version += 1
+        for listener in listeners.values { listener.yield(version) }
+    }
+
+    // MARK: State
+
+    /// The state as `GET /api/routine` answers it.
+    func state() -> [UInt8] {
+        if let cachedState, cachedState.version == version { return cachedState.bytes }
+        let file = SourceFile(name: path, bytes: bytes)
+        let loaded = RoutineLoader.load(file, format: format)
+        let readOnly = format == .yaml ? RoutineEditor.yamlReadOnlyReason(bytes) : nil
+        var graph: StudioState.Graph
+        var stale = false
+        let broken = loaded.diagnostics.contains { $0.severity == .error && StudioState.isSyntax($0.code) }
+        if broken, let lastGoodGraph {
+            graph = lastGoodGraph
+            stale = true
+        } else {
+            graph = StudioState.graph(loaded, layout: layouts.layout(for: loaded.routine))
+            if !broken { lastGoodGraph = graph }
+        }
+        let json = StudioState.json(
+            version: version, path: path, format: format, loaded: loaded, graph: graph, stale: stale, readOnly: readOnly,
+            canUndo: history.canUndo, canRedo: history.canRedo, message: message)
+        cachedState = (version, json)
+        return json
+    }
+
+    /// The routine as the file now holds it.
+    func loaded() -> LoadedRoutine { RoutineLoader.load(SourceFile(name: path, bytes: bytes), format: format) }
+
+    // MARK: Edits
+
+    enum EditAnswer {
+        case done([UInt8])
+        /// The file changed since the page's version: the current state.
+        case conflict([UInt8])
+        case refused(Diagnostic)
+    }
+
+    func edit(_ request: StudioEditRequest) -> EditAnswer {
+        reloadIfChanged()
+        guard request.version == version else { return .conflict(state()) }
+        let newBytes: [UInt8]
+        switch request.action {
+        case .op(let op):
+            switch RoutineEditor.apply(op, to: SourceFile(name: path, bytes: bytes), format: format) {
+            case .failure(let diagnostic): return .refused(diagnostic)
+            case .success(let outcome):
+                newBytes = outcome.bytes
+                message = outcome.message
+            }
+        case .undo:
+            switch history.undoText(current: bytes) {
+            case .failure(let diagnostic): return .refused(diagnostic)
+            case .success(let text): newBytes = text
+            }
+            message = "undone"
+        case .redo:
+            switch history.redoText(current: bytes) {
+            case .failure(let diagnostic): return .refused(diagnostic)
+            case .success(let text): newBytes = text
+            }
+            message = "redone"
+        }
+        let purpose: AtomicFile.Purpose = identity == nil ? .create : .rewrite(expecting: identity)
+        if case .failure(let diagnostic) = AtomicFile.write(newBytes, to: path, purpose: purpose) {
+            if reloadIfChanged() { return .conflict(state()) }
+            return .refused(diagnostic)
+        }
+        switch request.action {
+        case .op: history.record(before: bytes, after: newBytes)
+        case .undo: history.didUndo()
+        case .redo: history.didRedo()
+        }
+        identity = FileIdentity.of(path)
+        changed(to: newBytes)
+        return .done(state())
+    }
+
+    // MARK: Listeners
+
+    /// The versions from now on, each as the file or an edit makes it.
+    func listen() -> AsyncStream<Int> {
+        let (stream, continuation) = AsyncStream.makeStream(of: Int.self, bufferingPolicy: .bufferingNewest(1))
+        let id = UUID()
+        listeners[id] = continuation
+        continuation.onTermination = { _ in Task { await self.stopListening(id) } }
+        return stream
+    }
+
+    private func stopListening(_ id: UUID) { listeners[id] = nil }
+
+    var listenerCount: Int { listeners.count }
+
+    /// Ends every live channel, for shutdown.
+    func closeListeners() {
+        for listener in listeners.values { listener.finish() }
+        listeners.removeAll()
+    }
+
+    /// Polls the file for changes an editor saves: 50 ms, well inside the 200 ms a page is promised.
+    func watch(every interval: Duration = .milliseconds(50)) async {
+        while !Task.isCancelled {
+            try? await Task.sleep(for: interval)
+            reloadIfChanged()
+        }
+    }
+}
+
+/// Layouts by the DOT text they come from: an edit that changes no card's size or arrow (a
+/// title of the same length, a note) runs no Graphviz.
+struct LayoutCache {
+    private var last: (dot: String, layout: StudioLayout)?
+
+    mutating func layout(for routine: Routine) -> Result<StudioLayout, Diagnostic> {
+        let (text, arrows, ports) = StudioLayout.dot(for: routine, reachable: nil)
+        if let last, last.dot == text { return .success(last.layout) }
+        let made = GraphvizRenderer.output(Array(text.utf8), as: "json0").flatMap { bytes -> Result<StudioLayout, Diagnostic> in
+            guard var layout = StudioLayout.parse(bytes, arrows: arrows) else {
+                return .failure(.unwritable("the layout", reason: "Graphviz's json0 output could not be read"))
+            }
+            layout.ports = ports
+            return .success(layout)
+        }
+        if case .success(let layout) = made { last = (text, layout) }
+        return made
+    }
+}

@@ -1,0 +1,152 @@
+import Foundation
+import RoutineKit
+
+/// A routine laid out by Graphviz for the page: a box per card, and each arrow's spline, in
+/// points with y pointing down (Graphviz's points up). Cards have the sizes the page draws
+/// them at, so a card's box is where it is drawn and an answer's port is where its arrow starts.
+struct StudioLayout: Sendable {
+    struct Box: Sendable {
+        var x: Double, y: Double, width: Double, height: Double
+        var json: [(String, JSONValue)] {
+            [("x", .number(round1(x))), ("y", .number(round1(y))), ("width", .number(round1(width))), ("height", .number(round1(height)))]
+        }
+    }
+
+    struct Arrow: Sendable {
+        enum Kind: String, Sendable { case start, next, option, gather }
+        var from: String?
+        var to: String
+        var option: Int?
+        var kind: Kind
+        var points: [(Double, Double)] = []
+        var tip: (Double, Double)?
+    }
+
+    var width: Double = 0
+    var height: Double = 0
+    /// By graph name: `n<index>`, `end`, `start`, `m<k>` for a missing name.
+    var boxes: [String: Box] = [:]
+    var arrows: [Arrow] = []
+    /// Each question's port cells, left to right, as offsets and widths within its card.
+    var ports: [String: [(x: Double, width: Double)]] = [:]
+
+    static let habitHeight = 52.0
+    static let plainHabitHeight = 38.0
+    static let titleHeight = 36.0
+    static let portHeight = 28.0
+
+    /// The card's size, from its texts: about 7 points a character at the page's font size.
+    static func size(of node: RoutineNode) -> (width: Double, height: Double, ports: [Double]) {
+        func textWidth(_ text: String, _ perCharacter: Double) -> Double { Double(text.count) * perCharacter }
+        if node.isHabit {
+            let details = GraphView.details(node) ?? ""
+            let width = min(max(max(textWidth(node.title, 8.4), textWidth(details, 6.8)) + 36, 150), 300)
+            return (width, details.isEmpty ? plainHabitHeight : habitHeight, [])
+        }
+        var ports = node.options.map { min(max(textWidth($0.text, 6.6) + 24, 56), 160) }
+        let titleWidth = min(max(textWidth(node.title, 8.4) + 40, 170), 340)
+        let sum = ports.reduce(0, +)
+        if sum < titleWidth { ports = ports.map { $0 * titleWidth / max(sum, 1) } }
+        return (max(titleWidth, sum), titleHeight + portHeight, ports)
+    }
+
+    /// The DOT text Graphviz lays out, and the arrows in the order of their `id`s.
+    static func dot(for routine: Routine, reachable: [Bool]?) -> (text: String, arrows: [Arrow], ports: [String: [(x: Double, width: Double)]]) {
+        var out = "digraph { graph [rankdir=TB, nodesep=0.35, ranksep=0.55, splines=spline, outputorder=edgesfirst];\n"
+        out += "  node [shape=box, fixedsize=true, label=\"\"]; edge [arrowsize=0.7];\n"
+        var arrows: [Arrow] = []
+        var ports: [String: [(x: Double, width: Double)]] = [:]
+        let nodes = routine.nodes
+        let byID = routine.indexByID()
+        var usesEnd = false
+        var missing: Set<Int> = []
+        for index in nodes.indices where byID[nodes[index].id] == index {
+            let node = nodes[index]
+            let size = size(of: node)
+            if node.isHabit {
+                out += "  n\(index) [width=\(size.width / 72), height=\(size.height / 72)];\n"
+            } else {
+                var cells = ""
+                var x = 0.0
+                var list: [(x: Double, width: Double)] = []
+                for (k, width) in size.ports.enumerated() {
+                    cells += "<td port=\"o\(k)\" fixedsize=\"true\" width=\"\(Int(width.rounded()))\" height=\"\(Int(portHeight))\"></td>"
+                    list.append((x, width.rounded()))
+                    x += width.rounded()
+                }
+                ports[node.id] = list
+                let total = Int(x)
+                out += "  n\(index) [shape=plain, fixedsize=false, label=<<table border=\"0\" cellborder=\"0\" cellspacing=\"0\" cellpadding=\"0\">"
+                out += "<tr><td colspan=\"\(max(size.ports.count, 1))\" fixedsize=\"true\" width=\"\(total)\" height=\"\(Int(titleHeight))\"></td></tr>"
+                out += "<tr>\(cells)</tr></table>>];\n"
+            }
+        }
+        func target(_ edge: Edge) -> String? {
+            switch edge.target {
+            case .node(let i): return byID[routine.id(of: i)].map { "n\($0)" }
+            case .end: usesEnd = true; return "end"
+            case .missing(let k): missing.insert(k); return "m\(k)"
+            }
+        }
+        func name(_ edge: Edge) -> String { routine.name(of: edge.target) }
+        func add(_ tail: String, _ edge: Edge, _ arrow: Arrow, extra: String = "") {
+            guard let head = target(edge) else { return }
+            out += "  \(tail) -> \(head) [id=\"e\(arrows.count)\"\(extra)];\n"
+            arrows.append(arrow)
+        }
+        out += "  start [shape=circle, width=0.22, height=0.22];\n"
+        for edge in routine.start { add("start", edge, Arrow(from: nil, to: name(edge), option: nil, kind: .start)) }
+        for index in nodes.indices where byID[nodes[index].id] == index {
+            let node = nodes[index]
+            for (k, option) in node.options.enumerated() {
+                for edge in option.next {
+                    add("n\(index):o\(k):s", edge, Arrow(from: node.id, to: name(edge), option: k, kind: .option))
+                }
+            }
+            for edge in node.next {
+                add("n\(index)", edge, Arrow(from: node.id, to: name(edge), option: nil, kind: node.isQuestion ? .gather : .next),
+                    extra: node.isQuestion ? ", style=dashed" : "")
+            }
+        }
+        if usesEnd { out += "  end [shape=circle, width=0.45, height=0.45];\n" }
+        for k in missing.sorted() { out += "  m\(k) [width=1.6, height=0.5];\n" }
+        out += "}\n"
+        return (out, arrows, ports)
+    }
+
+    static func parse(_ bytes: [UInt8], arrows: [Arrow]) -> StudioLayout? {
+        guard let root = try? JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any],
+            let bb = (root["bb"] as? String)?.split(separator: ",").compactMap({ Double($0) }), bb.count == 4
+        else { return nil }
+        var layout = StudioLayout()
+        layout.width = bb[2]
+        layout.height = bb[3]
+        let top = bb[3]
+        func point(_ text: Substring) -> (Double, Double)? {
+            let parts = text.split(separator: ",").compactMap { Double($0) }
+            return parts.count == 2 ? (parts[0], top - parts[1]) : nil
+        }
+        for object in root["objects"] as? [[String: Any]] ?? [] {
+            guard let name = object["name"] as? String, let pos = (object["pos"] as? String).flatMap({ point(Substring($0)) }),
+                let width = (object["width"] as? String).flatMap(Double.init), let height = (object["height"] as? String).flatMap(Double.init)
+            else { continue }
+            layout.boxes[name] = Box(x: pos.0 - width * 36, y: pos.1 - height * 36, width: width * 72, height: height * 72)
+        }
+        layout.arrows = arrows
+        for edge in root["edges"] as? [[String: Any]] ?? [] {
+            guard let id = edge["id"] as? String, let k = Int(id.dropFirst()), arrows.indices.contains(k), let pos = edge["pos"] as? String else { continue }
+            for part in pos.split(separator: " ") {
+                if part.hasPrefix("e,") {
+                    layout.arrows[k].tip = point(part.dropFirst(2))
+                } else if part.hasPrefix("s,") {
+                    continue
+                } else if let p = point(part) {
+                    layout.arrows[k].points.append(p)
+                }
+            }
+        }
+        return layout
+    }
+}
+
+func round1(_ x: Double) -> Double { (x * 10).rounded() / 10 }

@@ -1,0 +1,106 @@
+import HTTPTypes
+import Hummingbird
+
+/// The rules that keep everyone but the person who started the studio out: a token (from the
+/// address, then a cookie, or a bearer header), the Host of a loopback address, and the page's
+/// own Origin on anything that changes state or opens the live channel.
+struct StudioSecurity: Sendable {
+    let token: String
+    let port: Int
+
+    /// The cookie's name holds the port: cookies are not kept apart by port, and two studios
+    /// may be open at once.
+    var cookieName: String { "routine-studio-\(port)" }
+
+    var allowedHosts: Set<String> { ["127.0.0.1:\(port)", "localhost:\(port)", "[::1]:\(port)"] }
+
+    enum Verdict: Equatable {
+        case allowed
+        /// Allowed by the token in the address: the answer sets the cookie.
+        case allowedByAddressToken
+        case refused(HTTPResponse.Status, String)
+    }
+
+    /// Which query keys each path takes; any other key is refused, so no request can name a file.
+    static let queryKeys: [String: Set<String>] = ["/": ["token"]]
+
+    func check(method: HTTPRequest.Method, host: String?, path: String, query: [(String, String)], headers: HTTPFields) -> Verdict {
+        guard let host, allowedHosts.contains(host) else {
+            return .refused(.forbidden, "this address is served only as 127.0.0.1, localhost or [::1] with its port")
+        }
+        let isUpgrade = headers[.upgrade]?.lowercased() == "websocket"
+        if method != .get && method != .head || isUpgrade {
+            guard let origin = headers[.origin], origin == "http://" + host else {
+                return .refused(.forbidden, "a change must come from the studio's own page")
+            }
+        }
+        let allowedKeys = Self.queryKeys[path] ?? []
+        if let key = query.first(where: { !allowedKeys.contains($0.0) })?.0 {
+            return .refused(.badRequest, "'\(key)' is not a parameter of \(path); the studio serves only the routine it was started on")
+        }
+        if let bearer = headers[.authorization], bearer.hasPrefix("Bearer "), Self.same(String(bearer.dropFirst(7)), token) {
+            return .allowed
+        }
+        if cookieValue(in: headers[values: .cookie].joined(separator: "; ")).map({ Self.same($0, token) }) == true {
+            return .allowed
+        }
+        if path == "/", method == .get, let given = query.first(where: { $0.0 == "token" })?.1, Self.same(given, token) {
+            return .allowedByAddressToken
+        }
+        return .refused(.unauthorized, "open the address that 'routine studio' printed; it holds the token")
+    }
+
+    func cookieValue(in header: String) -> String? {
+        for part in header.split(separator: ";") {
+            let pair = part.drop { $0 == " " }.split(separator: "=", maxSplits: 1)
+            if pair.count == 2, pair[0] == cookieName { return String(pair[1]) }
+        }
+        return nil
+    }
+
+    var setCookie: String { "\(cookieName)=\(token); HttpOnly; SameSite=Strict; Path=/" }
+
+    /// Compares in time that does not depend on where the strings differ.
+    static func same(_ a: String, _ b: String) -> Bool {
+        let x = Array(a.utf8)
+        let y = Array(b.utf8)
+        guard x.count == y.count else { return false }
+        var difference: UInt8 = 0
+        for i in x.indices { difference |= x[i] ^ y[i] }
+        return difference == 0
+    }
+
+    /// The headers every answer carries.
+    static func harden(_ headers: inout HTTPFields) {
+        headers[.contentSecurityPolicy] = "default-src 'self'"
+        headers[HTTPField.Name("X-Content-Type-Options")!] = "nosniff"
+        headers[HTTPField.Name("Referrer-Policy")!] = "no-referrer"
+        headers[.cacheControl] = "no-store"
+    }
+}
+
+/// Applies ``StudioSecurity`` to every request, the WebSocket upgrade included.
+struct SecurityMiddleware<Context: RequestContext>: RouterMiddleware {
+    let security: StudioSecurity
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        let query = request.uri.queryParameters.map { (String($0.key), String($0.value)) }
+        var response: Response
+        let host = request.head.authority
+        switch security.check(method: request.method, host: host, path: request.uri.path, query: query, headers: request.headers) {
+        case .refused(let status, let reason):
+            response = StudioResponse.text(reason, status: status)
+        case .allowedByAddressToken:
+            // The token leaves the address bar at once, so it is not kept in the browser's history.
+            response = Response(status: .seeOther, headers: [.location: "/", .setCookie: security.setCookie])
+        case .allowed:
+            do {
+                response = try await next(request, context)
+            } catch let error as HTTPError {
+                response = StudioResponse.text(error.body ?? "", status: error.status)
+            }
+        }
+        StudioSecurity.harden(&response.headers)
+        return response
+    }
+}

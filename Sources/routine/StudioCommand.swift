@@ -1,0 +1,71 @@
+import ArgumentParser
+import Dispatch
+import RoutineKit
+import RoutineStudio
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+struct StudioCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "studio",
+        abstract: "Edit a routine in the browser: a visual builder over the file, which stays the only truth.",
+        discussion: """
+            Prints the address (http://127.0.0.1:PORT/?token=TOKEN) as the first line and serves until Ctrl-C or \
+            SIGTERM. Only this machine, with the token, can use it; ROUTINE_STUDIO_TOKEN sets the token. A file \
+            that does not exist yet is created by the first edit. See docs/studio.md.
+            """
+    )
+
+    @Argument(help: ArgumentHelp("The routine file (.rt, or YAML).", valueName: "file"), completion: .file(extensions: ["rt", "yaml", "yml"]))
+    var file: String
+
+    @Option(help: "The port to listen on (default: a free one).")
+    var port: Int = 0
+
+    @Flag(help: "Open the address with xdg-open, when it is installed.")
+    var open = false
+
+    @Flag(name: .customLong("no-history"), help: "Record nothing (the builder records nothing anyway; its play panel never does).")
+    var noHistory = false
+
+    func validate() throws {
+        guard (0...65535).contains(port) else { throw ValidationError("--port must be 0 to 65535") }
+    }
+
+    func run() throws {
+        let token = getenv("ROUTINE_STUDIO_TOKEN").map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 }
+        let server: StudioServer
+        do { server = try StudioServer(path: file, token: token) } catch {
+            report(error, colors: Terminal.wantsColor(.auto, fd: 2))
+            throw Exit.unreadable
+        }
+        let open = self.open
+        let done = DispatchSemaphore(value: 0)
+        nonisolated(unsafe) var failure: Error?
+        Task.detached {
+            do {
+                try await server.run(port: port) { address in
+                    StandardOutput.write(address + "\n")
+                    if open { Self.open(address) }
+                }
+            } catch { failure = error }
+            done.signal()
+        }
+        done.wait()
+        if let failure {
+            StandardError.write("error: the studio stopped: \(failure)\n")
+            throw ExitCode(1)
+        }
+    }
+
+    /// Runs `xdg-open ADDRESS` when it exists, without waiting for it.
+    static func open(_ address: String) {
+        var pid: pid_t = 0
+        var argv: [UnsafeMutablePointer<CChar>?] = [strdup("xdg-open"), strdup(address), nil]
+        defer { argv.forEach { free($0) } }
+        // Not waited for: a browser it starts may outlive the studio.
+        _ = posix_spawnp(&pid, "xdg-open", nil, nil, &argv, environ)
+    }
+}

@@ -1,0 +1,296 @@
+"""Browser tests of `routine studio`: a real Chromium (headless, through selenium) against the
+built binary. One browser serves the whole session; each test starts its own studio on a file
+in a temporary folder. Screenshots of every state go to .build/studio-screenshots/."""
+
+import os
+import pathlib
+import subprocess
+import tempfile
+import time
+import unittest
+
+from selenium import webdriver
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.action_chains import ActionChains
+from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+ROUTINE = os.environ.get("ROUTINE", str(ROOT / ".build/debug/routine"))
+SHOTS = ROOT / ".build/studio-screenshots"
+TOKEN = "00112233445566778899aabbccddeeff"
+MORNING = (ROOT / "routines/morning.rt").read_text()
+driver = None
+
+
+def setUpModule():
+    global driver
+    options = webdriver.ChromeOptions()
+    options.binary_location = "/usr/bin/chromium"
+    for argument in ["--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=1400,900", "--force-device-scale-factor=1"]:
+        options.add_argument(argument)
+    driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+    SHOTS.mkdir(parents=True, exist_ok=True)
+
+
+def tearDownModule():
+    driver.quit()
+
+
+def wait(condition, timeout=10.0, message="condition"):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        try:
+            value = condition()
+            if value:
+                return value
+        except Exception:
+            pass
+        time.sleep(0.05)
+    raise AssertionError(f"timed out waiting for {message}")
+
+
+class Studio:
+    """`routine studio FILE` on a temporary file, and the page open on it."""
+
+    def __init__(self, text, name="routine.rt"):
+        self.folder = tempfile.TemporaryDirectory()
+        self.path = pathlib.Path(self.folder.name) / name
+        self.path.write_text(text)
+        env = dict(os.environ, ROUTINE_STUDIO_TOKEN=TOKEN, HOME=self.folder.name, XDG_DATA_HOME=self.folder.name)
+        self.process = subprocess.Popen([ROUTINE, "studio", str(self.path)], stdout=subprocess.PIPE, stdin=subprocess.DEVNULL, env=env, text=True)
+        self.address = self.process.stdout.readline().strip()
+        assert self.address.startswith("http://127.0.0.1:") and self.address.endswith("/?token=" + TOKEN), self.address
+        driver.get(self.address)
+        wait(lambda: driver.find_elements(By.CSS_SELECTOR, "body[data-version]"), message="the first state")
+
+    def close(self):
+        self.process.terminate()
+        assert self.process.wait(timeout=10) == 0
+        self.folder.cleanup()
+
+    @property
+    def text(self):
+        return self.path.read_text()
+
+    def cards(self):
+        return [c.get_attribute("data-node") for c in driver.find_elements(By.CSS_SELECTOR, ".card[data-node]")]
+
+    def card(self, node):
+        return driver.find_element(By.CSS_SELECTOR, f'.card[data-node="{node}"]')
+
+    def port(self, node, option=None):
+        if option is None:
+            return driver.find_element(By.CSS_SELECTOR, f'.port.out[data-node="{node}"]')
+        return driver.find_element(By.CSS_SELECTOR, f'.port[data-node="{node}"][data-option="{option}"]')
+
+    def version(self):
+        return int(driver.find_element(By.TAG_NAME, "body").get_attribute("data-version"))
+
+    def wait_version_after(self, version):
+        return wait(lambda: self.version() > version, message=f"a version after {version}")
+
+    def shot(self, name):
+        driver.save_screenshot(str(SHOTS / f"{name}.png"))
+
+    def drag(self, source, target, hold=None):
+        chain = ActionChains(driver).click_and_hold(source).move_by_offset(5, 5).move_to_element(target).move_by_offset(2, 2)
+        chain.perform()
+        if hold:
+            hold()
+        ActionChains(driver).release().perform()
+
+
+class StudioTests(unittest.TestCase):
+    def test_morning_has_a_card_for_every_node(self):
+        studio = Studio(MORNING, "morning.rt")
+        try:
+            self.assertEqual(sorted(studio.cards()), sorted(["water", "stretch", "mood", "run", "meditate", "walk", "journal", "shower", "plan", "water2"]))
+            ports = driver.find_elements(By.CSS_SELECTOR, '.port[data-node="mood"][data-option]')
+            self.assertEqual([p.text for p in ports], ["Great!", "Okay", "Not so good", "Skip today", "Tired"])
+            # Fitted on open: every card is inside the canvas.
+            canvas = driver.find_element(By.ID, "canvas").rect
+            for card in driver.find_elements(By.CSS_SELECTOR, ".card"):
+                r = card.rect
+                self.assertTrue(canvas["x"] <= r["x"] and r["x"] + r["width"] <= canvas["x"] + canvas["width"] + 1, card.get_attribute("data-node"))
+            self.assertEqual(len(driver.find_elements(By.CSS_SELECTOR, "path.edge")), 14)
+            studio.shot("1-morning")
+            # The dark theme follows prefers-color-scheme.
+            light = driver.execute_script("return getComputedStyle(document.body).backgroundColor")
+            driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [{"name": "prefers-color-scheme", "value": "dark"}]})
+            self.assertNotEqual(driver.execute_script("return getComputedStyle(document.body).backgroundColor"), light)
+            studio.shot("1-morning-dark")
+            driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [{"name": "prefers-color-scheme", "value": "light"}]})
+        finally:
+            studio.close()
+
+    def test_add_connect_undo_redo(self):
+        text = 'routine "Morning"\n\n# the first thing\nhabit water "Drink water" -> mood\n\nquestion mood "How are you?"\n  "Fine"\n  "Tired"\n'
+        studio = Studio(text)
+        try:
+            v = studio.version()
+            driver.find_element(By.ID, "add-habit").click()
+            title = wait(lambda: driver.find_element(By.ID, "f-title"))
+            title.send_keys("Go back to bed")
+            studio.shot("2-add-habit-dialog")
+            title.send_keys(Keys.ENTER)
+            studio.wait_version_after(v)
+            added = text + "\nhabit go-back-to-bed \"Go back to bed\"\n"
+            self.assertEqual(studio.text, added)
+            wait(lambda: studio.card("go-back-to-bed"))
+            studio.shot("3-added")
+            v = studio.version()
+            studio.drag(studio.port("mood", 1), studio.card("go-back-to-bed"))
+            studio.wait_version_after(v)
+            connected = added.replace('"Tired"\n', '"Tired" -> go-back-to-bed\n')
+            self.assertEqual(studio.text, connected)
+            studio.shot("4-connected")
+            v = studio.version()
+            driver.find_element(By.TAG_NAME, "body").send_keys(Keys.CONTROL, "z")
+            studio.wait_version_after(v)
+            self.assertEqual(studio.text, added)
+            v = studio.version()
+            ActionChains(driver).key_down(Keys.CONTROL).key_down(Keys.SHIFT).send_keys("z").key_up(Keys.SHIFT).key_up(Keys.CONTROL).perform()
+            studio.wait_version_after(v)
+            self.assertEqual(studio.text, connected)
+            studio.shot("5-redone")
+        finally:
+            studio.close()
+
+    def test_an_edit_saved_outside_shows(self):
+        studio = Studio(MORNING, "morning.rt")
+        try:
+            v = studio.version()
+            studio.path.write_text(MORNING + 'habit stretch2 "Stretch again" for 2m\n')
+            studio.wait_version_after(v)
+            wait(lambda: studio.card("stretch2"), message="the new card")
+            self.assertIn("2m", studio.card("stretch2").text)
+            studio.shot("6-saved-outside")
+        finally:
+            studio.close()
+
+    def test_a_cycle_is_refused_while_dragging(self):
+        text = 'routine "R"\n\nhabit a "First" -> b\nhabit b "Second" -> c\nhabit c "Third"\n'
+        studio = Studio(text)
+        try:
+            v = studio.version()
+            seen = {}
+
+            def look():
+                hint = driver.find_element(By.ID, "drag-hint")
+                seen["hint"] = hint.text if hint.is_displayed() else None
+                seen["refused"] = "drop-refused" in studio.card("a").get_attribute("class")
+                studio.shot("7-cycle-refused")
+
+            studio.drag(studio.port("c"), studio.card("a"), hold=look)
+            self.assertEqual(seen["hint"], "refused: a cycle c → a → b → c")
+            self.assertTrue(seen["refused"])
+            time.sleep(0.3)
+            self.assertEqual(studio.version(), v)
+            self.assertEqual(studio.text, text)
+        finally:
+            studio.close()
+
+    def test_a_syntax_error_and_its_recovery(self):
+        studio = Studio(MORNING, "morning.rt")
+        try:
+            v = studio.version()
+            studio.path.write_text(MORNING.replace('"Stretch"', '"Stretch'))
+            studio.wait_version_after(v)
+            wait(lambda: "stale" in driver.find_element(By.ID, "world").get_attribute("class"), message="the faded drawing")
+            self.assertTrue(driver.find_element(By.ID, "banner").is_displayed())
+            problems = driver.find_elements(By.CSS_SELECTOR, "#problem-list li.error")
+            self.assertTrue(problems and "E005" in problems[0].text)
+            self.assertEqual(len(studio.cards()), 10)
+            studio.shot("8-syntax-error")
+            v = studio.version()
+            studio.path.write_text(MORNING)
+            studio.wait_version_after(v)
+            wait(lambda: "stale" not in driver.find_element(By.ID, "world").get_attribute("class"), message="recovery")
+            self.assertFalse(driver.find_element(By.ID, "banner").is_displayed())
+            studio.shot("9-recovered")
+        finally:
+            studio.close()
+
+    def test_keyboard_and_form(self):
+        studio = Studio(MORNING, "morning.rt")
+        try:
+            body = driver.find_element(By.TAG_NAME, "body")
+            studio.card("water").click()
+            ActionChains(driver).send_keys(Keys.ARROW_DOWN).perform()
+            wait(lambda: driver.switch_to.active_element.get_attribute("data-node") == "stretch", message="stretch focused")
+            ActionChains(driver).send_keys(Keys.TAB).perform()
+            wait(lambda: driver.switch_to.active_element.get_attribute("data-node") == "mood", message="Tab in reading order")
+            ActionChains(driver).send_keys(Keys.ENTER).perform()
+            dialog = wait(lambda: driver.find_element(By.ID, "dialog"))
+            self.assertTrue(dialog.is_displayed())
+            studio.shot("10-question-form")
+            ActionChains(driver).send_keys(Keys.ESCAPE).perform()
+            studio.card("water2").click()
+            ActionChains(driver).send_keys(Keys.ENTER).perform()
+            target = wait(lambda: driver.find_element(By.ID, "f-target"))
+            target.clear()
+            target.send_keys("6")
+            studio.shot("11-habit-form")
+            v = studio.version()
+            target.send_keys(Keys.ENTER)
+            studio.wait_version_after(v)
+            self.assertIn('habit water2 "Drink water" target 6 glasses\n', studio.text)
+            self.assertIn("# Comments start with '#'", studio.text)
+            for card in driver.find_elements(By.CSS_SELECTOR, ".card"):
+                self.assertTrue(card.get_attribute("aria-label"))
+            del body
+        finally:
+            studio.close()
+
+    def test_delete_lists_the_arrows(self):
+        studio = Studio(MORNING, "morning.rt")
+        try:
+            studio.card("plan").click()
+            ActionChains(driver).send_keys(Keys.DELETE).perform()
+            dialog = wait(lambda: driver.find_element(By.ID, "dialog"))
+            self.assertIn('mood then → plan', dialog.text.replace("  ", " ").replace('"', '"'))
+            self.assertIn("meditate → plan", dialog.text)
+            studio.shot("12-delete-dialog")
+            v = studio.version()
+            dialog.find_element(By.CSS_SELECTOR, "button.primary").click()
+            studio.wait_version_after(v)
+            self.assertNotIn("habit plan", studio.text)
+            self.assertNotIn("-> plan", studio.text)
+            self.assertIn("# Comments start with '#'", studio.text)
+        finally:
+            studio.close()
+
+    def test_texts_are_never_html(self):
+        text = 'routine "R"\n\nhabit a "<script>window.hacked=1</script>" -> q\nquestion q "<img src=x onerror=\\"window.hacked=2\\">"\n  "\\"quoted\\" <b>bold</b>"\n'
+        studio = Studio(text)
+        try:
+            self.assertEqual(studio.card("a").find_element(By.CSS_SELECTOR, ".title").text, "<script>window.hacked=1</script>")
+            self.assertEqual(studio.port("q", 0).text, '"quoted" <b>bold</b>')
+            self.assertEqual(driver.find_elements(By.CSS_SELECTOR, "#world img, #world b, #world script"), [])
+            self.assertIsNone(driver.execute_script("return window.hacked"))
+            studio.shot("13-hostile-titles")
+        finally:
+            studio.close()
+
+    def test_play_replays_after_an_edit(self):
+        text = 'routine "R"\n\nhabit a "First" -> q\nquestion q "Go on?"\n  "Yes" -> b\n  "No"\nhabit b "Second"\n'
+        studio = Studio(text)
+        try:
+            ActionChains(driver).send_keys("p").perform()
+            play = driver.find_element(By.ID, "play-body")
+            wait(lambda: play.find_elements(By.CSS_SELECTOR, '[data-answer="d"]')).__getitem__(0).click()
+            wait(lambda: play.find_elements(By.CSS_SELECTOR, '[data-answer="o0"]')).__getitem__(0).click()
+            wait(lambda: "Second" in play.text, message="the second habit offered")
+            studio.shot("14-play")
+            v = studio.version()
+            studio.path.write_text(text.replace('"Yes" -> b', '"Yes"'))
+            studio.wait_version_after(v)
+            wait(lambda: "complete" in play.text, message="the replay after the edit")
+            self.assertIn("First — done", play.text)
+        finally:
+            studio.close()
+
+
+if __name__ == "__main__":
+    unittest.main()

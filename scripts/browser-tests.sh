@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# The studio's browser tests: Debian's Chromium and chromedriver, driven by selenium from a
+# virtual environment under .build/, against the built `routine`. Both paths are given to
+# selenium, so it never looks for a driver online. Screenshots go to .build/studio-screenshots/.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export PATH="/opt/swift/usr/bin:$PATH"
+
+venv=.build/browser-venv
+if [ ! -x "$venv/bin/python" ] || ! "$venv/bin/python" -c "import selenium" 2>/dev/null; then
+    rm -rf "$venv"
+    python3 -m venv "$venv"
+    "$venv/bin/pip" install --quiet --disable-pip-version-check selenium
+fi
+swift build --product routine >/dev/null
+export ROUTINE="$PWD/.build/debug/routine"
+exec "$venv/bin/python" -m unittest -v Tests/browser/test_studio.py "$@"
