@@ -18,13 +18,9 @@ extension HistoryJSON {
 
     /// Reads a day-off line as `encode` writes it.
     public static func decodeDayOff(_ line: some Collection<UInt8>) throws(ImportProblem) -> DayOff {
-        struct Line: Decodable {
-            var dayOff, routine, recorded: String
-            var reason: String?
-        }
-        let decoded: Line
+        let decoded: DayOffLine
         do {
-            decoded = try JSONDecoder().decode(Line.self, from: Data(line))
+            decoded = try JSONDecoder().decode(DayOffLine.self, from: Data(line))
         } catch {
             throw ImportProblem("a day off needs 'dayOff' (a date), 'routine', 'reason' (a string or null) and 'recorded' (a UTC time)")
         }
@@ -39,4 +35,9 @@ extension HistoryJSON {
         guard let at = Timestamp(decoded.recorded) else { throw ImportProblem("'recorded' is not a UTC time such as 2026-11-23T06:12:03.120Z") }
         return DayOff(routine: decoded.routine, date: date, reason: decoded.reason, recordedAt: at)
     }
+}
+
+private struct DayOffLine: Decodable {
+    var dayOff, routine, recorded: String
+    var reason: String?
 }

@@ -136,17 +136,3 @@ enum LogArguments {
         return text
     }
 }
-
-extension CompletionKind {
-    /// The habit IDs of the routine file named after the subcommand (`done FILE HABIT`).
-    static var habitIDs: CompletionKind {
-        .custom { words, index, prefix in
-            guard let command = words.firstIndex(where: { $0 == "done" || $0 == "amend" }),
-                let path = words[(command + 1)...].prefix(max(0, index - command - 1)).first(where: { !$0.hasPrefix("-") }),
-                case .success(let file) = InputReader.read(path, bytes: nil)
-            else { return [] }
-            let routine = RoutineLoader.load(file, format: nil).routine
-            return (0..<routine.nodeCount).filter { !routine.isQuestion($0) }.map { routine.id(of: $0) }.filter { $0.hasPrefix(prefix) }
-        }
-    }
-}
