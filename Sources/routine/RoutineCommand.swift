@@ -12,11 +12,14 @@ struct RoutineCommand: ParsableCommand {
         abstract: "Check, run and draw daily routines written as files.",
         discussion: """
             Exit codes: 0 fine (warnings allowed); 1 the routine has errors (or warnings, with --strict), \
+            a test case failed, 'done' or 'amend' refused, 'today --check' with something due not done, \
             a 'history import' file has a bad line, or 'lsp' ended without 'shutdown'; 3 scripted answers ran \
-            out (run); 64 usage error; 66 an input cannot be read; 69 a program the output needs is missing \
-            (Graphviz's dot); 74 an output cannot be written (standard output, an output file, the history) or \
-            the history file is not a routine history (or is of a newer version); 130 interrupted \
-            (143 on SIGTERM, 129 on SIGHUP). \
+            out (run); 64 usage error (a date outside 1900 to 2199 among them); 65 a test file does not parse; \
+            66 an input cannot be read (a read-only history with changes not yet applied among them); \
+            69 a program the output needs is missing (Graphviz's dot, notify-send); \
+            74 an output cannot be written (standard output, an output file, the history) or \
+            the history file is not a routine history, is of a newer version, or is damaged; 130 interrupted \
+            (143 on SIGTERM, 129 on SIGHUP or a closed terminal). \
             Shell completions: routine --generate-completion-script bash|zsh|fish.
             """,
         version: "0.1.0",

@@ -92,7 +92,7 @@ struct DaysOffTests {
             .write(to: dir.appendingPathComponent("e.jsonl"), atomically: true, encoding: .utf8)
         let result = try execute(["history", "import", "e.jsonl", "--history", "h.sqlite"], in: dir)
         #expect(result.status == 1)
-        #expect(result.stderr.contains("'dayOff' is not a date"), "\(result.stderr)")
+        #expect(result.stderr.contains("'dayOff' '2026-13-01' is not a date"), "\(result.stderr)")
     }
 
     @Test func checkNotesASickOptionToEnd() throws {
