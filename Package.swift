@@ -28,10 +28,10 @@ let package = Package(
         .target(
             name: "RoutineStudio",
             dependencies: [
-                "RoutineKit",
+                "RoutineKit", "RoutineHistory",
                 .product(name: "Hummingbird", package: "hummingbird"),
             ],
-            resources: [.embedInCode("Page/index.html"), .embedInCode("Page/studio.css"), .embedInCode("Page/app.js"), .embedInCode("Page/api.js"), .embedInCode("Page/canvas.js"), .embedInCode("Page/forms.js"), .embedInCode("Page/keyboard.js"), .embedInCode("Page/play.js"), .embedInCode("Page/dom.js")]
+            resources: [.embedInCode("Page/index.html"), .embedInCode("Page/studio.css"), .embedInCode("Page/app.js"), .embedInCode("Page/api.js"), .embedInCode("Page/canvas.js"), .embedInCode("Page/forms.js"), .embedInCode("Page/keyboard.js"), .embedInCode("Page/play.js"), .embedInCode("Page/dom.js"), .embedInCode("Page/today.js")]
         ),
         .executableTarget(
             name: "routine",
@@ -53,7 +53,7 @@ let package = Package(
         .testTarget(
             name: "RoutineStudioTests",
             dependencies: [
-                "RoutineStudio", "RoutineKit",
+                "RoutineStudio", "RoutineKit", "RoutineHistory",
             ]),
     ],
     swiftLanguageModes: [.v6]

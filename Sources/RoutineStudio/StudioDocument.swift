@@ -13,14 +13,21 @@ actor StudioDocument {
     private var identity: FileIdentity?
     private var history = EditHistory()
     private var message: String?
-    private var listeners: [UUID: AsyncStream<Int>.Continuation] = [:]
+    private var listeners: [UUID: AsyncStream<LiveEvent>.Continuation] = [:]
+    /// The history file the Today view reads, watched so that a `routine done` elsewhere shows.
+    let historyPath: String?
+    /// Grows with every change seen to the history file (or its write-ahead log).
+    private(set) var historyVersion = 1
+    private var historyIdentity: [FileIdentity?] = []
     private var cachedState: (version: Int, bytes: [UInt8])?
     private var layouts = LayoutCache()
     /// The last drawing of a routine that parsed, shown faded while the file does not.
     private var lastGoodGraph: StudioState.Graph?
 
-    init(path: String) throws(Diagnostic) {
+    init(path: String, historyPath: String? = nil) throws(Diagnostic) {
         self.path = path
+        self.historyPath = historyPath
+        historyIdentity = Self.identity(ofHistory: historyPath)
         format = SourceFile(name: path, bytes: []).formatFromExtension ?? .rt
         guard let read = Self.read(path) else { return }
         (bytes, identity) = try read.get()
@@ -60,7 +67,22 @@ actor StudioDocument {
     private func changed(to newBytes: [UInt8]) {
         bytes = newBytes
         version += 1
-        for listener in listeners.values { listener.yield(version) }
+        for listener in listeners.values { listener.yield(.version(version)) }
+    }
+
+    /// The history file and its write-ahead log, where a commit lands first.
+    static func identity(ofHistory path: String?) -> [FileIdentity?] {
+        guard let path else { return [] }
+        return [FileIdentity.of(path), FileIdentity.of(path + "-wal")]
+    }
+
+    /// Tells the pages when the history changed: a log from the page, or a run or log elsewhere.
+    func reloadHistoryIfChanged() {
+        let now = Self.identity(ofHistory: historyPath)
+        guard now != historyIdentity else { return }
+        historyIdentity = now
+        historyVersion += 1
+        for listener in listeners.values { listener.yield(.history(historyVersion)) }
     }
 
     // MARK: State
@@ -142,9 +164,9 @@ actor StudioDocument {
 
     // MARK: Listeners
 
-    /// The versions from now on, each as the file or an edit makes it.
-    func listen() -> AsyncStream<Int> {
-        let (stream, continuation) = AsyncStream.makeStream(of: Int.self, bufferingPolicy: .bufferingNewest(1))
+    /// The versions from now on, each as the file or an edit makes it, and the history's changes.
+    func listen() -> AsyncStream<LiveEvent> {
+        let (stream, continuation) = AsyncStream.makeStream(of: LiveEvent.self, bufferingPolicy: .bufferingNewest(4))
         let id = UUID()
         listeners[id] = continuation
         continuation.onTermination = { _ in Task { await self.stopListening(id) } }
@@ -161,11 +183,29 @@ actor StudioDocument {
         listeners.removeAll()
     }
 
-    /// Polls the file for changes an editor saves: 50 ms, well inside the 200 ms a page is promised.
+    /// Polls the file for changes an editor saves: 50 ms, well inside the 200 ms a page is
+    /// promised; the history every 200 ms, inside the second the Today view is promised.
     func watch(every interval: Duration = .milliseconds(50)) async {
+        var tick = 0
         while !Task.isCancelled {
             try? await Task.sleep(for: interval)
             reloadIfChanged()
+            tick += 1
+            if tick % 4 == 0 { reloadHistoryIfChanged() }
+        }
+    }
+}
+
+/// What the live channel announces: a new version of the routine, or a change to the history.
+enum LiveEvent: Sendable, Equatable {
+    case version(Int)
+    case history(Int)
+
+    /// The event's `data:` line.
+    var json: String {
+        switch self {
+        case .version(let version): "{\"version\":\(version)}"
+        case .history(let count): "{\"history\":\(count)}"
         }
     }
 }

@@ -80,6 +80,20 @@ struct StudioEditRequest: Sendable {
             return exact
         }
 
+        func optionalBool(_ key: String) throws(Malformed) -> Bool? {
+            guard let value = value(key) else { return nil }
+            guard let number = value as? NSNumber, Self.isBool(number) else { throw Malformed(reason: "'\(key)' must be true or false") }
+            return number.boolValue
+        }
+
+        func optionalNumber(_ key: String) throws(Malformed) -> Double? {
+            guard let value = value(key) else { return nil }
+            guard let number = value as? NSNumber, !Self.isBool(number), number.doubleValue.isFinite else {
+                throw Malformed(reason: "'\(key)' must be a number")
+            }
+            return number.doubleValue
+        }
+
         func strings(_ key: String) throws(Malformed) -> [String] {
             guard let list = value(key) as? [Any], list.allSatisfy({ $0 is String }) else {
                 throw Malformed(reason: "'\(key)' must be a list of strings")

@@ -13,6 +13,7 @@ enum StudioResponse {
         "keyboard.js": (PackageResources.keyboard_js, "text/javascript; charset=utf-8"),
         "play.js": (PackageResources.play_js, "text/javascript; charset=utf-8"),
         "dom.js": (PackageResources.dom_js, "text/javascript; charset=utf-8"),
+        "today.js": (PackageResources.today_js, "text/javascript; charset=utf-8"),
     ]
 
     static func asset(_ name: String) -> Response? {

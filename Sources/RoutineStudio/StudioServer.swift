@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import Logging
 import NIOCore
+import RoutineHistory
 import RoutineKit
 
 /// `routine studio`: a local web server for one routine file, with the page, its API and the
@@ -10,12 +11,15 @@ public struct StudioServer: Sendable {
     public let path: String
     public let token: String
     let document: StudioDocument
+    let today: StudioToday
 
-    /// A studio for the routine at `path`; `token` defaults to 128 random bits.
-    public init(path: String, token: String? = nil) throws(Diagnostic) {
+    /// A studio for the routine at `path`; `token` defaults to 128 random bits. `history` is
+    /// the history file the Today view reads and logs to; nil records nothing (`--no-history`).
+    public init(path: String, token: String? = nil, history: String? = nil) throws(Diagnostic) {
         self.path = path
         self.token = token ?? Self.randomToken()
-        document = try StudioDocument(path: path)
+        document = try StudioDocument(path: path, historyPath: history)
+        today = StudioToday(historyPath: history)
     }
 
     /// 128 bits from the system's generator, as 32 hex digits.
@@ -61,16 +65,27 @@ public struct StudioServer: Sendable {
             let result = StudioPlay.play(loaded, answers: answers)
             return StudioResponse.json(result, status: result.starts(with: Array("{\"error\"".utf8)) ? .unprocessableContent : .ok)
         }
+        let today = self.today
+        router.get("/api/today") { request, _ in
+            let answer = today.day(await document.loaded(), date: request.uri.queryParameters["date"].map(String.init))
+            return StudioResponse.json(answer.body, status: answer.status)
+        }
+        router.post("/api/log") { request, _ in
+            let body = try await request.body.collect(upTo: 1 << 16)
+            let answer = today.log(await document.loaded(), path: absolutePath(document.path), body: Array(buffer: body))
+            await document.reloadHistoryIfChanged()
+            return StudioResponse.json(answer.body, status: answer.status)
+        }
         router.get("/api/live") { _, _ in
             // Server-sent events: a plain GET under the same rules as every other request.
-            let versions = await document.listen()
+            let events = await document.listen()
             let first = await document.version
             return Response(
                 status: .ok, headers: [.contentType: "text/event-stream", .cacheControl: "no-store"],
                 body: ResponseBody { writer in
-                    try await writer.write(ByteBuffer(string: "retry: 500\n\ndata: {\"version\":\(first)}\n\n"))
-                    for await version in versions {
-                        try await writer.write(ByteBuffer(string: "data: {\"version\":\(version)}\n\n"))
+                    try await writer.write(ByteBuffer(string: "retry: 500\n\ndata: \(LiveEvent.version(first).json)\n\n"))
+                    for await event in events {
+                        try await writer.write(ByteBuffer(string: "data: \(event.json)\n\n"))
                     }
                     try await writer.finish(nil)
                 })

@@ -161,12 +161,3 @@ struct RunHistorySession {
     }
 }
 
-/// `path` made absolute against the working folder (symbolic links kept as given).
-func absolutePath(_ path: String) -> String {
-    if path == "-" || path.hasPrefix("/") { return path }
-    guard let cwd = getcwd(nil, 0) else { return path }
-    defer { free(cwd) }
-    var base = String(cString: cwd)
-    if !base.hasSuffix("/") { base += "/" }
-    return base + (path.hasPrefix("./") ? String(path.dropFirst(2)) : path)
-}

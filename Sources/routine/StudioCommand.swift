@@ -1,5 +1,6 @@
 import ArgumentParser
 import Dispatch
+import RoutineHistory
 import RoutineKit
 import RoutineStudio
 
@@ -27,8 +28,10 @@ struct StudioCommand: ParsableCommand {
     @Flag(help: "Open the address with xdg-open, when it is installed.")
     var open = false
 
-    @Flag(name: .customLong("no-history"), help: "Record nothing (the builder records nothing anyway; its play panel never does).")
+    @Flag(name: .customLong("no-history"), help: "Record nothing: Today shows the day without history and refuses logs (the builder and its play panel record nothing anyway).")
     var noHistory = false
+
+    @OptionGroup var history: HistoryOptions
 
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be 0 to 65535") }
@@ -37,7 +40,9 @@ struct StudioCommand: ParsableCommand {
     func run() throws {
         let token = getenv("ROUTINE_STUDIO_TOKEN").map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 }
         let server: StudioServer
-        do { server = try StudioServer(path: file, token: token) } catch {
+        var historyPath: String?
+        if case .file(let path)? = HistoryLocation.resolve(flag: history.history, disabled: noHistory) { historyPath = path }
+        do { server = try StudioServer(path: file, token: token, history: historyPath) } catch {
             report(error, colors: Terminal.wantsColor(.auto, fd: 2))
             throw Exit.unreadable
         }

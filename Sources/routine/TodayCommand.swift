@@ -63,8 +63,7 @@ struct TodayCommand: ParsableCommand {
         for path in paths {
             let routine = try input.loadValid(path).routine
             let facts = try store?.dayFacts(of: routine, on: day) ?? DayFacts(date: day)
-            let unconditional = (try? PathExplorer(routine).nodesOnEveryWay()) ?? []
-            totals.days.append((routine, DayRules(routine: routine, facts: facts, unconditional: unconditional).overview()))
+            totals.days.append((routine, DayOverview.of(routine, facts: facts)))
         }
         if let notifier {
             if totals.pending > 0 { try notifier.send(totals) }
@@ -72,7 +71,7 @@ struct TodayCommand: ParsableCommand {
         }
         var out = BufferedOutput(fd: 1)
         if json {
-            out.write(TodayOutput.json(totals, date: day))
+            out.write(totals.json(date: day))
         } else {
             switch format {
             case .table: out.write(TodayOutput.table(totals))

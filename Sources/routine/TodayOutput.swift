@@ -49,23 +49,6 @@ enum TodayOutput {
         }
     }
 
-    /// `--json`: the totals, then each routine's day.
-    static func json(_ totals: DayTotals, date: CalendarDate) -> JSONValue {
-        var members: [(String, JSONValue)] = [("date", .string(date.description))]
-        var sum = DayOverview(date: date)
-        for (_, overview) in totals.days {
-            sum.due += overview.due
-            sum.done += overview.done
-            sum.skipped += overview.skipped
-            sum.pending += overview.pending
-            sum.maybe += overview.maybe
-        }
-        members += sum.countMembers
-        members.append(("class", .string(totals.statusClass)))
-        members.append(("routines", .array(totals.days.map { $0.overview.json($0.routine) })))
-        return .object(members)
-    }
-
     /// "3/7".
     static func short(_ totals: DayTotals) -> String { "\(totals.done)/\(totals.due)" }
 

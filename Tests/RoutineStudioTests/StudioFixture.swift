@@ -9,6 +9,8 @@ struct StudioFixture {
     let port: Int
     let path: String
     let http: RawHTTP
+    /// The studio's history file (in the test's folder), or nil for `--no-history`.
+    var historyPath: String? = nil
 
     var host: String { "127.0.0.1:\(port)" }
     var origin: String { "http://127.0.0.1:\(port)" }
@@ -27,6 +29,11 @@ struct StudioFixture {
         await http.request("POST", "/api/edit", headers: headers ?? pageHeaders, body: body)
     }
 
+    /// A request with the page's headers to any path.
+    func send(_ method: String, _ path: String, _ body: String? = nil) async -> RawHTTP.Answer {
+        await http.request(method, path, headers: pageHeaders, body: body)
+    }
+
     func state() async throws -> [String: Any] {
         try #require(JSONSerialization.jsonObject(with: Data(await get("/api/routine").body.utf8)) as? [String: Any])
     }
@@ -34,13 +41,16 @@ struct StudioFixture {
     func version() async -> Int { ((try? await state())?["version"] as? Int) ?? -1 }
 
     /// Runs `body` with a studio on `text`; the server stops afterwards.
-    static func with(_ text: String, name: String = "test.rt", _ body: (StudioFixture) async throws -> Void) async throws {
+    static func with(
+        _ text: String, name: String = "test.rt", history: Bool = false, _ body: (StudioFixture) async throws -> Void
+    ) async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("studio-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let path = folder.appendingPathComponent(name).path
         try text.write(toFile: path, atomically: true, encoding: .utf8)
-        let server = try StudioServer(path: path, token: token)
+        let historyPath = history ? folder.appendingPathComponent("history.sqlite").path : nil
+        let server = try StudioServer(path: path, token: token, history: historyPath)
         let (addresses, continuation) = AsyncStream.makeStream(of: String.self)
         let task = Task { try await server.run { continuation.yield($0) } }
         defer { task.cancel() }
@@ -48,7 +58,7 @@ struct StudioFixture {
         let address = try #require(await iterator.next())
         let port = try #require(Int(address.split(separator: ":")[2].split(separator: "/")[0]))
         #expect(address == "http://127.0.0.1:\(port)/?token=\(token)")
-        try await body(StudioFixture(port: port, path: path, http: RawHTTP(port: port)))
+        try await body(StudioFixture(port: port, path: path, http: RawHTTP(port: port), historyPath: historyPath))
         task.cancel()
         _ = await task.result
     }

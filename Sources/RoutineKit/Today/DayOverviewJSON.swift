@@ -1,4 +1,10 @@
 extension DayOverview {
+    /// The day of `routine` by ``DayRules``, as `today` and the studio's Today view show it.
+    public static func of(_ routine: Routine, facts: DayFacts) -> DayOverview {
+        let unconditional = (try? PathExplorer(routine).nodesOnEveryWay()) ?? []
+        return DayRules(routine: routine, facts: facts, unconditional: unconditional).overview()
+    }
+
     /// The counts as JSON members: what `today --json` gives per routine and in total, and
     /// what the studio's Today view reads.
     public var countMembers: [(String, JSONValue)] {
@@ -56,6 +62,23 @@ public struct DayTotals: Sendable {
     /// `done` when nothing due is left, `none` when nothing due is done yet, else `partial`:
     /// the classes a status bar styles.
     public var statusClass: String { pending == 0 ? "done" : done == 0 ? "none" : "partial" }
+
+    /// `today --json`, and the studio's `GET /api/today`: the totals, then each routine's day.
+    public func json(date: CalendarDate) -> JSONValue {
+        var members: [(String, JSONValue)] = [("date", .string(date.description))]
+        var sum = DayOverview(date: date)
+        for (_, overview) in days {
+            sum.due += overview.due
+            sum.done += overview.done
+            sum.skipped += overview.skipped
+            sum.pending += overview.pending
+            sum.maybe += overview.maybe
+        }
+        members += sum.countMembers
+        members.append(("class", .string(statusClass)))
+        members.append(("routines", .array(days.map { $0.overview.json($0.routine) })))
+        return .object(members)
+    }
 
     /// The due habits neither done nor skipped, by routine, in the routines' order.
     public var pendingTitles: [(routine: String, titles: [String])] {

@@ -40,10 +40,15 @@ export class Api {
   }
 
   /// Listens for new versions; reloads the state on each, and after a lost connection.
-  live(onTiming) {
+  /// `onHistory` hears of changes to the history (a log, or a run or log in a terminal).
+  live(onTiming, onHistory) {
     const source = new EventSource("/api/live");
     source.onmessage = async (event) => {
-      const { version } = JSON.parse(event.data);
+      const { version, history } = JSON.parse(event.data);
+      if (history !== undefined) {
+        if (onHistory) onHistory(history);
+        return;
+      }
       if (!this.state || version !== this.state.version) {
         const started = performance.now();
         await this.load();
@@ -51,7 +56,10 @@ export class Api {
       }
     };
     source.onerror = () => { document.getElementById("status").textContent = "reconnecting…"; };
-    source.onopen = () => { this.load().catch(() => {}); };
+    source.onopen = () => {
+      this.load().catch(() => {});
+      if (onHistory) onHistory(null);
+    };
     this.source = source;
   }
 }

@@ -7,6 +7,7 @@ import { el, toast } from "./dom.js";
 import * as forms from "./forms.js";
 import { installKeys } from "./keyboard.js";
 import { Play } from "./play.js";
+import { Today } from "./today.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -28,13 +29,32 @@ class Studio {
     $("zoom-out").onclick = () => this.canvas.zoomBy(1 / 1.2);
     $("toggle-play").onclick = () => this.togglePlay();
     $("help").onclick = () => this.help();
+    this.view = "builder";
+    this.today = new Today($("today-view"));
+    $("tab-builder").onclick = () => this.showView("builder");
+    $("tab-today").onclick = () => this.showView("today");
     window.addEventListener("resize", () => this.canvas.fit());
     installKeys(this);
   }
 
   async start() {
     await this.api.load();
-    this.api.live((ms) => { window.studioLastRedraw = ms; });
+    this.api.live((ms) => { window.studioLastRedraw = ms; }, () => { if (this.view === "today") this.today.load(); });
+    if (location.hash === "#today") this.showView("today");
+  }
+
+  /// The builder or Today; the address keeps which, so a reload stays on it.
+  showView(view) {
+    this.view = view;
+    const today = view === "today";
+    $("today-view").hidden = !today;
+    $("builder-view").hidden = today;
+    $("builder-actions").hidden = today;
+    $("tab-today").setAttribute("aria-selected", String(today));
+    $("tab-builder").setAttribute("aria-selected", String(!today));
+    history.replaceState(null, "", today ? "#today" : location.pathname);
+    if (today) this.today.load();
+    else this.canvas.fit();
   }
 
   readOnly() { const s = this.api.state; return !s || !!s.readOnly || s.stale; }

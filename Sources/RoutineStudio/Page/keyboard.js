@@ -1,6 +1,8 @@
 // Keys: every action has one (the help dialog lists them).
 export function installKeys(studio) {
   document.addEventListener("keydown", (e) => {
+    // The builder's keys act on the builder only.
+    if (studio.view !== "builder") return;
     const dialogOpen = document.getElementById("dialog").open;
     const typing = /^(INPUT|SELECT|TEXTAREA)$/.test(e.target.tagName);
     const mod = e.ctrlKey || e.metaKey;

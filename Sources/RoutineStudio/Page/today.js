@@ -1,0 +1,165 @@
+// The Today view: the day of the routine as `routine today` sees it, and logs as `routine done`
+// records them (docs/studio.md). Every text reaches the page as a text node.
+import { el } from "./dom.js";
+
+const FORCEABLE = new Set(["E501", "E502", "E503"]);
+const REASONS = {
+  "not-scheduled": "not scheduled today",
+  "quota-met": "this week's quota is met",
+  "passed-over": "today's run passed over it",
+  "not-reached": "today's run did not lead there",
+  "ruled-out": "ruled out by today's answers",
+};
+
+function number(value) { return Number.isInteger(value) ? String(value) : String(Math.round(value * 1000) / 1000); }
+
+export class Today {
+  constructor(root) {
+    this.root = root;
+    this.day = null;
+    this.date = "";
+    this.editing = null;
+    this.message = null;
+  }
+
+  async load() {
+    const query = this.date ? "?date=" + encodeURIComponent(this.date) : "";
+    const response = await fetch("/api/today" + query, { cache: "no-store" });
+    const answer = await response.json().catch(() => ({ error: { message: response.statusText } }));
+    if (response.ok) this.day = answer;
+    else this.message = { error: answer.error || { message: response.statusText } };
+    this.render();
+  }
+
+  /// One log: done, a value, a skip or an undo. The page shows it only once the server has
+  /// committed it and answered with the new day.
+  async log(body) {
+    const payload = { ...body };
+    if (this.date) payload.date = this.date;
+    const response = await fetch("/api/log", {
+      method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(payload),
+    });
+    const answer = await response.json().catch(() => ({ error: { message: response.statusText } }));
+    if (response.ok) {
+      this.day = answer;
+      this.editing = null;
+      this.message = null;
+    } else {
+      if (answer.state) this.day = answer.state;
+      this.message = { error: answer.error || { message: response.statusText }, retry: payload };
+    }
+    this.render();
+  }
+
+  habits() { return (this.day && this.day.routines[0] && this.day.routines[0].habits) || []; }
+
+  render() {
+    const day = this.day;
+    const children = [this.header(day), this.messageBox()];
+    if (day) {
+      const habits = this.habits();
+      const due = habits.filter((h) => h.status !== "maybe" && h.status !== "not-due");
+      const maybe = habits.filter((h) => h.status === "maybe");
+      const notDue = habits.filter((h) => h.status === "not-due");
+      children.push(this.section("Due", due, "Nothing is due on this day."));
+      if (maybe.length) children.push(this.section("Maybe (behind a question not answered yet)", maybe));
+      if (notDue.length) children.push(this.section("Not due", notDue));
+    }
+    this.root.replaceChildren(...children);
+    const input = this.root.querySelector("input.value");
+    if (input) { input.focus(); input.select(); }
+  }
+
+  header(day) {
+    const picker = el("input", { type: "date", id: "today-date", value: day ? day.date : this.date, "aria-label": "Day" });
+    picker.onchange = () => { this.date = picker.value; this.message = null; this.load(); };
+    const summary = day
+      ? `${day.done} of ${day.due} done` + (day.skipped ? `, ${day.skipped} skipped` : "") + (day.maybe ? `, ${day.maybe} maybe` : "")
+      : "";
+    return el("div", { class: "today-head" },
+      el("h2", { text: "Today" }), picker,
+      el("span", { id: "today-summary", class: "summary", text: summary }),
+      this.meter(day ? day.percentage : 0));
+  }
+
+  meter(percentage) {
+    const fill = el("div", { class: "fill" });
+    // Through the style object: the page's policy refuses style attributes.
+    fill.style.width = percentage + "%";
+    return el("div", { class: "meter", role: "progressbar", "aria-valuenow": percentage, "aria-valuemin": 0, "aria-valuemax": 100 }, fill);
+  }
+
+  messageBox() {
+    const message = this.message;
+    if (!message) return el("div", { id: "today-message", hidden: true });
+    const error = message.error;
+    const retry = message.retry && FORCEABLE.has(error.code)
+      ? el("button", { onclick: () => this.log({ ...message.retry, force: true }), text: "Record anyway" })
+      : null;
+    return el("div", { id: "today-message", class: "today-message", role: "alert" },
+      el("strong", { text: error.code ? `${error.code}: ` : "" }), el("span", { class: "text", text: error.message }),
+      ...(error.notes || []).map((note) => el("div", { class: "note", text: note })),
+      el("div", { class: "actions" }, retry,
+        el("button", { onclick: () => { this.message = null; this.render(); }, text: "Dismiss" })));
+  }
+
+  section(title, habits, empty) {
+    return el("section", { class: "today-section", "aria-label": title },
+      el("h3", { text: title }),
+      habits.length ? el("ul", { class: "today-cards" }, habits.map((h) => this.card(h))) : el("p", { class: "muted", text: empty || "" }));
+  }
+
+  card(habit) {
+    const numeric = typeof habit.target === "number";
+    const settled = habit.status === "done" || habit.status === "skipped";
+    const details = [];
+    if (habit.status === "done" && typeof habit.value === "number") {
+      details.push(number(habit.value) + (numeric ? " of " + number(habit.target) : "") + (habit.unit ? " " + habit.unit : ""));
+    } else if (numeric) {
+      details.push("target " + number(habit.target) + (habit.unit ? " " + habit.unit : ""));
+    }
+    if (settled) details.push(`by ${habit.by === "log" ? "a log" : "a run"} at ${habit.at}`);
+    if (habit.reason) details.push(REASONS[habit.reason] || habit.reason);
+    const actions = [];
+    if (this.editing === habit.node) {
+      actions.push(this.valueForm(habit));
+    } else if (!settled) {
+      actions.push(el("button", {
+        class: "primary done", "data-action": "done",
+        onclick: () => numeric ? this.edit(habit.node) : this.log({ habit: habit.node }),
+        text: numeric ? "Done…" : "Done",
+      }));
+      actions.push(el("button", { class: "skip", "data-action": "skip", onclick: () => this.log({ habit: habit.node, skip: true }), text: "Skip" }));
+    }
+    if (settled && habit.by === "log") {
+      actions.push(el("button", { class: "undo", "data-action": "undo", onclick: () => this.log({ habit: habit.node, undo: true }), text: "Undo" }));
+    }
+    return el("li", { class: "today-card " + habit.status, "data-node": habit.node, "data-status": habit.status },
+      el("div", { class: "title", text: habit.title }),
+      el("div", { class: "status", text: habit.status === "not-due" ? "not due" : habit.status }),
+      el("div", { class: "details", text: details.join(" · ") }),
+      el("div", { class: "actions" }, actions));
+  }
+
+  edit(node) { this.editing = node; this.message = null; this.render(); }
+
+  valueForm(habit) {
+    const input = el("input", {
+      class: "value", type: "number", min: 0, step: "any", value: number(habit.target), "aria-label": `Value for ${habit.title}`,
+    });
+    const form = el("form", { class: "value-form" }, input, habit.unit ? el("span", { text: habit.unit }) : null,
+      el("button", { class: "primary", type: "submit", text: "Record" }),
+      el("button", { type: "button", onclick: () => { this.editing = null; this.render(); }, text: "Cancel" }));
+    form.onsubmit = (event) => {
+      event.preventDefault();
+      const value = Number(input.value);
+      if (input.value.trim() === "" || !Number.isFinite(value)) {
+        this.message = { error: { message: "give a number" } };
+        this.render();
+        return;
+      }
+      this.log({ habit: habit.node, value });
+    };
+    return form;
+  }
+}
