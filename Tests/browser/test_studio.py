@@ -292,5 +292,84 @@ class StudioTests(unittest.TestCase):
             studio.close()
 
 
+class TodayTests(unittest.TestCase):
+    ROUTINE = (
+        'routine "Day"\n\nhabit water "Drink <b>water</b> & \\"more\\"" -> pushups\n'
+        'habit pushups "Push-ups" target 20 reps -> mood\n'
+        'question mood "Mood?"\n  "Good" -> gym\n  "Bad"\nhabit gym "Gym <img src=x onerror=alert(1)>" -> run\n'
+        'habit run "Run" on TOMORROW\n'
+    )
+
+    def routine(self, studio, *arguments):
+        env = dict(os.environ, HOME=studio.folder.name, XDG_DATA_HOME=studio.folder.name, NO_COLOR="1")
+        return subprocess.run([ROUTINE, *arguments], capture_output=True, text=True, env=env, stdin=subprocess.DEVNULL, timeout=30)
+
+    def test_complete_habits_in_today_and_see_them_in_the_log(self):
+        tomorrow = ["mon", "tue", "wed", "thu", "fri", "sat", "sun"][(time.localtime().tm_wday + 1) % 7]
+        studio = Studio(self.ROUTINE.replace("TOMORROW", tomorrow))
+        try:
+            driver.find_element(By.ID, "tab-today").click()
+            view = driver.find_element(By.ID, "today-view")
+
+            def card(node):
+                return view.find_element(By.CSS_SELECTOR, f'.today-card[data-node="{node}"]')
+
+            def status(node):
+                return card(node).get_attribute("data-status")
+
+            wait(lambda: status("water") == "due", message="water due")
+            self.assertEqual(status("gym"), "maybe")
+            # Titles are text: no element from them, the characters shown as they are.
+            self.assertEqual(card("water").find_element(By.CLASS_NAME, "title").text, 'Drink <b>water</b> & "more"')
+            self.assertEqual(view.find_elements(By.TAG_NAME, "b") + view.find_elements(By.TAG_NAME, "img"), [])
+            studio.shot("20-today")
+
+            card("water").find_element(By.CSS_SELECTOR, '[data-action="done"]').click()
+            wait(lambda: status("water") == "done", message="water done")
+            # A numeric habit asks for its value, the target filled in.
+            card("pushups").find_element(By.CSS_SELECTOR, '[data-action="done"]').click()
+            field = wait(lambda: card("pushups").find_element(By.CSS_SELECTOR, "input.value"))
+            self.assertEqual(field.get_attribute("value"), "20")
+            field.clear()
+            field.send_keys("15", Keys.ENTER)
+            wait(lambda: status("pushups") == "done", message="pushups done")
+            self.assertIn("15 of 20 reps", card("pushups").text)
+
+            # The terminal sees the page's logs in the same history.
+            today = time.strftime("%Y-%m-%d")
+            log = self.routine(studio, "log", "--date", today)
+            self.assertEqual(log.returncode, 0, log.stderr)
+            self.assertIn('Drink <b>water</b> & "more"', log.stdout)
+            self.assertIn("Push-ups", log.stdout)
+            self.assertIn("15", log.stdout)
+
+            # A log in the terminal shows in the page by the live channel.
+            done = self.routine(studio, "done", str(studio.path), "gym")
+            self.assertEqual(done.returncode, 0, done.stderr)
+            wait(lambda: status("gym") == "done", timeout=3, message="the terminal's log shown")
+            self.assertEqual(view.find_elements(By.TAG_NAME, "img"), [])
+            # Undo takes it back; the terminal refuses to log water again, as the page's log stands.
+            card("gym").find_element(By.CSS_SELECTOR, '[data-action="undo"]').click()
+            wait(lambda: status("gym") == "maybe", message="gym undone")
+            again = self.routine(studio, "done", str(studio.path), "water")
+            self.assertEqual(again.returncode, 1)
+            self.assertIn("E501", again.stderr)
+            self.assertEqual(driver.find_element(By.ID, "today-summary").text, "2 of 2 done, 1 maybe")
+            studio.shot("21-today-done")
+
+            # A refusal is shown as a message, as done words it; it can be recorded anyway.
+            self.assertEqual(status("run"), "not-due")
+            card("run").find_element(By.CSS_SELECTOR, '[data-action="done"]').click()
+            message = wait(lambda: driver.find_element(By.ID, "today-message").text, message="the refusal")
+            self.assertIn("E502", message)
+            self.assertIn("'run' (Run) is not scheduled on", message)
+            studio.shot("22-today-refusal")
+            driver.find_element(By.CSS_SELECTOR, '#today-message [data-action="force"]').click()
+            wait(lambda: status("run") == "done", message="run recorded anyway")
+            self.assertFalse(driver.find_element(By.ID, "today-message").is_displayed())
+        finally:
+            studio.close()
+
+
 if __name__ == "__main__":
     unittest.main()

@@ -26,8 +26,13 @@ export class Today {
     const query = this.date ? "?date=" + encodeURIComponent(this.date) : "";
     const response = await fetch("/api/today" + query, { cache: "no-store" });
     const answer = await response.json().catch(() => ({ error: { message: response.statusText } }));
-    if (response.ok) this.day = answer;
-    else this.message = { error: answer.error || { message: response.statusText } };
+    if (response.ok) {
+      // The page's own log announced again by the live channel: nothing to redraw.
+      if (this.day && JSON.stringify(answer) === JSON.stringify(this.day)) return;
+      this.day = answer;
+    } else {
+      this.message = { error: answer.error || { message: response.statusText } };
+    }
     this.render();
   }
 
@@ -65,9 +70,13 @@ export class Today {
       if (maybe.length) children.push(this.section("Maybe (behind a question not answered yet)", maybe));
       if (notDue.length) children.push(this.section("Not due", notDue));
     }
+    // A value being typed survives a redraw that the live channel brings.
+    const typing = this.root.querySelector("input.value");
+    const typed = typing && typing.closest("[data-node]").dataset.node === this.editing ? typing.value : null;
     this.root.replaceChildren(...children);
     const input = this.root.querySelector("input.value");
-    if (input) { input.focus(); input.select(); }
+    if (input && typed !== null) input.value = typed;
+    if (input) { input.focus(); if (typed === null) input.select(); }
   }
 
   header(day) {
@@ -94,7 +103,7 @@ export class Today {
     if (!message) return el("div", { id: "today-message", hidden: true });
     const error = message.error;
     const retry = message.retry && FORCEABLE.has(error.code)
-      ? el("button", { onclick: () => this.log({ ...message.retry, force: true }), text: "Record anyway" })
+      ? el("button", { "data-action": "force", onclick: () => this.log({ ...message.retry, force: true }), text: "Record anyway" })
       : null;
     return el("div", { id: "today-message", class: "today-message", role: "alert" },
       el("strong", { text: error.code ? `${error.code}: ` : "" }), el("span", { class: "text", text: error.message }),
@@ -124,6 +133,7 @@ export class Today {
     if (this.editing === habit.node) {
       actions.push(this.valueForm(habit));
     } else if (!settled) {
+      // A habit not due keeps its buttons: the log is refused with the reason, and can then be forced.
       actions.push(el("button", {
         class: "primary done", "data-action": "done",
         onclick: () => numeric ? this.edit(habit.node) : this.log({ habit: habit.node }),
