@@ -4,11 +4,11 @@ import { el } from "./dom.js";
 
 const FORCEABLE = new Set(["E501", "E502", "E503"]);
 const REASONS = {
-  "not-scheduled": "not scheduled today",
+  "not-scheduled": "not scheduled on this day",
   "quota-met": "this week's quota is met",
-  "passed-over": "today's run passed over it",
-  "not-reached": "today's run did not lead there",
-  "ruled-out": "ruled out by today's answers",
+  "passed-over": "the day's run passed over it",
+  "not-reached": "the day's run did not lead there",
+  "ruled-out": "ruled out by the day's answers",
 };
 
 function number(value) { return Number.isInteger(value) ? String(value) : String(Math.round(value * 1000) / 1000); }
