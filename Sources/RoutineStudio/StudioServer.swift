@@ -98,7 +98,9 @@ public struct StudioServer: Sendable {
     public func run(port: Int = 0, ready: @escaping @Sendable (String) -> Void) async throws {
         let chosen = port == 0 ? try Self.freePort() : port
         var logger = Logger(label: "routine-studio")
-        logger.logLevel = .error
+        // Hummingbird logs a listener it closes at shutdown as an error ("Already closed"):
+        // noise on every Ctrl-C. What the studio must say, it says on its own.
+        logger.logLevel = .critical
         let router = router(port: chosen)
         let address = "http://127.0.0.1:\(chosen)/?token=\(token)"
         let primary = Application(
