@@ -248,6 +248,18 @@ struct TestCommandTests {
               expect habit water not-scheduled
               expect end completed
 
+            case it says why
+              date 2026-11-23
+              history day.jsonl
+              do d
+              expect eventually habit water not-scheduled done-by-log
+
+            case not by a run
+              date 2026-11-23
+              history day.jsonl
+              do d
+              expect eventually habit water not-scheduled done-by-run
+
             case the day before it is due
               date 2026-11-22
               history day.jsonl
@@ -270,10 +282,13 @@ struct TestCommandTests {
         #expect(export.status == 0)
         let result = try execute(["test", "--format", "short", "day.rt.test"], in: dir)
         #expect(result.status == 1)
-        #expect(result.stdout.hasPrefix("PASS day.rt.test: water was logged that day\nPASS day.rt.test: the day before it is due\nFAIL day.rt.test: without the history\n"), "\(result.stdout)")
-        #expect(result.stdout.contains("day.rt.test:20:3: error[E407]"))
+        #expect(result.stdout.hasPrefix("PASS day.rt.test: water was logged that day\nPASS day.rt.test: it says why\nFAIL day.rt.test: not by a run\n"), "\(result.stdout)")
+        #expect(result.stdout.contains("expected habit water not-scheduled done-by-run, but no event since the last step matched"))
+        #expect(result.stdout.contains("actual: the run ended completed"))
+        #expect(result.stdout.contains("PASS day.rt.test: the day before it is due\nFAIL day.rt.test: without the history\n"))
+        #expect(result.stdout.contains("day.rt.test:32:3: error[E407]"))
         #expect(result.stdout.contains("expected habit water not-scheduled, but the run waits at habit 'water'"))
-        #expect(result.stdout.hasSuffix("2 passed, 1 failed\n"))
+        #expect(result.stdout.hasSuffix("3 passed, 2 failed\n"))
     }
 
     @Test func aMissingHistoryFailsItsCase() throws {

@@ -113,6 +113,8 @@ private struct CaseState {
             switch record.outcome {
             case .answer(let option): events.append(.answer(id, option: routine.answer(option, of: record.node)))
             case .habit(.done, .some(let value)): events.append(.value(id, value))
+            case .habit(.notScheduled, _):
+                events.append(run.passReason(of: record.node).map { .passedOver(id, $0) } ?? .habit(id, .notScheduled))
             case .habit(let result, _): events.append(.habit(id, result))
             }
         case .invalid(let node, let input, let message):
