@@ -9,6 +9,12 @@ extension HistoryStore {
         try read { db in try dayFacts(db, routine, date, excluding: excluded) }
     }
 
+    /// The habits a log or another run already did on `date`, by node index, with the first
+    /// one that did each: what a run of that day passes over (run `excluded` left out).
+    public func doneEarlier(of routine: Routine, on date: CalendarDate, excluding excluded: Int64? = nil) throws(HistoryError) -> [Int: Completion] {
+        DayRules(routine: routine, facts: try dayFacts(of: routine, on: date, excluding: excluded), unconditional: []).completions
+    }
+
     func dayFacts(_ db: Database, _ routine: Routine, _ date: CalendarDate, excluding excluded: Int64?) throws -> DayFacts {
         var facts = DayFacts(date: date)
         let day = date.description

@@ -128,8 +128,7 @@ struct RunHistorySession {
     func doneEarlier(excluding run: Int64?) -> [Int: Completion] {
         guard let store else { return [:] }
         do {
-            let facts = try store.dayFacts(of: loaded.routine, on: date, excluding: run)
-            return DayRules(routine: loaded.routine, facts: facts, unconditional: []).completions
+            return try store.doneEarlier(of: loaded.routine, on: date, excluding: run)
         } catch {
             Self.warn(error.diagnostic)
             return [:]

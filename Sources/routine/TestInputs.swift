@@ -51,9 +51,17 @@ struct LoadedTestFile {
 struct TestHistories {
     private var stores: [String: Result<HistoryStore, Diagnostic>] = [:]
 
-    /// The week's quota counts for `testCase`, or the diagnostic that stops it.
-    mutating func doneThisWeek(_ testCase: TestCase, of file: LoadedTestFile, routine: Routine) -> Result<[Int: Int], Diagnostic> {
-        guard let history = testCase.history else { return .success([:]) }
+    /// What a run of `testCase`'s day takes from a history, as `routine run` takes it.
+    struct Facts {
+        /// The week's quota counts.
+        var doneThisWeek: [Int: Int] = [:]
+        /// The habits a log or a run already did that day.
+        var doneEarlier: [Int: Completion] = [:]
+    }
+
+    /// What `testCase`'s history says of its day, or the diagnostic that stops it.
+    mutating func facts(_ testCase: TestCase, of file: LoadedTestFile, routine: Routine) -> Result<Facts, Diagnostic> {
+        guard let history = testCase.history else { return .success(Facts()) }
         let path = file.resolve(history.path)
         let store: HistoryStore
         switch stores[path] ?? Self.load(path, at: history.span) {
@@ -65,7 +73,8 @@ struct TestHistories {
             return .failure(Self.located(diagnostic, at: history.span))
         }
         do {
-            return .success(try store.doneThisWeek(routine, on: testCase.runDate))
+            let day = testCase.runDate
+            return .success(Facts(doneThisWeek: try store.doneThisWeek(routine, on: day), doneEarlier: try store.doneEarlier(of: routine, on: day)))
         } catch {
             return .failure(Self.located(error.diagnostic, at: history.span))
         }

@@ -80,8 +80,9 @@ struct TestSession {
         let slot = coverageSlot(file.routinePath, routine)
         for testCase in file.parsed.cases {
             var outcome: TestOutcome
-            switch histories.doneThisWeek(testCase, of: file, routine: routine) {
-            case .success(let counts): outcome = TestRunner.run(testCase, routine: routine, doneThisWeek: counts, ways: countWays)
+            switch histories.facts(testCase, of: file, routine: routine) {
+            case .success(let facts):
+                outcome = TestRunner.run(testCase, routine: routine, doneThisWeek: facts.doneThisWeek, doneEarlier: facts.doneEarlier, ways: countWays)
             case .failure(let diagnostic):
                 outcome = TestOutcome(name: testCase.name, span: testCase.span, failure: diagnostic)
             }

@@ -235,6 +235,62 @@ struct TestCommandTests {
         #expect(result.stdout.hasSuffix("3 passed, 0 failed\n"))
     }
 
+    /// A habit logged with `routine done` on the case's day is passed over, as `routine run`
+    /// passes it over; without the history it is due.
+    @Test func loggedTodayThroughHistory() throws {
+        let routine = "routine \"Day\"\nhabit stretch \"Stretch\" -> water\nhabit water \"Water\"\n"
+        let cases = """
+            case water was logged that day
+              date 2026-11-23
+              history day.jsonl
+              do d
+              expect habit stretch done
+              expect habit water not-scheduled
+              expect end completed
+
+            case it says why
+              date 2026-11-23
+              history day.jsonl
+              do d
+              expect eventually habit water not-scheduled done-by-log
+
+            case not by a run
+              date 2026-11-23
+              history day.jsonl
+              do d
+              expect eventually habit water not-scheduled done-by-run
+
+            case the day before it is due
+              date 2026-11-22
+              history day.jsonl
+              do d
+              do d
+              expect habit water done
+
+            case without the history
+              date 2026-11-23
+              do d
+              expect habit stretch done
+              expect habit water not-scheduled
+
+            """
+        let dir = try folder("", extra: ["day.rt": routine, "day.rt.test": cases])
+        let history = freshHistoryPath()
+        let logged = try execute(["done", "day.rt", "water", "--date", "2026-11-23", "--history", history], in: dir)
+        #expect(logged.status == 0, "\(logged.stderr)")
+        let export = try execute(["history", "export", "--history", history, "-o", "day.jsonl"], in: dir)
+        #expect(export.status == 0)
+        let result = try execute(["test", "--format", "short", "day.rt.test"], in: dir)
+        #expect(result.status == 1)
+        #expect(result.stdout.hasPrefix("PASS day.rt.test: water was logged that day\nPASS day.rt.test: it says why\nFAIL day.rt.test: not by a run\n"), "\(result.stdout)")
+        #expect(result.stdout.contains("expected habit water not-scheduled done-by-run, but no event since the last step matched"))
+        #expect(result.stdout.contains("actual: the run ended completed"))
+        #expect(result.stdout.contains("PASS day.rt.test: the day before it is due\nFAIL day.rt.test: without the history\n"))
+        #expect(result.stdout.contains("day.rt.test:32:3: error[E407]"))
+        #expect(result.stdout.contains("expected habit water not-scheduled, but the run waits at habit 'water'"))
+        #expect(result.stdout.hasSuffix("3 passed, 2 failed\n"))
+    }
+
     @Test func aMissingHistoryFailsItsCase() throws {
         let dir = try folder("case a\n  history gone.jsonl\n  do d\n")
         let result = try execute(["test", "--format", "short"], in: dir)

@@ -74,6 +74,7 @@ struct TestFileTests {
         Named(name: "question IDs", value: ("case x\n  expect eventually question ", ["q", "r"])),
         Named(name: "numeric habits for value", value: ("case x\n  expect value ", ["b"])),
         Named(name: "results", value: ("case x\n  expect habit a ", ["done", "skipped", "not-scheduled"])),
+        Named(name: "pass reasons", value: ("case x\n  expect habit a not-scheduled ", ["done-by-log", "done-by-run"])),
         Named(name: "actions", value: ("case x\n  do ", ["d", "s", "b", "q"])),
         Named(name: "the question asked first", value: ("case x\n  do d\n  answer yes\n  answer ", ["red", "blue", "yes", "no"])),
         Named(name: "nothing in a comment", value: ("case x\n  # expect habit ", [])),

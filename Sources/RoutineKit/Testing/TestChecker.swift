@@ -18,7 +18,7 @@ public enum TestChecker {
         for testCase in file.cases {
             for step in testCase.steps {
                 switch step.kind {
-                case .expect(.habit(let id, _), _), .expect(.value(let id, _), _): require(id, question: false, at: step.argumentSpan)
+                case .expect(.habit(let id, _), _), .expect(.passedOver(let id, _), _), .expect(.value(let id, _), _): require(id, question: false, at: step.argumentSpan)
                 case .expect(.question(let id), _): require(id, question: true, at: step.argumentSpan)
                 case .notReached(let id): require(id, question: nil, at: step.argumentSpan)
                 case .answer(let text):

@@ -70,6 +70,9 @@ public enum TestAction: Hashable, Sendable {
 /// One event of a case's transcript, as an `expect` line names it and as failures show it.
 public enum TestEvent: Hashable, Sendable {
     case habit(String, HabitResult)
+    /// A habit passed over because a log or an earlier run had done it that day;
+    /// `expect habit ID not-scheduled` without a reason matches it too.
+    case passedOver(String, PassReason)
     /// A numeric habit done with this value.
     case value(String, Double)
     case question(String)
@@ -81,6 +84,7 @@ public enum TestEvent: Hashable, Sendable {
     public var text: String {
         switch self {
         case .habit(let id, let result): "habit \(id) \(result.rawValue)"
+        case .passedOver(let id, let reason): "habit \(id) \(HabitResult.notScheduled.rawValue) \(reason.rawValue)"
         case .value(let id, let value): "value \(id) \(NumberText.format(value))"
         case .question(let id): "question \(id)"
         case .answer(_, let option): "answer \(TestText.argument(option))"
@@ -93,6 +97,7 @@ public enum TestEvent: Hashable, Sendable {
     func matches(_ actual: TestEvent) -> Bool {
         switch (self, actual) {
         case (.habit(let id, .done), .value(let other, _)): id == other
+        case (.habit(let id, .notScheduled), .passedOver(let other, _)): id == other
         default: self == actual
         }
     }

@@ -139,9 +139,17 @@ public enum TestParser {
             }
             switch kind.value {
             case "habit":
-                guard let (id, result) = pair(arguments, "habit", span: span) else { return }
+                // `not-scheduled` may say why: a log or an earlier run had done the habit.
+                var words = arguments
+                var reason: PassReason?
+                if words.count == 3, words[words.startIndex + 1].value == HabitResult.notScheduled.rawValue, let last = words.last {
+                    guard let named = PassReason(rawValue: last.value) else { return diagnostics.append(.invalidTestArgument(last.value, "done-by-log or done-by-run", at: last.span)) }
+                    reason = named
+                    words = words.dropLast()
+                }
+                guard let (id, result) = pair(words, "habit", span: span) else { return }
                 guard let outcome = HabitResult(rawValue: result.value) else { return diagnostics.append(.invalidTestArgument(result.value, "done, skipped or not-scheduled", at: result.span)) }
-                add(.expect(.habit(id.value, outcome), eventually: eventually), id.span)
+                add(.expect(reason.map { .passedOver(id.value, $0) } ?? .habit(id.value, outcome), eventually: eventually), id.span)
             case "value":
                 guard let (id, number) = pair(arguments, "value", span: span) else { return }
                 guard let value = NumberText.parse(Substring(number.value)) else { return diagnostics.append(.invalidTestArgument(number.value, "a number, such as 30 or 2.5", at: number.span)) }

@@ -41,12 +41,15 @@ public enum TestRunner {
     /// How many of the last events a failure shows.
     public static let transcriptLimit = 20
 
-    /// Runs `testCase` on its day. `doneThisWeek` comes from the case's own history (empty
-    /// without one); `ways` counts the routine's ways through, asked only by `expect ways`.
+    /// Runs `testCase` on its day. `doneThisWeek` and `doneEarlier` come from the case's own
+    /// history (empty without one), as `routine run` takes them from the user's: a habit done
+    /// that day by a log or a run is passed over. `ways` counts the routine's ways through,
+    /// asked only by `expect ways`.
     public static func run(
-        _ testCase: TestCase, routine: Routine, doneThisWeek: [Int: Int] = [:], ways: @escaping () -> BigCount? = { nil }
+        _ testCase: TestCase, routine: Routine, doneThisWeek: [Int: Int] = [:], doneEarlier: [Int: Completion] = [:],
+        ways: @escaping () -> BigCount? = { nil }
     ) -> TestOutcome {
-        var run = RoutineRun(routine: routine, date: testCase.runDate, doneThisWeek: doneThisWeek)
+        var run = RoutineRun(routine: routine, date: testCase.runDate, doneThisWeek: doneThisWeek, doneEarlier: doneEarlier)
         var state = CaseState(testCase: testCase, routine: routine, ways: ways)
         _ = RunDriver.drive(
             &run, endOfInputResult: .incomplete,
@@ -110,6 +113,8 @@ private struct CaseState {
             switch record.outcome {
             case .answer(let option): events.append(.answer(id, option: routine.answer(option, of: record.node)))
             case .habit(.done, .some(let value)): events.append(.value(id, value))
+            case .habit(.notScheduled, _):
+                events.append(run.passReason(of: record.node).map { .passedOver(id, $0) } ?? .habit(id, .notScheduled))
             case .habit(let result, _): events.append(.habit(id, result))
             }
         case .invalid(let node, let input, let message):

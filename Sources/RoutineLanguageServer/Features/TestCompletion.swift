@@ -53,6 +53,8 @@ extension LanguageServer {
             switch (kind, arguments.count) {
             case ("habit", 0): return ids { !routine!.isQuestion($0) }
             case ("habit", 1): return items(["done", "skipped", "not-scheduled"].map { ($0, nil) })
+            case ("habit", 2) where arguments.last == "not-scheduled":
+                return items([("done-by-log", "a log had done it that day"), ("done-by-run", "an earlier run had done it that day")])
             case ("value", 0): return ids { routine!.target(of: $0) != nil }
             case ("question", 0): return ids { routine!.isQuestion($0) }
             case ("not-reached", 0): return ids { _ in true }
