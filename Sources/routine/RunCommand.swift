@@ -140,7 +140,10 @@ struct RunCommand: ParsableCommand {
                     out.flush()
                     StandardError.write(stderr)
                 }
-            })
+            },
+            // A file of answers runs at once: nothing is logged meanwhile, and a query per
+            // step would cost a large scripted run its speed.
+            doneMeanwhile: { node in source.isFile ? nil : session.doneMeanwhile(node) })
         out.flush()
         switch result {
         case .completed, .quit: return

@@ -135,6 +135,13 @@ struct RunHistorySession {
         }
     }
 
+    /// Whether a log or another run did habit `node` since this run began; nil without a
+    /// history. Asked as the run reaches the habit, so that it is not asked to do it twice.
+    func doneMeanwhile(_ node: Int) -> Completion? {
+        guard let recorder else { return nil }
+        return doneEarlier(excluding: recorder.runID)[node]
+    }
+
     /// For each habit with a weekly quota, the days of this ISO week (Monday on) it was done,
     /// other runs of today included. Without a history every habit is offered.
     func doneThisWeek(excluding run: Int64?) -> [Int: Int] {

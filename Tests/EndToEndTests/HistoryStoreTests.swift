@@ -110,6 +110,9 @@ struct HistoryStoreEndToEndTests {
         ["run", routine, "--date", "1899-12-31"], ["run", routine, "--date", "2200-01-01"], ["log", "--date", "0001-01-01"],
         ["log", "--since", "0001-01-01"], ["stats", routine, "--since", "0001-01-01", "--until", "9999-12-31"],
         ["stats", routine, "--until", "9999-12-31"], ["graph", routine, "--stats", "--since", "1000-01-01"],
+        ["off", routine, "1899-12-31"], ["off", routine, "2026-11-20", "--until", "2200-01-01"],
+        ["off", routine, "1800-01-01", "--undo"], ["amend", routine, "0001-01-01", "water", "done"],
+        ["done", routine, "water", "--date", "2200-01-01"],
     ])
     func aDateOutsideTheSupportedYearsIsRefused(_ arguments: [String]) throws {
         let result = try execute(arguments + ["--history", freshHistoryPath()], stdin: HistoryTests.answers)

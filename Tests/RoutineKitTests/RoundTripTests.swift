@@ -131,11 +131,12 @@ struct RoutineGenerator {
     mutating func below(_ n: Int) -> Int { Int(next() % UInt64(n)) }
     mutating func chance(_ percent: Int) -> Bool { below(100) < percent }
 
+    /// Texts that stress quoting and escaping; no NUL, which the language refuses (E012).
     static let hostile = [
         "plain", "with \"quotes\"", "back\\slash\\", "line\nbreak", "tab\there", "cr\rhere", "# not a comment", "key: value",
         "- leading dash", "? question", "[bracket", "{brace}", "&anchor", "*alias", "!tag", "%percent", "@at", "`tick`",
         "yes", "no", "true", "null", "~", "123", "1e5", "0x1F", ".5", "-", "  spaces around  ", "emoji 🧘‍♀️👨‍👩‍👧",
-        "RTL שלום", "e\u{301}", "nul \u{0} bell \u{7}", "del \u{7F} c1 \u{85}\u{9F}", "ls \u{2028} ps \u{2029}", "bom \u{FEFF}",
+        "RTL שלום", "e\u{301}", "bell \u{7} esc \u{1B}", "del \u{7F} c1 \u{85}\u{9F}", "ls \u{2028} ps \u{2029}", "bom \u{FEFF}",
         "non-char \u{FFFE}", "end", "habit", "'single'", "a,b", "->", "\\u{41}",
     ]
 

@@ -164,3 +164,28 @@ struct HumanDurationTests {
         #expect(AnswerInterpreter.interpret(typed, at: node) == .decision(.option(position)), "\(typed)")
     }
 }
+
+extension RunSemanticsTests {
+    /// A habit done by a log while the run waited at an earlier step is passed over when the
+    /// run reaches it, with the log's time, and back over it leaves it passed over.
+    @Test func aHabitDoneMeanwhileIsPassedOverWhenReached() {
+        let loaded = load(Self.r + "habit a \"A\" -> b\nhabit b \"B\" -> c\nhabit c \"C\"")
+        var run = RoutineRun(routine: loaded.routine, date: CalendarDate("2026-11-23")!)
+        var lines = ["", "b", "", ""].makeIterator()
+        var asked: [Int] = []
+        let logged = Completion(source: .log, time: "07:12")
+        let result = RunDriver.drive(
+            &run, read: { lines.next().map(RunLine.line) ?? .endOfInput },
+            emit: { event, _ in if case .prompt(let node, _, false) = event { asked.append(node) } },
+            doneMeanwhile: { $0 == 1 ? logged : nil })
+        #expect(result == .completed)
+        #expect(asked == [0, 2, 0, 2])
+        #expect(run.records.map(\.node) == [0, 1, 2])
+        guard case .habit(.notScheduled, nil) = run.records[1].outcome else {
+            Issue.record("b is recorded as \(run.records[1].outcome)")
+            return
+        }
+        #expect(run.passReason(of: 1) == .doneByLog)
+        #expect(run.doneEarlier[1] == logged)
+    }
+}

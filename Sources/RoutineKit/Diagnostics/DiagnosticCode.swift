@@ -15,6 +15,7 @@ public enum DiagnosticCode: String, Sendable, Codable, CaseIterable {
     case historyRefused = "E009"
     case invalidImport = "E010"
     case historyDamaged = "E011"
+    case nulInText = "E012"
     // Logs outside a run
     case alreadyDone = "E501"
     case notScheduledThatDay = "E502"
@@ -103,6 +104,7 @@ public enum DiagnosticCode: String, Sendable, Codable, CaseIterable {
         case .invalidImport:
             "a line of a history import that is not a run as 'history export' writes it, or holds a value no run could record (a negative amount, a target of 0, a NUL in a text, a time export never writes, a year outside 1900 to 2199)"
         case .historyDamaged: "a history file whose pages SQLite finds malformed (overwritten or cut short)"
+        case .nulInText: "a string holding the character NUL, which a history cannot record whole"
         case .alreadyDone: "a log of a habit already done (or skipped) that day"
         case .notScheduledThatDay: "a log of a habit on a day that is not one of its days"
         case .quotaMet: "a log of a habit whose weekly quota is already met"

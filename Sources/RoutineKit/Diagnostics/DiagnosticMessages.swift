@@ -116,6 +116,12 @@ extension Diagnostic {
             notes: [Note("the escapes are '\\\"', '\\\\', '\\n', '\\t' and '\\u{1F600}'")])
     }
 
+    static func nulInText(_ what: String, at span: Span) -> Diagnostic {
+        Diagnostic(
+            .nulInText, "\(what) holds the character NUL", at: span,
+            notes: [Note("a run's record would end at it; remove the NUL (written '\\u{0}' or a zero byte)")])
+    }
+
     // MARK: Syntax
 
     static func expected(_ what: String, found: String, at span: Span, note: String? = nil) -> Diagnostic {

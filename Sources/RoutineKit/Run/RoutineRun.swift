@@ -57,8 +57,8 @@ public struct RoutineRun: Sendable {
     /// index, from the history): one that has met its quota is passed over.
     public let doneThisWeek: [Int: Int]
     /// The habits a log or another run had already done that day (by node index): passed over
-    /// like a met quota, never done twice.
-    public let doneEarlier: [Int: Completion]
+    /// like a met quota, never done twice. It grows by ``passOver(doneMeanwhile:)``.
+    public private(set) var doneEarlier: [Int: Completion]
 
     public init(routine: Routine, date: CalendarDate, doneThisWeek: [Int: Int] = [:], doneEarlier: [Int: Completion] = [:]) {
         self.routine = routine
@@ -156,6 +156,16 @@ public struct RoutineRun: Sendable {
         if doneEarlier[index] != nil { return false }
         if let quota = routine.perWeek(of: index), doneThisWeek[index, default: 0] >= quota { return false }
         return true
+    }
+
+    /// Passes over the current habit because a log or another run did it after this run began
+    /// (`completion`), as it passes over one done before; a question is left as it is.
+    public mutating func passOver(doneMeanwhile completion: Completion) {
+        guard let node = current, !routine.isQuestion(node) else { return }
+        doneEarlier[node] = completion
+        records.append(RunRecord(step: step, node: node, outcome: .habit(.notScheduled, value: nil)))
+        agenda.complete(node, targets: routine.targets(of: node))
+        advance()
     }
 
     /// Why the run passed over habit `index` on one of its days because something else had

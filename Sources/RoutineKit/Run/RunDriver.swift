@@ -14,9 +14,11 @@ public enum RunDriver {
     /// `.quit` for a person pressing Ctrl-D.
     /// A person at a terminal (`interactive`) is asked before the run finishes, so that the
     /// last answer can still be taken back, and Enter at a numeric habit records its target.
+    /// `doneMeanwhile` says, when the run reaches a habit, whether a log or another run did it
+    /// since the run began: the habit is then passed over instead of asked.
     public static func drive(
         _ run: inout RoutineRun, endOfInputResult: RunResult = .incomplete, interactive: Bool = false,
-        read: () -> RunLine, emit: (RunEvent, RoutineRun) -> Void
+        read: () -> RunLine, emit: (RunEvent, RoutineRun) -> Void, doneMeanwhile: (Int) -> Completion? = { _ in nil }
     ) -> RunResult {
         emit(.start, run)
         for record in run.records { emit(.record(record), run) }
@@ -29,6 +31,12 @@ public enum RunDriver {
                 case .some(let result): return finish(&run, result, emit)
                 case .none: continue
                 }
+            }
+            if !again, asked?.node != node, !run.routine.isQuestion(node), let completion = doneMeanwhile(node) {
+                let before = run.records.count
+                run.passOver(doneMeanwhile: completion)
+                for record in run.records[before...] { emit(.record(record), run) }
+                continue
             }
             emit(.prompt(node: node, step: run.step, again: again), run)
             again = false

@@ -12,6 +12,7 @@ public enum Validator {
         if routine.name.isEmpty, !routine.nameSpan.isEmpty {
             diagnostics.append(.emptyText("the routine's name", at: routine.nameSpan))
         }
+        checkNUL(routine, into: &diagnostics)
         if routine.records.isEmpty, !routine.nameSpan.isEmpty {
             diagnostics.append(.emptyRoutine(routine.name, at: routine.nameSpan))
         }
