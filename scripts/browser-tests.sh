@@ -6,12 +6,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="/opt/swift/usr/bin:$PATH"
 
-venv=.build/browser-venv
-if [ ! -x "$venv/bin/python" ] || ! "$venv/bin/python" -c "import selenium" 2>/dev/null; then
-    rm -rf "$venv"
-    python3 -m venv "$venv"
-    "$venv/bin/pip" install --quiet --disable-pip-version-check selenium
-fi
+source scripts/browser-venv.sh
 swift build --product routine >/dev/null
 export ROUTINE="$PWD/.build/debug/routine"
 exec "$venv/bin/python" -m unittest -v Tests/browser/test_studio.py "$@"
