@@ -51,8 +51,11 @@ struct StudioLayout: Sendable {
     }
 
     /// The DOT text Graphviz lays out, and the arrows in the order of their `id`s.
+    /// `nslimit=1` caps the network simplex that places cards across a rank at one pass per
+    /// node: it halves `dot`'s time on a 200-node routine (120 to 60 ms of CPU) and draws a
+    /// narrower picture of the same ranks and order (BENCHMARKS.md, "The studio").
     static func dot(for routine: Routine, reachable: [Bool]?) -> (text: String, arrows: [Arrow], ports: [String: [(x: Double, width: Double)]]) {
-        var out = "digraph { graph [rankdir=TB, nodesep=0.35, ranksep=0.55, splines=spline, outputorder=edgesfirst];\n"
+        var out = "digraph { graph [rankdir=TB, nodesep=0.35, ranksep=0.55, splines=spline, outputorder=edgesfirst, nslimit=1];\n"
         out += "  node [shape=box, fixedsize=true, label=\"\"]; edge [arrowsize=0.7];\n"
         var arrows: [Arrow] = []
         var ports: [String: [(x: Double, width: Double)]] = [:]
