@@ -9,4 +9,4 @@ export PATH="/opt/swift/usr/bin:$PATH"
 source scripts/browser-venv.sh
 swift build --product routine >/dev/null
 export ROUTINE="$PWD/.build/debug/routine"
-exec "$venv/bin/python" -m unittest -v Tests/browser/test_studio.py "$@"
+exec "$venv/bin/python" -m unittest discover -v -s Tests/browser -p "test_*.py" "$@"

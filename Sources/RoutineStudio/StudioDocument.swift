@@ -196,20 +196,6 @@ actor StudioDocument {
     }
 }
 
-/// What the live channel announces: a new version of the routine, or a change to the history.
-enum LiveEvent: Sendable, Equatable {
-    case version(Int)
-    case history(Int)
-
-    /// The event's `data:` line.
-    var json: String {
-        switch self {
-        case .version(let version): "{\"version\":\(version)}"
-        case .history(let count): "{\"history\":\(count)}"
-        }
-    }
-}
-
 /// Layouts by the DOT text they come from: an edit that changes no card's size or arrow (a
 /// title of the same length, a note) runs no Graphviz.
 struct LayoutCache {

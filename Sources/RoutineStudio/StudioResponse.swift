@@ -14,6 +14,12 @@ enum StudioResponse {
         "play.js": (PackageResources.play_js, "text/javascript; charset=utf-8"),
         "dom.js": (PackageResources.dom_js, "text/javascript; charset=utf-8"),
         "today.js": (PackageResources.today_js, "text/javascript; charset=utf-8"),
+        "run.js": (PackageResources.run_js, "text/javascript; charset=utf-8"),
+        "days.js": (PackageResources.days_js, "text/javascript; charset=utf-8"),
+        "dayview.js": (PackageResources.dayview_js, "text/javascript; charset=utf-8"),
+        "run.css": (PackageResources.run_css, "text/css; charset=utf-8"),
+        "days.css": (PackageResources.days_css, "text/css; charset=utf-8"),
+        "dayview.css": (PackageResources.dayview_css, "text/css; charset=utf-8"),
     ]
 
     static func asset(_ name: String) -> Response? {

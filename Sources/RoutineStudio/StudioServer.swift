@@ -76,6 +76,9 @@ public struct StudioServer: Sendable {
             await document.reloadHistoryIfChanged()
             return StudioResponse.json(answer.body, status: answer.status)
         }
+        addRunRoutes(to: router)
+        addDaysRoutes(to: router)
+        addCorrectionRoutes(to: router)
         router.get("/api/live") { _, _ in
             // Server-sent events: a plain GET under the same rules as every other request.
             let events = await document.listen()

@@ -8,6 +8,9 @@ import * as forms from "./forms.js";
 import { installKeys } from "./keyboard.js";
 import { Play } from "./play.js";
 import { Today } from "./today.js";
+import { RunView } from "./run.js";
+import { Days } from "./days.js";
+import { DayView } from "./dayview.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -31,30 +34,45 @@ class Studio {
     $("help").onclick = () => this.help();
     this.view = "builder";
     this.today = new Today($("today-view"));
-    $("tab-builder").onclick = () => this.showView("builder");
-    $("tab-today").onclick = () => this.showView("today");
+    this.dayView = new DayView($("day-view"));
+    this.runView = new RunView($("run-view"));
+    this.days = new Days($("days-body"), this.dayView);
+    // The views besides the builder, each with load() (on showing) and onHistory() (a change
+    // to the history, from this page or a terminal, announced by the live channel).
+    this.views = { today: this.today, run: this.runView, days: this.days };
+    for (const view of ["builder", ...Object.keys(this.views)]) $(`tab-${view}`).onclick = () => this.showView(view);
     window.addEventListener("resize", () => this.canvas.fit());
     installKeys(this);
   }
 
   async start() {
     await this.api.load();
-    this.api.live((ms) => { window.studioLastRedraw = ms; }, () => { if (this.view === "today") this.today.load(); });
-    if (location.hash === "#today") this.showView("today");
+    this.api.live((ms) => { window.studioLastRedraw = ms; }, (count) => {
+      const shown = this.views[this.view];
+      if (shown) shown.onHistory(count);
+    });
+    // "#days/…" and the like: the first word names the view, the rest is the view's own.
+    const view = location.hash.slice(1).split("/")[0];
+    if (this.views[view]) this.showView(view, location.hash);
   }
 
-  /// The builder or Today; the address keeps which, so a reload stays on it.
-  showView(view) {
+  /// Shows one view; the address keeps which (and the view's own place in it), so a reload
+  /// stays there.
+  showView(view, hash) {
     this.view = view;
-    const today = view === "today";
-    $("today-view").hidden = !today;
-    $("builder-view").hidden = today;
-    $("builder-actions").hidden = today;
-    $("tab-today").setAttribute("aria-selected", String(today));
-    $("tab-builder").setAttribute("aria-selected", String(!today));
-    history.replaceState(null, "", today ? "#today" : location.pathname);
-    if (today) this.today.load();
-    else this.canvas.fit();
+    const builder = view === "builder";
+    for (const name of ["builder", ...Object.keys(this.views)]) {
+      $(`${name}-view`).hidden = name !== view;
+      $(`tab-${name}`).setAttribute("aria-selected", String(name === view));
+    }
+    $("builder-actions").hidden = !builder;
+    if (builder) {
+      history.replaceState(null, "", location.pathname);
+      this.canvas.fit();
+    } else {
+      if (!hash || !hash.startsWith(`#${view}`)) history.replaceState(null, "", `#${view}`);
+      this.views[view].load(hash ? hash.slice(view.length + 2) : "");
+    }
   }
 
   readOnly() { const s = this.api.state; return !s || !!s.readOnly || s.stale; }

@@ -22,6 +22,9 @@ export class Today {
     this.message = null;
   }
 
+  /// A change to the history, from this page or elsewhere: the day is read again.
+  onHistory() { this.load(); }
+
   async load() {
     const query = this.date ? "?date=" + encodeURIComponent(this.date) : "";
     const response = await fetch("/api/today" + query, { cache: "no-store" });
