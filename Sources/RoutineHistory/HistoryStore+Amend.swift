@@ -68,6 +68,18 @@ extension HistoryStore {
         }
     }
 
+    /// The run and step of the newest amendment of `routine`, and when it was made.
+    public func newestAmendment(of routine: String) throws(HistoryError) -> (run: Int64, step: Int, madeAt: Timestamp)? {
+        try read { db in
+            let sql = """
+                SELECT amendment.runId, amendment.step, amendment.madeAt FROM amendment CROSS JOIN run ON run.id = amendment.runId
+                WHERE run.routine = ? ORDER BY amendment.id DESC LIMIT 1
+                """
+            guard let row = try Row.fetchOne(db, sql: sql, arguments: [routine]) else { return nil }
+            return (row[0], row[1], Timestamp(row[2] as String) ?? Timestamp(milliseconds: 0))
+        }
+    }
+
     private func change(_ runID: Int64, step number: Int, to change: AmendChange, now: Timestamp, _ db: Database) throws -> AmendOutcome {
         var step = try Self.step(runID, number, db, self)
         let before = Amendment.Before(result: step.decision.result, value: step.decision.value, seconds: step.seconds)
@@ -85,8 +97,9 @@ extension HistoryStore {
     }
 
     /// Reverts the newest amendment of `routine`: the step gets back what it held, or the log
-    /// the amendment added is removed. Nil when there is none.
-    public func undoAmendment(of routine: String) throws(HistoryError) -> AmendOutcome? {
+    /// the amendment added is removed. Nil when there is none, or when `expected` is given and
+    /// the newest amendment is not of that run's step (a newer one was made meanwhile).
+    public func undoAmendment(of routine: String, expected: (run: Int64, step: Int)? = nil) throws(HistoryError) -> AmendOutcome? {
         try write { db in
             let sql = """
                 SELECT amendment.id, amendment.runId, amendment.step, run.date FROM amendment CROSS JOIN run ON run.id = amendment.runId
@@ -94,6 +107,7 @@ extension HistoryStore {
                 """
             guard let row = try Row.fetchOne(db, sql: sql, arguments: [routine]) else { return nil }
             let (amendmentID, runID, number, date): (Int64, Int64, Int, String) = (row[0], row[1], row[2], row[3])
+            if let expected, expected.run != runID || expected.step != number { return nil }
             var amendment: Amendment?
             try db.forEachRawRow("SELECT \(Amendment.columns) FROM amendment WHERE id = ?", arguments: [amendmentID]) { amendment = Amendment(raw: $0) }
             guard let amendment else { return nil }

@@ -40,33 +40,43 @@ struct StudioToday: Sendable {
             if skip, undo { throw .init(reason: "skip and undo contradict each other: choose one") }
             if undo, value != nil || seconds != nil || force { throw .init(reason: "an undo takes back a log: it takes no value, seconds or force") }
             if skip, value != nil { throw .init(reason: "a skip takes no value") }
+            try Self.check(value: value, seconds: seconds)
+            request = LogRequest(id: habit, skip: skip, value: value, seconds: seconds, force: force)
+        }
+
+        static let keys: Set<String> = ["habit", "value", "seconds", "skip", "undo", "date", "force"]
+
+        /// A value a habit can record, and a time within a day: what a log or a correction may carry.
+        static func check(value: Double?, seconds: Double?) throws(StudioEditRequest.Malformed) {
             if let value, !(value >= 0 && value <= TargetValue.maximum) {
                 throw .init(reason: "\(NumberText.format(value)) is not a value: give a number from 0 to \(NumberText.format(TargetValue.maximum))")
             }
             if let seconds, !(seconds > 0 && seconds <= Double(DurationText.maximumSeconds)) {
                 throw .init(reason: "seconds must be more than nothing and at most a day")
             }
-            request = LogRequest(id: habit, skip: skip, value: value, seconds: seconds, force: force)
         }
-
-        static let keys: Set<String> = ["habit", "value", "seconds", "skip", "undo", "date", "force"]
     }
 
     /// `GET /api/today`: the day of `loaded` on `date` (today by default).
     func day(_ loaded: LoadedRoutine, date text: String?) -> Answer {
-        let date: CalendarDate
-        if let text {
-            guard let parsed = CalendarDate(text) else { return Self.refusal(Diagnostic(.editRefused, "'\(text)' is not a date (YYYY-MM-DD)", at: nil), .badRequest) }
-            date = parsed
-        } else {
-            date = .today()
+        Self.readDay(loaded, date: text ?? CalendarDate.today().description, historyPath: historyPath) { routine, date, store throws(HistoryError) in
+            try Self.json(routine, on: date, store: store)
         }
-        if let invalid = Self.invalid(loaded) { return invalid }
+    }
+
+    /// A GET of one day of `loaded`, read by `json` from the history (nil without one): a date
+    /// that is not one is refused with 400, a routine with errors with 422.
+    static func readDay(
+        _ loaded: LoadedRoutine, date text: String, historyPath: String?,
+        _ json: (Routine, CalendarDate, HistoryStore?) throws(HistoryError) -> [UInt8]
+    ) -> Answer {
+        guard let date = CalendarDate(text) else { return refusal(Diagnostic(.editRefused, "'\(text)' is not a date (YYYY-MM-DD)", at: nil), .badRequest) }
+        if let invalid = invalid(loaded) { return invalid }
         do {
             let store = try historyPath.flatMap { path throws(HistoryError) in try HistoryStore.open(path, create: false, readOnly: true) }
-            return (.ok, try Self.json(loaded.routine, on: date, store: store))
+            return (.ok, try json(loaded.routine, date, store))
         } catch {
-            return Self.refusal(error.readingDiagnostic, .internalServerError)
+            return refusal(error.readingDiagnostic, .internalServerError)
         }
     }
 

@@ -44,20 +44,27 @@ struct LogCommand: ParsableCommand {
         let store = try history.openForReading()
         var out = BufferedOutput(fd: 1)
         let none = "no runs recorded" + (filter.routine.map { " of '\($0)'" } ?? "") + "\n"
-        let daysOff = json ? [] : try store?.daysOff(of: filter.routine, from: filter.since.flatMap(CalendarDate.init), through: filter.until.flatMap(CalendarDate.init)) ?? []
-        let offText = RunLog.daysOff(daysOff.reversed(), showRoutine: file == nil)
-        if json || date != nil {
-            let runs = try history.reading { try store?.runs(filter) ?? [] }
+        if let day = date.flatMap(CalendarDate.init) {
+            // One day: the same reading as the studio's day view.
+            let record = try history.reading { try store?.dayRecord(of: filter.routine, on: day, limit: limit) } ?? DayRecord(date: day)
             if json {
-                for run in runs { out.write(HistoryJSON.encode(run)) }
-            } else if runs.isEmpty {
-                out.write(visible: offText.isEmpty ? none : offText)
+                for run in record.runs { out.write(HistoryJSON.encode(run)) }
             } else {
-                out.write(visible: offText.isEmpty ? "" : offText + "\n")
-                // A day's runs read best in the order they happened.
-                for (k, run) in runs.reversed().enumerated() { out.write(visible: (k > 0 ? "\n" : "") + RunLog.steps(of: run)) }
+                let offText = RunLog.daysOff(record.daysOff.reversed(), showRoutine: file == nil)
+                if record.runs.isEmpty {
+                    out.write(visible: offText.isEmpty ? none : offText)
+                } else {
+                    out.write(visible: offText.isEmpty ? "" : offText + "\n")
+                    // A day's runs read best in the order they happened.
+                    for (k, run) in record.runs.reversed().enumerated() { out.write(visible: (k > 0 ? "\n" : "") + RunLog.steps(of: run)) }
+                }
             }
+        } else if json {
+            let runs = try history.reading { try store?.runs(filter) ?? [] }
+            for run in runs { out.write(HistoryJSON.encode(run)) }
         } else {
+            let daysOff = try store?.daysOff(of: filter.routine, from: filter.since.flatMap(CalendarDate.init), through: filter.until.flatMap(CalendarDate.init)) ?? []
+            let offText = RunLog.daysOff(daysOff.reversed(), showRoutine: file == nil)
             let runs = try history.reading { try store?.runTotals(filter) ?? [] }
             if runs.isEmpty { out.write(visible: none) }
             RunLog.table(runs, showRoutine: file == nil).write(to: &out)

@@ -25,6 +25,7 @@ public enum DiagnosticCode: String, Sendable, Codable, CaseIterable {
     case logValue = "E506"
     case nothingToUndo = "E507"
     case noHistoryForLog = "E508"
+    case notRecorded = "E509"
     // Syntax
     case expectedToken = "E101"
     case missingRoutine = "E102"
@@ -113,6 +114,7 @@ public enum DiagnosticCode: String, Sendable, Codable, CaseIterable {
         case .logValue: "a numeric habit logged without its value, or a value for a habit without a target"
         case .nothingToUndo: "an undo with no log (or amendment) to take back"
         case .noHistoryForLog: "a log or amendment with no history to record it in"
+        case .notRecorded: "a correction of a run or step the history no longer holds, a run deleted before it ended, or a deleted run put back where another now is"
         case .expectedToken: "the parser expected something else here"
         case .missingRoutine: "the file does not start with its 'routine \"NAME\"' declaration"
         case .duplicateRoutine: "a second routine declaration"

@@ -64,4 +64,31 @@ extension Diagnostic {
             .noHistoryForLog, "nothing can be recorded: the history is off, or HOME is not set so there is no place for it", at: nil,
             notes: [Note("name one with --history FILE or ROUTINE_HISTORY")])
     }
+
+    public static func stepNotRecorded(run: Int64, step: Int?) -> Diagnostic {
+        Diagnostic(
+            .notRecorded, step.map { "no habit step \($0) in run \(run)" } ?? "no run \(run) in the history", at: nil,
+            notes: [Note("it was deleted or changed meanwhile; the day is shown as it is now")])
+    }
+
+    public static func runStartTaken(date: String, time: String) -> Diagnostic {
+        Diagnostic(
+            .notRecorded, "the run of \(date) at \(time) cannot be put back: a run with the same start is in the history again", at: nil)
+    }
+
+    public static func newerAmendment(_ routine: String) -> Diagnostic {
+        Diagnostic(
+            .nothingToUndo, "a newer correction of '\(routine)' was made since: undo that one first", at: nil,
+            notes: [Note("corrections are undone newest first, as 'routine amend --undo' does")])
+    }
+
+    public static func runStillGoing(run: Int64) -> Diagnostic {
+        Diagnostic(
+            .notRecorded, "run \(run) has not ended: it is still going, or left to resume", at: nil,
+            notes: [Note("finish or quit it first; its steps can be corrected meanwhile")])
+    }
+
+    public static func nothingToRestore(run: Int64) -> Diagnostic {
+        Diagnostic(.notRecorded, "run \(run) was not deleted by this studio since it started, or is back already", at: nil)
+    }
 }

@@ -1,26 +1,266 @@
 // One day: its runs and logs step by step, as `routine log --date` shows them, with the
-// corrections a recorded step allows (docs/studio.md, "A day" and "Corrections").
+// corrections a recorded step allows (docs/studio.md, "A day and its corrections"). A
+// correction shows only once the server has recorded it and answered with the day.
 import { el } from "./dom.js";
+
+const PASSED = { "done-by-log": "passed over, done by a log", "done-by-run": "passed over, done by another run" };
 
 export class DayView {
   constructor(root) {
     this.root = root;
     this.date = null;
+    this.day = null;
+    this.today = null;
+    this.message = null;
+    this.undo = null;
+    this.editing = null;
+    // Runs deleted from this page: each can be put back while the page is open.
+    this.deleted = [];
   }
 
   /// Shows `date` (YYYY-MM-DD).
   async show(date) {
+    if (date !== this.date) { this.message = null; this.editing = null; }
     this.date = date;
     this.root.hidden = false;
-    this.root.replaceChildren(el("h2", { text: date }));
+    const query = "?date=" + encodeURIComponent(date);
+    const [day, today] = await Promise.all([get("/api/day" + query), get("/api/today" + query)]);
+    if (date !== this.date) return;
+    if (day.ok) this.day = day.answer; else { this.day = null; this.message = day.answer.error; }
+    this.today = today.ok ? today.answer : null;
+    this.render();
   }
 
   /// Hides the day.
   close() {
     this.date = null;
     this.root.hidden = true;
+    this.root.replaceChildren();
   }
 
-  /// A change to the history: the day shown is read again.
+  /// A change to the history (or the live channel back after a restart): the day is read again.
   onHistory() { if (this.date) this.show(this.date); }
+
+  /// Sends one change; the day redraws from the server's answer only.
+  async send(path, body, after) {
+    const { ok, answer } = await post(path, body);
+    if (ok) {
+      this.message = null;
+      this.editing = null;
+      if (after) after(answer);
+    } else {
+      this.message = answer.error || { message: "the studio did not answer" };
+    }
+    // The day as it is now: the answer's, or read again after a refusal.
+    if (ok && answer.runs) this.day = answer; else if (answer.state && answer.state.runs) this.day = answer.state;
+    await this.show(this.date);
+    return ok;
+  }
+
+  correct(body, title) {
+    return this.send("/api/correct", body, (answer) => {
+      const c = answer.correction;
+      this.undo = { text: `${title}: corrected.`, body: c.added ? {} : { run: c.run, step: c.step }, path: "/api/correct/undo" };
+    });
+  }
+
+  render() {
+    const children = [this.header(), this.messageBox(), this.undoBar()];
+    const day = this.day;
+    if (day) {
+      for (const off of day.daysOff) children.push(el("p", { class: "day-off", text: "Day off" + (off.reason ? ` (${off.reason})` : "") }));
+      // A day's runs read best in the order they happened.
+      const runs = [...day.runs].reverse();
+      if (!runs.length) children.push(el("p", { class: "muted", text: "Nothing was recorded on this day." }));
+      for (const { id, run } of runs) children.push(this.runSection(id, run));
+      children.push(this.missing());
+      const gone = this.deleted.filter((d) => d.date === this.date);
+      if (gone.length) children.push(this.deletedList(gone));
+    }
+    this.root.replaceChildren(...children.filter(Boolean));
+    const input = this.root.querySelector("input.value");
+    if (input) { input.focus(); input.select(); }
+  }
+
+  header() {
+    const title = this.date ? `${weekday(this.date)} ${this.date}` : "";
+    return el("div", { class: "day-head" },
+      el("h2", { id: "day-title", text: title }),
+      el("button", { "data-action": "close-day", "aria-label": "Close the day", onclick: () => this.close(), text: "Close" }));
+  }
+
+  messageBox() {
+    const error = this.message;
+    if (!error) return null;
+    return el("div", { class: "day-message", role: "alert" },
+      el("strong", { text: error.code ? `${error.code}: ` : "" }), el("span", { text: error.message }),
+      ...(error.notes || []).map((note) => el("div", { class: "note", text: note })),
+      el("button", { onclick: () => { this.message = null; this.render(); }, text: "Dismiss" }));
+  }
+
+  undoBar() {
+    const undo = this.undo;
+    if (!undo) return null;
+    return el("div", { class: "day-undo", role: "status" }, el("span", { text: undo.text }),
+      el("button", { "data-action": "undo-correction", onclick: () => { this.undo = null; this.send(undo.path, undo.body, undo.after); }, text: "Undo" }),
+      el("button", { "aria-label": "Dismiss", onclick: () => { this.undo = null; this.render(); }, text: "×" }));
+  }
+
+  runSection(id, run) {
+    const amended = new Set((run.amendments || []).map((a) => a.step));
+    const log = run.kind === "log";
+    let span = clock(run.started, run.utcOffset);
+    if (run.ended && !log) span += " to " + clock(run.ended, run.utcOffset);
+    const result = log ? "logged" : run.result;
+    const heading = `${log ? "Log" : "Run"} · ${span} · ${result}` + (run.reachedEnd ? " (reached end)" : "");
+    return el("section", { class: "day-run" + (log ? " log" : ""), "data-run": id, "aria-label": heading },
+      el("div", { class: "day-run-head" }, el("h3", { text: heading }),
+        run.ended ? el("button", { class: "danger", "data-action": "delete-run", onclick: () => this.confirmDelete(id, run, span), text: log ? "Delete log…" : "Delete run…" }) : null),
+      el("ol", { class: "day-steps" }, run.steps.map((step) => this.stepItem(id, step, amended.has(step.step)))));
+  }
+
+  stepItem(run, step, amended) {
+    let text = step.title + (step.result === "answered" ? " " : ": ");
+    if (step.result === "answered") text += step.option || "";
+    else if (step.result === "done") text += typeof step.value === "number" ? number(step.value) + (typeof step.target === "number" ? " of " + number(step.target) : "") + (step.unit ? " " + step.unit : "") : "done";
+    else if (step.result === "skipped") text += "skipped";
+    else text += PASSED[step.reason] || "not scheduled";
+    if (step.result !== "not-scheduled" && typeof step.seconds === "number") text += " · " + human(step.seconds);
+    const li = el("li", { class: "day-step " + step.result, "data-step": step.step, "data-node": step.node, "data-result": step.result },
+      el("span", { class: "text", text }), amended ? el("span", { class: "amended", text: "(amended)" }) : null);
+    if (step.kind !== "habit") return li;
+    const key = `${run}:${step.step}`;
+    const numeric = typeof step.target === "number";
+    if (this.editing === key) {
+      li.append(this.valueForm(step.title, step.value ?? step.target, (value) => this.correct({ run, step: step.step, value }, step.title)));
+      return li;
+    }
+    const actions = el("span", { class: "day-actions" });
+    if (step.result !== "done") {
+      actions.append(el("button", { "data-action": "mark-done", onclick: () => numeric ? this.edit(key) : this.correct({ run, step: step.step, result: "done" }, step.title), text: numeric ? "Done…" : "Mark done" }));
+    } else if (numeric) {
+      actions.append(el("button", { "data-action": "change-value", onclick: () => this.edit(key), text: "Change value…" }));
+    }
+    if (step.result !== "skipped") {
+      actions.append(el("button", { "data-action": "mark-skipped", onclick: () => this.correct({ run, step: step.step, result: "skipped" }, step.title), text: "Mark skipped" }));
+    }
+    li.append(actions);
+    return li;
+  }
+
+  edit(key) { this.editing = key; this.message = null; this.render(); }
+
+  valueForm(title, value, record) {
+    const input = el("input", { class: "value", type: "number", min: 0, step: "any", value: typeof value === "number" ? number(value) : "", "aria-label": `Value for ${title}` });
+    const form = el("form", { class: "day-value" }, input,
+      el("button", { class: "primary", type: "submit", text: "Record" }),
+      el("button", { type: "button", onclick: () => { this.editing = null; this.render(); }, text: "Cancel" }));
+    form.onsubmit = (event) => {
+      event.preventDefault();
+      const number = Number(input.value);
+      if (input.value.trim() === "" || !Number.isFinite(number)) { this.message = { message: "give a number" }; this.render(); return; }
+      record(number);
+    };
+    form.onkeydown = (event) => { if (event.key === "Escape") { this.editing = null; this.render(); } };
+    return form;
+  }
+
+  /// Habits due that day that nothing recorded: each can be added as a log.
+  missing() {
+    const habits = ((this.today && this.today.routines[0] && this.today.routines[0].habits) || []).filter((h) => h.status === "due");
+    if (!habits.length) return null;
+    return el("section", { class: "day-missing", "aria-label": "Not recorded" },
+      el("h3", { text: "Due but not recorded" }),
+      el("ul", {}, habits.map((h) => {
+        const key = `add:${h.node}`;
+        const numeric = typeof h.target === "number";
+        const add = (body) => this.correct({ date: this.date, habit: h.node, ...body }, h.title);
+        const li = el("li", { "data-node": h.node }, el("span", { class: "text", text: h.title }));
+        if (this.editing === key) li.append(this.valueForm(h.title, h.target, (value) => add({ value })));
+        else li.append(el("span", { class: "day-actions" },
+          el("button", { "data-action": "add-done", onclick: () => numeric ? this.edit(key) : add({ result: "done" }), text: numeric ? "Add as done…" : "Add as done" }),
+          el("button", { "data-action": "add-skipped", onclick: () => add({ result: "skipped" }), text: "Add as skipped" })));
+        return li;
+      })));
+  }
+
+  /// Asks before a whole run goes: its date, time and how many steps it holds.
+  confirmDelete(id, run, span) {
+    const what = run.kind === "log" ? "log" : "run";
+    const count = run.steps.length;
+    const dialog = el("dialog", { class: "day-confirm", "aria-labelledby": "day-confirm-title" },
+      el("h3", { id: "day-confirm-title", text: `Delete the ${what} of ${weekday(run.date)} ${run.date} at ${span.split(" ")[0]}?` }),
+      el("p", { text: `It holds ${count} step${count === 1 ? "" : "s"}. You can put it back from this page until you close it.` }));
+    const close = () => { dialog.close(); dialog.remove(); };
+    dialog.append(el("div", { class: "actions" },
+      el("button", { "data-action": "cancel-delete", onclick: close, text: "Cancel" }),
+      el("button", { class: "primary danger-fill", "data-action": "confirm-delete", onclick: () => { close(); this.remove(id); }, text: `Delete ${what}` })));
+    dialog.addEventListener("cancel", () => dialog.remove());
+    // Outside the day's root: a redraw from the live channel leaves the question open.
+    document.body.append(dialog);
+    dialog.showModal();
+    dialog.querySelector("[data-action=cancel-delete]").focus();
+  }
+
+  remove(id) {
+    return this.send("/api/run/delete", { run: id }, (answer) => {
+      const d = answer.deleted;
+      this.deleted.push(d);
+      this.undo = {
+        text: `Deleted the ${d.kind} of ${d.date} at ${d.time} (${d.steps} step${d.steps === 1 ? "" : "s"}).`,
+        body: { run: d.run }, path: "/api/run/restore", after: () => { this.deleted = this.deleted.filter((x) => x !== d); },
+      };
+    });
+  }
+
+  deletedList(gone) {
+    return el("section", { class: "day-deleted", "aria-label": "Deleted from this page" },
+      el("h3", { text: "Deleted from this page" }),
+      el("ul", {}, gone.map((d) => el("li", { "data-run": d.run },
+        el("span", { text: `The ${d.kind} at ${d.time}, ${d.steps} step${d.steps === 1 ? "" : "s"}` }),
+        el("button", { "data-action": "restore-run", onclick: () => this.restore(d), text: "Put back" })))));
+  }
+
+  restore(d) {
+    return this.send("/api/run/restore", { run: d.run }, () => {
+      this.deleted = this.deleted.filter((x) => x !== d);
+      this.undo = null;
+    });
+  }
+}
+
+/// A number as the terminal writes it: whole, or to three decimals.
+export function number(value) { return Number.isInteger(value) ? String(value) : String(Math.round(value * 1000) / 1000); }
+
+/// Seconds as `log` writes them: "1h 2m 3s", "0s".
+export function human(seconds) {
+  const s = Math.round(seconds);
+  const parts = [[Math.floor(s / 3600), "h"], [Math.floor(s % 3600 / 60), "m"], [s % 60, "s"]].filter(([n]) => n > 0);
+  return parts.length ? parts.map(([n, u]) => n + u).join(" ") : "0s";
+}
+
+/// HH:MM of a recorded UTC time in the offset it was recorded in ("+01:00").
+function clock(utc, offset) {
+  const m = /^([+-])(\d\d):(\d\d)$/.exec(offset || "+00:00");
+  const shift = m ? (m[1] === "-" ? -1 : 1) * (Number(m[2]) * 60 + Number(m[3])) : 0;
+  const local = new Date(Date.parse(utc) + shift * 60000);
+  return String(local.getUTCHours()).padStart(2, "0") + ":" + String(local.getUTCMinutes()).padStart(2, "0");
+}
+
+function weekday(date) {
+  return ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"][new Date(date + "T12:00:00Z").getUTCDay()];
+}
+
+async function post(path, body) {
+  const response = await fetch(path, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) }).catch(() => null);
+  if (!response) return { ok: false, answer: { error: { message: "the studio cannot be reached" } } };
+  const answer = await response.json().catch(() => ({ error: { message: response.statusText } }));
+  return { ok: response.ok, answer };
+}
+
+async function get(path) {
+  const response = await fetch(path, { cache: "no-store" }).catch(() => null);
+  if (!response) return { ok: false, answer: { error: { message: "the studio cannot be reached" } } };
+  const answer = await response.json().catch(() => ({ error: { message: response.statusText } }));
+  return { ok: response.ok, answer };
 }

@@ -27,9 +27,18 @@ export class Today {
 
   async load() {
     const query = this.date ? "?date=" + encodeURIComponent(this.date) : "";
-    const response = await fetch("/api/today" + query, { cache: "no-store" });
+    const response = await fetch("/api/today" + query, { cache: "no-store" }).catch(() => null);
+    if (!response) {
+      // The studio is away (restarting): the marks shown may be stale, and say so until the
+      // live channel is back and the day is read again.
+      this.message = { error: { message: "the studio cannot be reached: what is shown may be out of date" } };
+      this.day = null;
+      this.render();
+      return;
+    }
     const answer = await response.json().catch(() => ({ error: { message: response.statusText } }));
     if (response.ok) {
+      if (this.message && !this.message.retry) this.message = null;
       // The page's own log announced again by the live channel: nothing to redraw.
       if (this.day && JSON.stringify(answer) === JSON.stringify(this.day)) return;
       this.day = answer;
@@ -46,11 +55,18 @@ export class Today {
     if (this.date) payload.date = this.date;
     const response = await fetch("/api/log", {
       method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(payload),
-    });
+    }).catch(() => null);
+    if (!response) {
+      this.message = { error: { message: "the studio cannot be reached: nothing was recorded" } };
+      this.render();
+      return;
+    }
     const answer = await response.json().catch(() => ({ error: { message: response.statusText } }));
     if (response.ok) {
       this.day = answer;
       this.editing = null;
+      this.measured = null;
+      this.stopTimer();
       this.message = null;
     } else {
       if (answer.state) this.day = answer.state;
@@ -80,6 +96,8 @@ export class Today {
     const input = this.root.querySelector("input.value");
     if (input && typed !== null) input.value = typed;
     if (input) { input.focus(); if (typed === null) input.select(); }
+    const timer = this.root.querySelector(".timer");
+    if (timer && !input) timer.focus();
   }
 
   header(day) {
@@ -133,8 +151,11 @@ export class Today {
     if (settled) details.push(`by ${habit.by === "log" ? "a log" : "a run"} at ${habit.at}`);
     if (habit.reason) details.push(REASONS[habit.reason] || habit.reason);
     const actions = [];
+    const duration = this.duration(habit.node);
     if (this.editing === habit.node) {
       actions.push(this.valueForm(habit));
+    } else if (this.timer && this.timer.node === habit.node) {
+      actions.push(this.timerBox(habit));
     } else if (!settled) {
       // A habit not due keeps its buttons: the log is refused with the reason, and can then be forced.
       actions.push(el("button", {
@@ -142,12 +163,24 @@ export class Today {
         onclick: () => numeric ? this.edit(habit.node) : this.log({ habit: habit.node }),
         text: numeric ? "Done…" : "Done",
       }));
+      if (duration) {
+        actions.push(el("button", {
+          class: "start-timer", "data-action": "timer", "aria-keyshortcuts": "t", title: `Start a ${clockText(duration)} timer (T)`,
+          onclick: () => this.startTimer(habit.node, duration), text: "Timer " + clockText(duration),
+        }));
+      }
       actions.push(el("button", { class: "skip", "data-action": "skip", onclick: () => this.log({ habit: habit.node, skip: true }), text: "Skip" }));
     }
     if (settled && habit.by === "log") {
       actions.push(el("button", { class: "undo", "data-action": "undo", onclick: () => this.log({ habit: habit.node, undo: true }), text: "Undo" }));
     }
-    return el("li", { class: "today-card " + habit.status, "data-node": habit.node, "data-status": habit.status },
+    const onkeydown = (event) => {
+      if ((event.key === "t" || event.key === "T") && duration && !settled && !this.timer && event.target.tagName !== "INPUT") {
+        event.preventDefault();
+        this.startTimer(habit.node, duration);
+      }
+    };
+    return el("li", { class: "today-card " + habit.status, "data-node": habit.node, "data-status": habit.status, onkeydown },
       el("div", { class: "title", text: habit.title }),
       el("div", { class: "status", text: habit.status === "not-due" ? "not due" : habit.status }),
       el("div", { class: "details", text: details.join(" · ") }),
@@ -171,8 +204,91 @@ export class Today {
         this.render();
         return;
       }
-      this.log({ habit: habit.node, value });
+      this.log({ habit: habit.node, value, ...(this.measured ? { seconds: this.measured } : {}) });
     };
     return form;
   }
+
+  /// A habit's duration in seconds, from the routine's state (GET /api/routine); 0 when untimed.
+  duration(node) {
+    const state = window.studio && window.studio.api.state;
+    const found = state && state.nodes.find((n) => n.id === node);
+    return (found && found.duration) || 0;
+  }
+
+  // The timer of a timed habit, as `routine run`'s countdown: Space pauses and resumes, Enter
+  // marks it done (early, or at zero), Escape stops it. Its own time, pauses left out, on a
+  // monotonic clock, is the time the habit took.
+  startTimer(node, duration) {
+    this.stopTimer();
+    this.measured = null;
+    this.timer = { node, duration, elapsed: 0, since: performance.now(), tick: setInterval(() => this.tick(), 200) };
+    this.render();
+  }
+
+  stopTimer() {
+    if (this.timer) clearInterval(this.timer.tick);
+    this.timer = null;
+  }
+
+  elapsed() { const t = this.timer; return t.elapsed + (t.since === null ? 0 : performance.now() - t.since); }
+
+  pause() {
+    const t = this.timer;
+    if (t.since === null) t.since = performance.now(); else { t.elapsed += performance.now() - t.since; t.since = null; }
+    this.render();
+  }
+
+  tick() {
+    const box = this.root.querySelector(".timer");
+    if (!box || !this.timer) return;
+    const left = this.timer.duration - this.elapsed() / 1000;
+    box.querySelector(".clock").textContent = clockText(Math.max(0, Math.ceil(left)));
+    if (left <= 0 && !box.classList.contains("over")) {
+      box.classList.add("over");
+      box.querySelector(".said").textContent = "Time is up: Enter marks it done.";
+      box.querySelector("[data-action=timer-done]").textContent = "Done";
+    }
+  }
+
+  finishTimer(habit) {
+    const seconds = Math.min(86400, Math.max(0.001, Math.round(this.elapsed()) / 1000));
+    this.stopTimer();
+    if (typeof habit.target === "number") {
+      // A numeric habit still needs its value: the time measured goes with it.
+      this.measured = seconds;
+      this.edit(habit.node);
+    } else {
+      this.log({ habit: habit.node, seconds });
+    }
+  }
+
+  timerBox(habit) {
+    const t = this.timer;
+    const paused = t.since === null;
+    const left = t.duration - this.elapsed() / 1000;
+    const box = el("div", {
+      class: "timer" + (paused ? " paused" : "") + (left <= 0 ? " over" : ""), tabindex: 0, role: "group",
+      "aria-label": `Timer for ${habit.title}: Space pauses, Enter marks it done, Escape stops`, "aria-keyshortcuts": "Space Enter Escape",
+    },
+    el("span", { class: "clock", role: "timer", "aria-live": "off", text: clockText(Math.max(0, Math.ceil(left))) }),
+    el("button", { "data-action": "timer-pause", "aria-pressed": String(paused), onclick: () => this.pause(), text: paused ? "Resume" : "Pause" }),
+    el("button", { class: "primary", "data-action": "timer-done", onclick: () => this.finishTimer(habit), text: left <= 0 ? "Done" : "Finish early" }),
+    el("button", { "data-action": "timer-stop", onclick: () => { this.stopTimer(); this.render(); }, text: "Stop" }),
+    el("span", { class: "said", role: "status", text: paused ? "Paused." : left <= 0 ? "Time is up: Enter marks it done." : "" }));
+    box.addEventListener("keydown", (event) => {
+      if (event.target !== box) return;
+      if (event.key === " ") { event.preventDefault(); this.pause(); }
+      else if (event.key === "Enter") { event.preventDefault(); this.finishTimer(habit); }
+      else if (event.key === "Escape") { event.preventDefault(); this.stopTimer(); this.render(); }
+    });
+    return box;
+  }
+}
+
+/// Seconds as the countdown shows them: m:ss, or h:mm:ss.
+function clockText(seconds) {
+  const h = Math.floor(seconds / 3600), m = Math.floor(seconds % 3600 / 60), s = seconds % 60;
+  const mm = h ? String(m).padStart(2, "0") : String(m);
+  return (h ? h + ":" : "") + mm + ":" + String(s).padStart(2, "0");
 }
