@@ -16,6 +16,8 @@ enum StudioResponse {
         "today.js": (PackageResources.today_js, "text/javascript; charset=utf-8"),
         "run.js": (PackageResources.run_js, "text/javascript; charset=utf-8"),
         "days.js": (PackageResources.days_js, "text/javascript; charset=utf-8"),
+        "daysdraw.js": (PackageResources.daysdraw_js, "text/javascript; charset=utf-8"),
+        "dayshabit.js": (PackageResources.dayshabit_js, "text/javascript; charset=utf-8"),
         "dayview.js": (PackageResources.dayview_js, "text/javascript; charset=utf-8"),
         "run.css": (PackageResources.run_css, "text/css; charset=utf-8"),
         "days.css": (PackageResources.days_css, "text/css; charset=utf-8"),

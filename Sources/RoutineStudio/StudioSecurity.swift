@@ -25,6 +25,7 @@ struct StudioSecurity: Sendable {
     static let queryKeys: [String: Set<String>] = [
         "/": ["token"], "/api/today": ["date"],
         "/api/day": ["date"],
+        "/api/stats": ["since", "until"], "/api/days-off": ["since", "until"],
     ]
 
     func check(method: HTTPRequest.Method, host: String?, path: String, query: [(String, String)], headers: HTTPFields) -> Verdict {

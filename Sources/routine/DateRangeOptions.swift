@@ -11,11 +11,11 @@ struct DateRangeOptions: ParsableArguments {
 
     var sinceDate: CalendarDate? { since.flatMap(CalendarDate.init) }
     var untilDate: CalendarDate? { until.flatMap(CalendarDate.init) }
+    var window: DateWindow { DateWindow(since: sinceDate, until: untilDate) }
 
     func validate() throws {
-        try Self.checkDates([("--since", since), ("--until", until)])
-        if let from = sinceDate, let to = untilDate, from > to {
-            throw ValidationError("--since \(from) comes after --until \(to)")
+        if case .failure(let problem) = DateWindow.checked(since: since, until: until, names: ("--since", "--until")) {
+            throw ValidationError(problem.reason)
         }
     }
 
