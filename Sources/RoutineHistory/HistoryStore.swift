@@ -120,11 +120,10 @@ public final class HistoryStore: @unchecked Sendable {
     /// new database (for example one made by `mktemp`).
     static func checkMagic(_ path: String, size: Int) throws(HistoryError) {
         guard size > 0 else { return }
-        let fd = Glibc.open(path, O_RDONLY | O_CLOEXEC)
+        let fd = HeaderReaders.shared.descriptor(path)
         guard fd >= 0 else { throw .unavailable(path: path, reason: systemError()) }
-        defer { close(fd) }
         var header = [UInt8](repeating: 0, count: 16)
-        let n = header.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, 16) }
+        let n = header.withUnsafeMutableBytes { pread(fd, $0.baseAddress, 16, 0) }
         guard n == 16, header == Array("SQLite format 3\0".utf8) else {
             throw .notAHistory(path: path, reason: "it is not an SQLite database")
         }

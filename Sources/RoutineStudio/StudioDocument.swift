@@ -85,6 +85,14 @@ actor StudioDocument {
         for listener in listeners.values { listener.yield(.history(historyVersion)) }
     }
 
+    /// Announces a change made here (a run's answer), even one no file shows (a run that
+    /// records nothing): the pages watching the run read it again.
+    func historyChanged() {
+        historyIdentity = Self.identity(ofHistory: historyPath)
+        historyVersion += 1
+        for listener in listeners.values { listener.yield(.history(historyVersion)) }
+    }
+
     // MARK: State
 
     /// The state as `GET /api/routine` answers it.

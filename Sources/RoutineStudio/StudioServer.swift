@@ -12,6 +12,7 @@ public struct StudioServer: Sendable {
     public let token: String
     let document: StudioDocument
     let today: StudioToday
+    let runs: StudioRuns
 
     /// A studio for the routine at `path`; `token` defaults to 128 random bits. `history` is
     /// the history file the Today view reads and logs to; nil records nothing (`--no-history`).
@@ -20,6 +21,7 @@ public struct StudioServer: Sendable {
         self.token = token ?? Self.randomToken()
         document = try StudioDocument(path: path, historyPath: history)
         today = StudioToday(historyPath: history)
+        runs = StudioRuns(historyPath: history)
     }
 
     /// 128 bits from the system's generator, as 32 hex digits.

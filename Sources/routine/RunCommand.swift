@@ -112,12 +112,7 @@ struct RunCommand: ParsableCommand {
                 return line
             },
             emit: { event, run in
-                switch event {
-                case .prompt(_, _, false): timer.shown()
-                case .record, .end: timer.catchUp(run)
-                case .back: timer.back(to: run.records.count)
-                default: break
-                }
+                timer.observe(event, run)
                 // The step is committed before it is shown: what the screen says is recorded.
                 session.recorder?.observe(event, run, seconds: timer.seconds)
                 var elapsed: Double? { interactive ? before + StepTimer.monotonicSeconds() - started : nil }

@@ -65,6 +65,17 @@ public struct StepTimer: Sendable {
         if seconds.count > count { seconds.removeLast(seconds.count - count) }
     }
 
+    /// Follows a run's events: a step shown (not shown again) starts its clock, a decision or
+    /// the end measures it, and `back` forgets what was undone.
+    public mutating func observe(_ event: RunEvent, _ run: RoutineRun) {
+        switch event {
+        case .prompt(_, _, false): shown()
+        case .record, .end: catchUp(run)
+        case .back: back(to: run.records.count)
+        default: break
+        }
+    }
+
     /// The seconds of the record at `index`, nil when not measured (or not yet).
     public func seconds(at index: Int) -> Double? { index < seconds.count ? seconds[index] : nil }
 

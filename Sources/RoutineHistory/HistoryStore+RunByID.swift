@@ -1,0 +1,39 @@
+import GRDB
+import GRDBSQLite
+import RoutineKit
+
+/// Where a stored run stands, cheaply read: a runner that keeps a run in memory compares it
+/// with what it last wrote, to notice a run taken up elsewhere meanwhile.
+public struct RunStamp: Hashable, Sendable {
+    public var steps: Int
+    /// The newest step's decision time (nil without steps).
+    public var lastDecidedAt: String?
+    public var result: RunResult?
+    public var endedAt: String?
+}
+
+extension HistoryStore {
+    /// Run `id` with its steps; nil when there is no such run.
+    public func run(id: Int64) throws(HistoryError) -> StoredRun? {
+        try read { db in
+            var found: StoredRun?
+            try db.forEachRawRow("SELECT \(StoredRun.columns(self)) FROM run WHERE id = ?", arguments: [id]) { found = StoredRun(raw: $0) }
+            guard var run = found else { return nil }
+            try db.forEachRawRow("SELECT \(StoredStep.columns(self)) FROM step WHERE runId = ? ORDER BY step", arguments: [id]) {
+                run.steps.append(StoredStep(raw: $0))
+            }
+            return run
+        }
+    }
+
+    /// Where run `id` stands; nil when there is no such run.
+    public func stamp(of id: Int64) throws(HistoryError) -> RunStamp? {
+        try read { db in
+            guard let row = try Row.fetchOne(db, sql: "SELECT result, endedAt FROM run WHERE id = ?", arguments: [id]) else { return nil }
+            let steps = try Row.fetchOne(db, sql: "SELECT count(*), max(decidedAt) FROM step WHERE runId = ?", arguments: [id])
+            return RunStamp(
+                steps: steps?[0] ?? 0, lastDecidedAt: steps?[1], result: (row[0] as String?).flatMap(RunResult.init(rawValue:)),
+                endedAt: row[1])
+        }
+    }
+}

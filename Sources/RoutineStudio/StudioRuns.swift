@@ -1,0 +1,224 @@
+import HTTPTypes
+import RoutineHistory
+import RoutineKit
+
+/// The runs in the browser, one request at a time: started or resumed by the same history
+/// rules as `routine run` (``RunHistory``), answered one answer per request, each step
+/// committed before the answer returns. A run is held by one page; another may watch it, and
+/// takes it over only when asked to.
+actor StudioRuns {
+    /// The history file; nil when the studio records nothing.
+    let historyPath: String?
+    private var runs: [Int64: StudioRun] = [:]
+    /// Ids for runs that nothing records.
+    private var nextUnrecorded: Int64 = 1
+
+    init(historyPath: String?) { self.historyPath = historyPath }
+
+    typealias Answer = (status: HTTPResponse.Status, body: JSONValue)
+
+    static let notRecorded = "the studio records nothing (--no-history): this run is not kept, and cannot be resumed"
+
+    /// How a start treats the day's unfinished run.
+    enum Mode: Sendable {
+        /// Offer it: the answer says so, and nothing starts.
+        case ask
+        case resume
+        case fresh
+    }
+
+    /// `POST /api/run/start`.
+    func start(_ loaded: LoadedRoutine, path: String, date: CalendarDate, mode: Mode, holder: String?) -> Answer {
+        if let invalid = Self.invalid(loaded) { return invalid }
+        let said = StudioRun.Said()
+        if case .ahead(let days) = RunDate(date, today: .today()) {
+            said.notes.append(Diagnostic.runDateAhead(date, days: days, today: .today()).message)
+        }
+        let history: RunHistory
+        switch open(loaded, path: path, date: date, said: said) {
+        case .success(let opened): history = opened
+        case .failure(let error): return (.internalServerError, Self.refusal(error.diagnostic))
+        }
+        if history.store == nil { said.notes.append(Self.notRecorded) }
+        var plan: ResumePlan?
+        if mode != .fresh {
+            let unfinished: StoredRun?
+            do { unfinished = try history.unfinishedRun() } catch { return (.internalServerError, Self.refusal(error.diagnostic)) }
+            if let unfinished, let id = unfinished.id {
+                if let live = runs[id], live.stepper.result == nil {
+                    // Held here: its own page takes it up again, another is told.
+                    if let holder, holder == live.holder { return (.ok, live.json(events: nil, holder: holder)) }
+                    if mode == .ask { return (.ok, .object([("offer", offer(live.json(events: nil, holder: nil), held: true))])) }
+                    return (.conflict, Self.heldElsewhere(live))
+                }
+                let found = history.plan(unfinished)
+                if mode == .ask { return (.ok, .object([("offer", offer(found, file: loaded.file.name))])) }
+                plan = found
+            } else if mode == .resume {
+                said.notes.append("no unfinished run of '\(loaded.routine.name)' on \(date) to resume; a new one starts")
+            }
+        }
+        return begin(history, plan: plan, said: said)
+    }
+
+    /// `POST /api/run/take`: this page holds run `id` from now on; one that nobody runs here
+    /// is resumed from the history.
+    func take(_ id: Int64, _ loaded: LoadedRoutine, path: String) -> Answer {
+        if let live = runs[id] {
+            guard live.stepper.result == nil else { return (.conflict, Self.refusal(message: "this run has ended: there is nothing to take over")) }
+            if live.isInStep {
+                live.holder = StudioRun.newHolder()
+                live.claim += 1
+                return (.ok, live.json(events: nil, holder: live.holder))
+            }
+            runs[id] = nil
+        }
+        if let invalid = Self.invalid(loaded) { return invalid }
+        let stored: StoredRun
+        switch storedRun(id, of: loaded.routine) {
+        case .failure(let refused): return refused.answer
+        case .success(let found): stored = found
+        }
+        guard stored.isResumable, let date = CalendarDate(stored.date) else {
+            return (.conflict, Self.refusal(message: "run \(id) is completed: only an unfinished run can be taken up again"))
+        }
+        let said = StudioRun.Said()
+        switch open(loaded, path: path, date: date, said: said) {
+        case .success(let history): return begin(history, plan: history.plan(stored), said: said)
+        case .failure(let error): return (.internalServerError, Self.refusal(error.diagnostic))
+        }
+    }
+
+    /// `POST /api/run/answer`: one answer from the page that holds the run.
+    func answer(_ id: Int64, holder: String?, answer: String, _ loaded: LoadedRoutine) -> Answer {
+        guard let live = runs[id] else {
+            if case .failure(let refused) = storedRun(id, of: loaded.routine) { return refused.answer }
+            return (.conflict, Self.refusal(message: "no page holds this run now: resume it to go on"))
+        }
+        if live.stepper.result != nil { return (.conflict, Self.refusal(message: "this run has ended")) }
+        guard holder == live.holder else { return (.conflict, Self.heldElsewhere(live)) }
+        guard live.isInStep else {
+            runs[id] = nil
+            return (.conflict, Self.refusal(message: "this run was taken up elsewhere (a terminal's 'routine run --resume'): resume it here to go on"))
+        }
+        live.said.notes.removeAll()
+        let events = live.take(answer)
+        var body = live.json(events: events, holder: live.holder)
+        guard let refusal = events.refusal else { return (.ok, body) }
+        if case .object(let members) = body { body = .object([("error", .object([("message", .string(refusal))]))] + members) }
+        return (.unprocessableContent, body)
+    }
+
+    /// `GET /api/run/{id}`: a run of this studio, or one from the history as it stands.
+    func get(_ id: Int64, _ loaded: LoadedRoutine) -> Answer {
+        if let live = runs[id] { return (.ok, live.json(events: nil, holder: nil)) }
+        let stored: StoredRun
+        switch storedRun(id, of: loaded.routine) {
+        case .failure(let refused): return refused.answer
+        case .success(let found): stored = found
+        }
+        guard let date = CalendarDate(stored.date) else { return (.notFound, Self.refusal(message: "there is no run \(id)")) }
+        let plan = ResumePlan(stored, routine: loaded.routine, date: date)
+        var stepper = RunStepper(plan.run, interactive: true)
+        var prompt: JSONValue?
+        if stored.result == nil { stepper.begin(emit: { event, run in if let json = event.promptJSON(run) { prompt = json } }) }
+        let state = StudioRunJSON.state(
+            id: id, run: plan.run, recorded: true, result: stored.result, prompt: prompt, events: [],
+            held: false, claim: 0, holder: nil, seconds: stored.steps.map(\.seconds), notes: [])
+        return (.ok, state)
+    }
+
+    /// `GET /api/run`: the day's unfinished run, as a start would offer it (null: none).
+    func unfinished(_ loaded: LoadedRoutine, path: String, date: CalendarDate) -> Answer {
+        if let invalid = Self.invalid(loaded) { return invalid }
+        let said = StudioRun.Said()
+        guard case .success(let history) = open(loaded, path: path, date: date, said: said) else { return (.ok, .object([("offer", .null)])) }
+        guard let stored = try? history.unfinishedRun(), let id = stored.id else {
+            return (.ok, .object([("offer", .null), ("recorded", .bool(history.store != nil))]))
+        }
+        if let live = runs[id], live.stepper.result == nil {
+            return (.ok, .object([("offer", offer(live.json(events: nil, holder: nil), held: true))]))
+        }
+        return (.ok, .object([("offer", offer(history.plan(stored), file: loaded.file.name))]))
+    }
+
+    // MARK: Pieces
+
+    private func begin(_ history: RunHistory, plan: ResumePlan?, said: StudioRun.Said) -> Answer {
+        var history = history
+        if let divergence = plan?.divergence { said.notes.append(RunHistory.describe(divergence, file: history.routine.name)) }
+        let run = history.begin(plan)
+        let id = history.recorder?.runID ?? nextID()
+        let live = StudioRun(id: id, run: run, history: history, said: said)
+        runs[id] = live
+        let events = live.begin()
+        return (.ok, live.json(events: events, holder: live.holder))
+    }
+
+    private func nextID() -> Int64 {
+        defer { nextUnrecorded += 1 }
+        return nextUnrecorded
+    }
+
+    private func open(_ loaded: LoadedRoutine, path: String, date: CalendarDate, said: StudioRun.Said) -> Result<RunHistory, HistoryError> {
+        let store: HistoryStore?
+        do { store = try historyPath.flatMap { path throws(HistoryError) in try HistoryStore.open(path, create: true) } } catch {
+            return .failure(error)
+        }
+        return .success(RunHistory(
+            routine: loaded.routine, source: loaded.file.bytes, path: path, date: date, store: store,
+            warn: { said.notes.append($0.message) }, note: { said.notes.append($0) }))
+    }
+
+    private func storedRun(_ id: Int64, of routine: Routine) -> Result<StoredRun, AnswerError> {
+        guard let historyPath else { return .failure(AnswerError((.notFound, Self.refusal(message: "there is no run \(id)")))) }
+        do {
+            guard let store = try HistoryStore.open(historyPath, create: false, readOnly: true), let stored = try store.run(id: id),
+                stored.kind == .run, stored.routine == routine.name
+            else { return .failure(AnswerError((.notFound, Self.refusal(message: "there is no run \(id) of '\(routine.name)'")))) }
+            return .success(stored)
+        } catch {
+            return .failure(AnswerError((.internalServerError, Self.refusal(error.readingDiagnostic))))
+        }
+    }
+
+    /// A refusal carried through a `Result`.
+    struct AnswerError: Error {
+        let answer: Answer
+        init(_ answer: Answer) { self.answer = answer }
+    }
+
+    private func offer(_ plan: ResumePlan, file: String) -> JSONValue {
+        .object([
+            ("run", .int(Int(plan.stored.id ?? 0))), ("held", .bool(false)), ("step", .int(plan.run.step)),
+            ("position", .string(RunHistory.position(of: plan))), ("startedAt", .string(plan.stored.startedAt.description)),
+            ("result", .string(plan.stored.resultText)), ("kept", .int(plan.keptSteps)),
+            ("dropped", .int(plan.stored.steps.count - plan.keptSteps)),
+            ("note", plan.divergence.map { .string(RunHistory.describe($0, file: file)) } ?? .null),
+        ])
+    }
+
+    private func offer(_ state: JSONValue, held: Bool) -> JSONValue {
+        guard case .object(let members) = state else { return state }
+        return .object(members.filter { $0.0 != "held" } + [("held", .bool(held))])
+    }
+
+    static func heldElsewhere(_ live: StudioRun) -> JSONValue {
+        guard case .object(let members) = live.json(events: nil, holder: nil) else { return .null }
+        return .object([("error", .object([("message", .string("another page holds this run: take it over to answer here"))]))] + members)
+    }
+
+    static func refusal(message: String) -> JSONValue { .object([("error", .object([("message", .string(message))]))]) }
+
+    static func refusal(_ diagnostic: Diagnostic) -> JSONValue {
+        .object([("error", .object([
+            ("code", .string(diagnostic.code.rawValue)), ("message", .string(diagnostic.message)),
+            ("notes", .array(diagnostic.notes.map { .string($0.message) })),
+        ]))])
+    }
+
+    /// A routine with errors has no run: `routine run` refuses it too.
+    static func invalid(_ loaded: LoadedRoutine) -> Answer? {
+        loaded.diagnostics.first { $0.severity == .error }.map { (.unprocessableContent, refusal($0)) }
+    }
+}

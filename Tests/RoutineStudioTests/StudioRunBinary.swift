@@ -1,0 +1,117 @@
+import Foundation
+import RoutineHistory
+import Testing
+
+@testable import RoutineStudio
+
+/// The built `routine` beside the test bundle, run with a temporary HOME and XDG folders, for
+/// the tests where the terminal and the studio share one history.
+enum StudioRunBinary {
+    static let url: URL = {
+        let candidates = [
+            Bundle.main.bundleURL.appendingPathComponent("routine"),
+            URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("routine"),
+            Bundle.main.bundleURL.deletingLastPathComponent().appendingPathComponent("routine"),
+        ]
+        return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) } ?? candidates[0]
+    }()
+
+    static let home: URL = {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("studio-run-home-\(getpid())")
+        try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }()
+
+    static func process(_ arguments: [String], environment extra: [String: String] = [:]) -> Process {
+        let process = Process()
+        process.executableURL = url
+        process.arguments = arguments
+        var environment = ProcessInfo.processInfo.environment
+        environment["HOME"] = home.path
+        for name in ["DATA", "CONFIG", "STATE", "CACHE"] { environment["XDG_\(name)_HOME"] = home.appendingPathComponent(name.lowercased()).path }
+        environment["ROUTINE_HISTORY"] = nil
+        environment["NO_COLOR"] = "1"
+        process.environment = environment.merging(extra) { $1 }
+        return process
+    }
+
+    /// Runs `routine ARGUMENTS` with `input` on standard input, to its end.
+    static func run(_ arguments: [String], input: String = "") throws -> (status: Int32, stdout: String, stderr: String) {
+        let process = process(arguments)
+        let stdin = Pipe(), stdout = Pipe(), stderr = Pipe()
+        process.standardInput = stdin
+        process.standardOutput = stdout
+        process.standardError = stderr
+        try process.run()
+        stdin.fileHandleForWriting.write(Data(input.utf8))
+        try stdin.fileHandleForWriting.close()
+        let out = stdout.fileHandleForReading.readDataToEndOfFile()
+        let err = stderr.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: out, as: UTF8.self), String(decoding: err, as: UTF8.self))
+    }
+}
+
+/// kill -9 of a studio in the middle of a browser run's answers leaves a consistent history,
+/// which `routine history check` passes and `routine run --resume` takes up.
+@Suite(.serialized)
+struct StudioRunKillTests {
+    @Test func killedMidAnswerTheHistoryStaysConsistent() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("studio-kill-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("r.rt").path
+        signal(SIGPIPE, SIG_IGN)
+        // A long chain of habits and questions, so that every kill lands mid-run; "d" answers
+        // both (done, and the option named "d").
+        var text = "routine \"Long\"\n"
+        for k in 0..<300 {
+            text += k % 3 == 2 ? "question q\(k) \"Q\(k)\"\n  \"d\" -> h\(k + 1)\n  \"e\" -> h\(k + 1)\n" : "habit h\(k) \"H\(k)\" -> \(k % 3 == 1 ? "q" : "h")\(k + 1)\n"
+        }
+        text += "habit h300 \"Last\"\n"
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        let history = folder.appendingPathComponent("history.sqlite").path
+        let token = "0123456789abcdef0123456789abcdef"
+        for round in 0..<4 {
+            let port = try StudioServer.freePort()
+            let server = StudioRunBinary.process(
+                ["studio", path, "--port", String(port), "--history", history], environment: ["ROUTINE_STUDIO_TOKEN": token])
+            server.standardOutput = Pipe()
+            server.standardError = FileHandle.nullDevice
+            try server.run()
+            let http = RawHTTP(port: port)
+            let headers = [("Host", "127.0.0.1:\(port)"), ("Authorization", "Bearer \(token)"), ("Origin", "http://127.0.0.1:\(port)")]
+            var started: RawHTTP.Answer?
+            for _ in 0..<100 {
+                started = await http.request("POST", "/api/run/start", headers: headers, body: round == 0 ? "{}" : #"{"resume": true}"#)
+                if started?.status == 200 { break }
+                try await Task.sleep(for: .milliseconds(50))
+            }
+            let body = try #require(JSONSerialization.jsonObject(with: Data((started?.body ?? "").utf8)) as? [String: Any])
+            let run = try #require(body["run"] as? Int)
+            let holder = try #require(body["holder"] as? String)
+            // Answers go on while the server is killed after a few of them, at a moment that varies.
+            let answers = Task {
+                for _ in 0..<1000 {
+                    let answer = await http.request("POST", "/api/run/answer", headers: headers, body: #"{"run": \#(run), "holder": "\#(holder)", "answer": "d"}"#)
+                    if answer.status != 200 { break }
+                }
+            }
+            try await Task.sleep(for: .milliseconds(30 + 17 * round))
+            kill(server.processIdentifier, SIGKILL)
+            server.waitUntilExit()
+            _ = await answers.result
+            let check = try StudioRunBinary.run(["history", "check", "--history", history])
+            #expect(check.status == 0, "round \(round): \(check.stdout) \(check.stderr)")
+        }
+        let store = try #require(try HistoryStore.open(history, create: false))
+        #expect(try store.runCount() == 1)
+        let resumed = try StudioRunBinary.run(["run", path, "--resume", "--history", history], input: String(repeating: "d\n", count: 350))
+        #expect(resumed.status == 0, "\(resumed.stderr)")
+        #expect(resumed.stderr.isEmpty, "\(resumed.stderr)")
+        let run = try #require(try store.runs(RunFilter()).first)
+        #expect(run.result == .completed)
+        #expect(run.steps.map(\.decision.step) == Array(1...run.steps.count))
+        #expect(run.steps.last?.decision.node == "h300")
+    }
+}
