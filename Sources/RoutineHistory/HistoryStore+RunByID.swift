@@ -13,19 +13,6 @@ public struct RunStamp: Hashable, Sendable {
 }
 
 extension HistoryStore {
-    /// Run `id` with its steps; nil when there is no such run.
-    public func run(id: Int64) throws(HistoryError) -> StoredRun? {
-        try read { db in
-            var found: StoredRun?
-            try db.forEachRawRow("SELECT \(StoredRun.columns(self)) FROM run WHERE id = ?", arguments: [id]) { found = StoredRun(raw: $0) }
-            guard var run = found else { return nil }
-            try db.forEachRawRow("SELECT \(StoredStep.columns(self)) FROM step WHERE runId = ? ORDER BY step", arguments: [id]) {
-                run.steps.append(StoredStep(raw: $0))
-            }
-            return run
-        }
-    }
-
     /// Where run `id` stands; nil when there is no such run.
     public func stamp(of id: Int64) throws(HistoryError) -> RunStamp? {
         try read { db in
