@@ -89,12 +89,16 @@ actor StudioRuns {
         }
     }
 
-    /// `POST /api/run/answer`: one answer from the page that holds the run.
-    func answer(_ id: Int64, holder: String?, answer: String, _ loaded: LoadedRoutine) -> Answer {
-        guard let live = runs[id] else {
-            if case .failure(let refused) = storedRun(id, of: loaded.routine) { return refused.answer }
-            return (.conflict, Self.refusal(message: "no page holds this run now: resume it to go on"))
-        }
+    /// `POST /api/run/answer` for a run that is not going on here: unknown, or no page holds it.
+    func answerNotHeld(_ id: Int64, _ loaded: LoadedRoutine) -> Answer {
+        if case .failure(let refused) = storedRun(id, of: loaded.routine) { return refused.answer }
+        return (.conflict, Self.refusal(message: "no page holds this run now: resume it to go on"))
+    }
+
+    /// `POST /api/run/answer`: one answer from the page that holds the run; nil when the run
+    /// is not going on here (``answerNotHeld(_:_:)`` answers then).
+    func answer(_ id: Int64, holder: String?, answer: String) -> Answer? {
+        guard let live = runs[id] else { return nil }
         if live.stepper.result != nil { return (.conflict, Self.refusal(message: "this run has ended")) }
         guard holder == live.holder else { return (.conflict, Self.heldElsewhere(live)) }
         guard live.isInStep else {

@@ -189,6 +189,8 @@ struct StudioRunTests {
             let resumed = try StudioRunBinary.run(["run", studio.path, "--resume", "--history", history], input: "1\nd\n")
             #expect(resumed.status == 0, "\(resumed.stderr)")
             #expect(resumed.stderr.isEmpty, "\(resumed.stderr)")
+            // Held open across the terminal's runs and the studio's own opening of the file, as
+            // the studio holds a run's history: it still sees what the terminal wrote.
             let store = try #require(try HistoryStore.open(history, create: false))
             let done = try #require(try store.run(id: Int64(run)))
             #expect(done.result == .completed)
