@@ -91,8 +91,11 @@ actor StudioRuns {
 
     /// `POST /api/run/answer` for a run that is not going on here: unknown, or no page holds it.
     func answerNotHeld(_ id: Int64, _ loaded: LoadedRoutine) -> Answer {
-        if case .failure(let refused) = storedRun(id, of: loaded.routine) { return refused.answer }
-        return (.conflict, Self.refusal(message: "no page holds this run now: resume it to go on"))
+        switch storedRun(id, of: loaded.routine) {
+        case .failure(let refused): return refused.answer
+        case .success(let stored) where !stored.isResumable: return (.conflict, Self.refusal(message: "this run has ended"))
+        case .success: return (.conflict, Self.refusal(message: "no page holds this run now: resume it to go on"))
+        }
     }
 
     /// `POST /api/run/answer`: one answer from the page that holds the run; nil when the run
@@ -108,6 +111,8 @@ actor StudioRuns {
         live.said.notes.removeAll()
         let events = live.take(answer)
         var body = live.json(events: events, holder: live.holder)
+        // An ended run lives on in the history; its connection need not stay open.
+        if live.stepper.result != nil, live.isRecorded { runs[id] = nil }
         guard let refusal = events.refusal else { return (.ok, body) }
         if case .object(let members) = body { body = .object([("error", .object([("message", .string(refusal))]))] + members) }
         return (.unprocessableContent, body)

@@ -84,6 +84,9 @@ struct StudioRunTests {
                     #expect(walk["seconds"] as? Int == 600)
                 }
             }
+            let ended = await Self.answer(studio, run, holder, "d")
+            #expect(ended.status == 409)
+            #expect((try Self.object(ended)["error"] as? [String: Any])?["message"] as? String == "this run has ended")
             let last = try Self.object(await studio.get("/api/run/\(run)"))
             #expect(last["result"] as? String == "completed")
             let summary = try #require(last["summary"] as? [String: Any])
