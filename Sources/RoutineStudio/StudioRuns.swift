@@ -141,9 +141,11 @@ actor StudioRuns {
     func unfinished(_ loaded: LoadedRoutine, path: String, date: CalendarDate) -> Answer {
         if let invalid = Self.invalid(loaded) { return invalid }
         let said = StudioRun.Said()
-        guard case .success(let history) = open(loaded, path: path, date: date, said: said) else { return (.ok, .object([("offer", .null)])) }
+        guard case .success(let history) = open(loaded, path: path, date: date, said: said, readOnly: true) else {
+            return (.ok, .object([("offer", .null)]))
+        }
         guard let stored = try? history.unfinishedRun(), let id = stored.id else {
-            return (.ok, .object([("offer", .null), ("recorded", .bool(history.store != nil))]))
+            return (.ok, .object([("offer", .null), ("recorded", .bool(historyPath != nil))]))
         }
         if let live = runs[id], live.stepper.result == nil {
             return (.ok, .object([("offer", offer(live.json(events: nil, holder: nil), held: true))]))
@@ -169,9 +171,15 @@ actor StudioRuns {
         return nextUnrecorded
     }
 
-    private func open(_ loaded: LoadedRoutine, path: String, date: CalendarDate, said: StudioRun.Said) -> Result<RunHistory, HistoryError> {
+    /// The run's history; `readOnly` for a look that writes nothing (a writer's open checks
+    /// every page of the file first).
+    private func open(
+        _ loaded: LoadedRoutine, path: String, date: CalendarDate, said: StudioRun.Said, readOnly: Bool = false
+    ) -> Result<RunHistory, HistoryError> {
         let store: HistoryStore?
-        do { store = try historyPath.flatMap { path throws(HistoryError) in try HistoryStore.open(path, create: true) } } catch {
+        do {
+            store = try historyPath.flatMap { path throws(HistoryError) in try HistoryStore.open(path, create: !readOnly, readOnly: readOnly) }
+        } catch {
             return .failure(error)
         }
         return .success(RunHistory(
