@@ -137,4 +137,5 @@ def main():
         print(f"| {label} | {what} | {value:.1f}{unit} |")
 
 
-main()
+if __name__ == "__main__":
+    main()

@@ -19,3 +19,5 @@ trap 'rm -rf "$work"' EXIT
 export ROUTINE="${ROUTINE:-$bin/routine}"
 "$venv/bin/python" Benchmarks/studio.py "200 nodes" "$work/r200.rt" "morning.rt" routines/morning.rt
 "$venv/bin/python" Benchmarks/studio_today.py routines/morning.rt
+# A run in the browser on morning.rt: each answer (Benchmarks/studio_run.py).
+"$venv/bin/python" Benchmarks/studio_run.py "morning.rt" routines/morning.rt

@@ -89,12 +89,19 @@ actor StudioRuns {
         }
     }
 
-    /// `POST /api/run/answer`: one answer from the page that holds the run.
-    func answer(_ id: Int64, holder: String?, answer: String, _ loaded: LoadedRoutine) -> Answer {
-        guard let live = runs[id] else {
-            if case .failure(let refused) = storedRun(id, of: loaded.routine) { return refused.answer }
-            return (.conflict, Self.refusal(message: "no page holds this run now: resume it to go on"))
+    /// `POST /api/run/answer` for a run that is not going on here: unknown, or no page holds it.
+    func answerNotHeld(_ id: Int64, _ loaded: LoadedRoutine) -> Answer {
+        switch storedRun(id, of: loaded.routine) {
+        case .failure(let refused): return refused.answer
+        case .success(let stored) where !stored.isResumable: return (.conflict, Self.refusal(message: "this run has ended"))
+        case .success: return (.conflict, Self.refusal(message: "no page holds this run now: resume it to go on"))
         }
+    }
+
+    /// `POST /api/run/answer`: one answer from the page that holds the run; nil when the run
+    /// is not going on here (``answerNotHeld(_:_:)`` answers then).
+    func answer(_ id: Int64, holder: String?, answer: String) -> Answer? {
+        guard let live = runs[id] else { return nil }
         if live.stepper.result != nil { return (.conflict, Self.refusal(message: "this run has ended")) }
         guard holder == live.holder else { return (.conflict, Self.heldElsewhere(live)) }
         guard live.isInStep else {
@@ -104,6 +111,8 @@ actor StudioRuns {
         live.said.notes.removeAll()
         let events = live.take(answer)
         var body = live.json(events: events, holder: live.holder)
+        // An ended run lives on in the history; its connection need not stay open.
+        if live.stepper.result != nil, live.isRecorded { runs[id] = nil }
         guard let refusal = events.refusal else { return (.ok, body) }
         if case .object(let members) = body { body = .object([("error", .object([("message", .string(refusal))]))] + members) }
         return (.unprocessableContent, body)
@@ -132,9 +141,11 @@ actor StudioRuns {
     func unfinished(_ loaded: LoadedRoutine, path: String, date: CalendarDate) -> Answer {
         if let invalid = Self.invalid(loaded) { return invalid }
         let said = StudioRun.Said()
-        guard case .success(let history) = open(loaded, path: path, date: date, said: said) else { return (.ok, .object([("offer", .null)])) }
+        guard case .success(let history) = open(loaded, path: path, date: date, said: said, readOnly: true) else {
+            return (.ok, .object([("offer", .null)]))
+        }
         guard let stored = try? history.unfinishedRun(), let id = stored.id else {
-            return (.ok, .object([("offer", .null), ("recorded", .bool(history.store != nil))]))
+            return (.ok, .object([("offer", .null), ("recorded", .bool(historyPath != nil))]))
         }
         if let live = runs[id], live.stepper.result == nil {
             return (.ok, .object([("offer", offer(live.json(events: nil, holder: nil), held: true))]))
@@ -160,9 +171,15 @@ actor StudioRuns {
         return nextUnrecorded
     }
 
-    private func open(_ loaded: LoadedRoutine, path: String, date: CalendarDate, said: StudioRun.Said) -> Result<RunHistory, HistoryError> {
+    /// The run's history; `readOnly` for a look that writes nothing (a writer's open checks
+    /// every page of the file first).
+    private func open(
+        _ loaded: LoadedRoutine, path: String, date: CalendarDate, said: StudioRun.Said, readOnly: Bool = false
+    ) -> Result<RunHistory, HistoryError> {
         let store: HistoryStore?
-        do { store = try historyPath.flatMap { path throws(HistoryError) in try HistoryStore.open(path, create: true) } } catch {
+        do {
+            store = try historyPath.flatMap { path throws(HistoryError) in try HistoryStore.open(path, create: !readOnly, readOnly: readOnly) }
+        } catch {
             return .failure(error)
         }
         return .success(RunHistory(

@@ -69,8 +69,14 @@ extension StudioServer {
             }
             guard case .success(let id) = body.run else { return Self.badRequest(.init(reason: "'run' must be a run's number")) }
             guard let answer = body.text("answer") else { return Self.badRequest(.init(reason: "'answer' must be a string: d, s, b, q, an option, or a number")) }
-            let answered = await runs.answer(id, holder: body.text("holder"), answer: answer, await document.loaded())
-            if answered.status == .ok || answered.status == .unprocessableContent { await document.historyChanged() }
+            // The routine is read only for a run that is not going on here: an answer costs no parse.
+            let answered: StudioRuns.Answer
+            if let held = await runs.answer(id, holder: body.text("holder"), answer: answer) {
+                answered = held
+            } else {
+                answered = await runs.answerNotHeld(id, await document.loaded())
+            }
+            if answered.status == .ok { await document.historyChanged() }
             return Self.answer(answered)
         }
     }

@@ -84,6 +84,9 @@ struct StudioRunTests {
                     #expect(walk["seconds"] as? Int == 600)
                 }
             }
+            let ended = await Self.answer(studio, run, holder, "d")
+            #expect(ended.status == 409)
+            #expect((try Self.object(ended)["error"] as? [String: Any])?["message"] as? String == "this run has ended")
             let last = try Self.object(await studio.get("/api/run/\(run)"))
             #expect(last["result"] as? String == "completed")
             let summary = try #require(last["summary"] as? [String: Any])
@@ -189,6 +192,8 @@ struct StudioRunTests {
             let resumed = try StudioRunBinary.run(["run", studio.path, "--resume", "--history", history], input: "1\nd\n")
             #expect(resumed.status == 0, "\(resumed.stderr)")
             #expect(resumed.stderr.isEmpty, "\(resumed.stderr)")
+            // Held open across the terminal's runs and the studio's own opening of the file, as
+            // the studio holds a run's history: it still sees what the terminal wrote.
             let store = try #require(try HistoryStore.open(history, create: false))
             let done = try #require(try store.run(id: Int64(run)))
             #expect(done.result == .completed)
@@ -225,6 +230,43 @@ struct StudioRunTests {
             #expect(refused.status == 409)
             let store = try #require(try HistoryStore.open(history, create: false))
             #expect(try store.run(id: Int64(run))?.steps.count == 2)
+        }
+    }
+
+    @Test(arguments: [true, false]) func everyAnswerIsAnnouncedOnTheLiveChannel(history: Bool) async throws {
+        try await StudioFixture.with(Self.routine, history: history) { studio in
+            let stream = await RawEventStream.open(port: studio.port, headers: studio.pageHeaders)
+            #expect(await stream.nextData() == "{\"version\":1}")
+            let (run, holder, _) = try await Self.start(studio)
+            #expect(await stream.nextData()?.hasPrefix("{\"history\":") == true)
+            #expect(await Self.answer(studio, run, holder, "d").status == 200)
+            // Another page hears of the answer, and reads the run again.
+            #expect(await stream.nextData()?.hasPrefix("{\"history\":") == true)
+            #expect(Self.prompt(try Self.object(await studio.get("/api/run/\(run)"))) == "pushups")
+        }
+    }
+
+    @Test func aRunNoPageHoldsIsShownFromTheHistoryAndTakenUp() async throws {
+        try await StudioFixture.with(Self.routine, history: true) { studio in
+            let history = try #require(studio.historyPath)
+            // A script whose answers ran out: the run is left incomplete, and no page holds it.
+            let left = try StudioRunBinary.run(["run", studio.path, "--history", history], input: "d\n14\n")
+            #expect(left.status == 3, "\(left.stderr)")
+            let offer = try #require(try Self.object(await studio.get("/api/run"))["offer"] as? [String: Any])
+            let run = try #require(offer["run"] as? Int)
+            #expect(offer["result"] as? String == "incomplete")
+            let shown = try Self.object(await studio.get("/api/run/\(run)"))
+            #expect(shown["held"] as? Bool == false)
+            #expect(shown["result"] as? String == "incomplete")
+            #expect(shown["prompt"] is NSNull)
+            #expect((shown["steps"] as? [[String: Any]])?.map { $0["node"] as? String } == ["water", "pushups"])
+            #expect(await Self.answer(studio, run, "anyone", "1").status == 409)
+            let taken = try Self.object(await studio.send("POST", "/api/run/take", Self.json(["run": run])))
+            let holder = try #require(taken["holder"] as? String)
+            #expect(Self.prompt(taken) == "mood")
+            #expect((taken["events"] as? [[String: Any]])?.map { $0["event"] as? String } == ["start", "resume", "habit", "habit"])
+            for text in ["1", "d", ""] { #expect(await Self.answer(studio, run, holder, text).status == 200) }
+            #expect(await studio.send("POST", "/api/run/take", Self.json(["run": run])).status == 409)
         }
     }
 }

@@ -1,16 +1,271 @@
 // The Run view: today's run, step by step, with the engine of `routine run` on the server
-// (docs/studio.md, "Run"). Every text reaches the page as a text node.
+// (docs/studio.md, "Run"). A step shows as done only once the server has answered, that is once
+// it is recorded. Every text reaches the page as a text node.
 import { el } from "./dom.js";
+
+const KEPT = "routine-studio-run";
+
+function number(value) { return Number.isInteger(value) ? String(value) : String(Math.round(value * 1000) / 1000); }
+
+async function call(method, path, body) {
+  const options = { method, cache: "no-store" };
+  if (body) { options.headers = { "Content-Type": "application/json" }; options.body = JSON.stringify(body); }
+  const response = await fetch(path, options);
+  const answer = await response.json().catch(() => ({ error: { message: response.statusText } }));
+  return { status: response.status, answer };
+}
 
 export class RunView {
   constructor(root) {
     this.root = root;
+    this.run = null;      // the run as the server last described it
+    this.offer = null;    // the day's unfinished run, offered
+    this.message = null;  // a refusal or a note, shown under the card
+    this.busy = false;
+    // Which run this page holds, kept over a reload of the tab (not shared with other tabs).
+    this.kept = JSON.parse(sessionStorage.getItem(KEPT) || "null");
+    document.addEventListener("keydown", (event) => this.key(event));
   }
 
-  /// Shown: `place` is what follows "#run/" in the address.
-  async load(place) {
-    this.root.replaceChildren(el("p", { class: "muted", text: "Runs in the browser are not here yet." }));
+  /// Whether this page holds the run shown: the holder id it got, and no take-over since.
+  get holding() {
+    const run = this.run, kept = this.kept;
+    return !!(run && kept && kept.run === run.run && kept.claim === run.claim && run.held && !run.result);
   }
 
-  onHistory() {}
+  keep(run) {
+    if (run && run.holder) this.kept = { run: run.run, holder: run.holder, claim: run.claim };
+    sessionStorage.setItem(KEPT, JSON.stringify(this.kept));
+  }
+
+  /// Shown: the run this tab holds, else the day's unfinished run, else the start button.
+  async load() {
+    if (this.kept) {
+      const { status, answer } = await call("GET", `/api/run/${this.kept.run}`);
+      if (status === 200 && !answer.result) { this.run = answer; this.offer = null; return this.render(); }
+    }
+    this.run = null;
+    await this.lookForUnfinished();
+  }
+
+  async lookForUnfinished() {
+    const { status, answer } = await call("GET", "/api/run");
+    this.offer = status === 200 ? answer.offer : null;
+    if (status !== 200) this.message = { error: answer.error };
+    this.render();
+  }
+
+  /// The history changed (an answer here or on another page, a terminal's run): the run
+  /// shown is read again, so a page that watches follows the one that holds it.
+  async onHistory() {
+    if (this.busy) return;
+    if (!this.run) return this.lookForUnfinished();
+    const { status, answer } = await call("GET", `/api/run/${this.run.run}`);
+    if (status !== 200 || this.busy) return;
+    if (JSON.stringify(answer.steps) === JSON.stringify(this.run.steps) && answer.claim === this.run.claim && answer.result === this.run.result) return;
+    this.run = answer;
+    this.render();
+  }
+
+  async start(body) {
+    await this.send("POST", "/api/run/start", { ...body, ...(this.kept ? { holder: this.kept.holder } : {}) });
+  }
+
+  async take() { await this.send("POST", "/api/run/take", { run: (this.run || this.offer).run }); }
+
+  async answer(text) {
+    if (!this.holding || this.busy) return;
+    await this.send("POST", "/api/run/answer", { run: this.run.run, holder: this.kept.holder, answer: text });
+  }
+
+  /// One request; the page redraws from what the server answered, after it committed.
+  async send(method, path, body) {
+    this.busy = true;
+    this.setBusy(true);
+    try {
+      const { status, answer } = await call(method, path, body);
+      if (answer.offer !== undefined && !answer.run) {
+        this.offer = answer.offer;
+        this.run = null;
+        this.message = null;
+      } else if (answer.run) {
+        this.run = answer;
+        this.offer = null;
+        this.keep(answer);
+        this.message = answer.error ? { error: answer.error } : (answer.notes && answer.notes.length ? { notes: answer.notes } : null);
+      } else {
+        this.message = { error: answer.error || { message: `the studio answered ${status}` } };
+        if (status === 409 && this.run) await this.onHistory();
+      }
+    } catch (error) {
+      this.message = { error: { message: `the studio cannot be reached: ${error.message}` } };
+    } finally {
+      this.busy = false;
+      this.root.setAttribute("aria-busy", "false");
+    }
+    this.render();
+  }
+
+  setBusy(busy) {
+    for (const button of this.root.querySelectorAll("button, input")) button.disabled = busy;
+    this.root.setAttribute("aria-busy", String(busy));
+  }
+
+  render() {
+    const run = this.run;
+    const parts = [el("h2", { class: "run-heading", text: run ? `${run.routine} · ${run.date}` : "Run" })];
+    if (!run) parts.push(this.offer ? this.offerCard(this.offer) : this.startCard());
+    else if (run.result) parts.push(this.summaryCard(run));
+    else parts.push(this.stepCard(run));
+    parts.push(this.messageBox());
+    if (run && run.steps.length) parts.push(this.stepList(run));
+    this.root.replaceChildren(el("div", { class: "run-page", "data-state": this.state() }, parts));
+    const focus = this.root.querySelector("input.run-value") || this.root.querySelector("[data-focus]");
+    if (focus) { focus.focus(); if (focus.select) focus.select(); }
+  }
+
+  /// What the page shows, for tests: start, offer, held, step, end, summary.
+  state() {
+    const run = this.run;
+    if (!run) return this.offer ? (this.offer.held ? "held" : "offer") : "start";
+    if (run.result) return "summary";
+    if (!this.holding) return "held";
+    return run.prompt && run.prompt.event === "confirm-end" ? "end" : "step";
+  }
+
+  startCard() {
+    return el("section", { class: "run-card calm", "aria-label": "Start" },
+      el("p", { text: "Walk through the routine step by step. Every answer is recorded as you give it, as in routine run." }),
+      el("button", { class: "primary big", "data-action": "start", "data-focus": true, onclick: () => this.start({}), text: "Start today's run" }));
+  }
+
+  offerCard(offer) {
+    if (offer.held) {
+      return el("section", { class: "run-card calm", role: "region", "aria-label": "A run held by another page" },
+        el("p", { class: "lead", text: `Another page holds today's run${offer.prompt ? ` (at step ${offer.prompt.step})` : ""}.` }),
+        el("div", { class: "run-actions" },
+          el("button", { class: "primary", "data-action": "take", onclick: () => this.take(), text: "Take over here" }),
+          el("button", { "data-action": "fresh", onclick: () => this.start({ fresh: true }), text: "Start a new run" })));
+    }
+    const when = offer.startedAt ? offer.startedAt.slice(11, 16) : "";
+    return el("section", { class: "run-card calm", role: "region", "aria-label": "Resume" },
+      el("p", { class: "lead", text: `Today's run stopped ${offer.position} (${offer.result}, begun at ${when}).` }),
+      offer.note ? el("p", { class: "note", text: offer.note }) : null,
+      el("div", { class: "run-actions" },
+        el("button", { class: "primary", "data-action": "resume", "data-focus": true, onclick: () => this.start({ resume: true }), text: "Resume" }),
+        el("button", { "data-action": "fresh", onclick: () => this.start({ fresh: true }), text: "Start a new run (the old one is kept)" })));
+  }
+
+  stepCard(run) {
+    const prompt = run.prompt || {};
+    const holding = this.holding;
+    const banner = holding ? null : el("div", { class: "run-held", role: "status" },
+      el("span", { text: run.held ? "Another page holds this run: its answers show here as they are given."
+        : "No page holds this run now (the studio restarted, or a terminal left it): resume it here to go on." }),
+      el("button", { class: "primary", "data-action": "take", onclick: () => this.take(), text: run.held ? "Take over" : "Resume here" }));
+    if (prompt.event === "confirm-end") {
+      return el("section", { class: "run-card", "aria-label": "The end" }, banner,
+        el("div", { class: "run-progress", text: `Step ${prompt.step} · the end` }),
+        el("h3", { class: "run-title", text: `That's the end of '${run.routine}'.` }),
+        el("p", { class: "muted", text: "Finish to record the run as completed, or go back to change the last answer." }),
+        el("div", { class: "run-actions" },
+          this.button("Finish", "finish", "", "Enter", true, holding, "primary"),
+          this.button("Back", "back", "b", "b", false, holding)));
+    }
+    const details = [];
+    if (prompt.duration) details.push(prompt.duration);
+    if (typeof prompt.target === "number") details.push(`target ${number(prompt.target)}${prompt.unit ? " " + prompt.unit : ""}`);
+    if (prompt.perWeek) details.push(`${prompt.doneThisWeek} of ${prompt.perWeek} this week`);
+    const left = prompt.left ? prompt.left.text : "";
+    return el("section", { class: "run-card", "aria-label": `Step ${prompt.step}: ${prompt.title}`, "data-node": prompt.node }, banner,
+      el("div", { class: "run-progress", text: `Step ${prompt.step} · ${left}` }),
+      el("h3", { class: "run-title", text: prompt.title }),
+      details.length ? el("div", { class: "run-details", text: details.join(" · ") }) : null,
+      prompt.note ? el("p", { class: "run-note", text: prompt.note }) : null,
+      prompt.kind === "question" ? this.options(prompt, holding) : this.habitAnswer(prompt, holding),
+      el("div", { class: "run-actions secondary" },
+        this.button("Back", "back", "b", "b", false, holding && run.canGoBack),
+        this.button("Quit", "quit", "q", "q", false, holding)));
+  }
+
+  button(label, action, answer, key, focus, enabled, kind) {
+    return el("button", {
+      class: kind || "", "data-action": action, "aria-keyshortcuts": key, title: `${label} (${key})`, disabled: !enabled,
+      "data-focus": focus && enabled ? true : null, onclick: () => this.answer(answer), text: label,
+    });
+  }
+
+  options(prompt, holding) {
+    return el("ol", { class: "run-options", "aria-label": "Answers" }, prompt.options.map((option) =>
+      el("li", {}, el("button", {
+        "data-option": option.index, "aria-keyshortcuts": option.index <= 9 ? String(option.index) : null, disabled: !holding,
+        "aria-label": `Answer ${option.index}: ${option.text}`, onclick: () => this.answer(String(option.index)),
+      }, el("span", { class: "key", text: String(option.index) }), el("span", { text: option.text })))));
+  }
+
+  habitAnswer(prompt, holding) {
+    if (typeof prompt.target !== "number") {
+      return el("div", { class: "run-actions" },
+        this.button("Done", "done", "d", "d", true, holding, "primary big"),
+        this.button("Skip", "skip", "s", "s", false, holding));
+    }
+    const input = el("input", {
+      class: "run-value", type: "number", min: 0, step: "any", value: number(prompt.target), disabled: !holding,
+      "aria-label": `Amount done of ${prompt.title}${prompt.unit ? " in " + prompt.unit : ""}`,
+    });
+    const form = el("form", { class: "run-actions" }, input, prompt.unit ? el("span", { class: "unit", text: prompt.unit }) : null,
+      el("button", { class: "primary", type: "submit", "data-action": "record", disabled: !holding, text: "Record" }),
+      this.button("Skip", "skip", "s", "s", false, holding));
+    form.onsubmit = (event) => { event.preventDefault(); this.answer(input.value.trim()); };
+    return form;
+  }
+
+  summaryCard(run) {
+    const summary = run.summary || { lines: [] };
+    const [heading, ...lines] = summary.lines;
+    const resumable = run.result !== "completed" && run.recorded;
+    return el("section", { class: "run-card summary", "aria-label": "Summary" },
+      el("h3", { class: "run-title", text: heading || run.result }),
+      el("ul", { class: "run-summary" }, lines.map((line) => el("li", { text: line }))),
+      el("div", { class: "run-actions" },
+        resumable ? el("button", { class: "primary", "data-action": "resume", onclick: () => this.start({ resume: true, date: run.date }), text: "Resume" }) : null,
+        el("button", { "data-action": "again", onclick: () => { this.run = null; this.lookForUnfinished(); }, text: "Back to the start" })));
+  }
+
+  messageBox() {
+    const message = this.message;
+    if (!message) return el("div", { id: "run-message", hidden: true });
+    if (message.notes) return el("div", { id: "run-message", class: "run-message note", role: "status" }, message.notes.map((n) => el("div", { text: n })));
+    return el("div", { id: "run-message", class: "run-message", role: "alert" },
+      el("span", { class: "text", text: message.error.message }),
+      ...(message.error.notes || []).map((note) => el("div", { class: "note", text: note })));
+  }
+
+  stepList(run) {
+    return el("details", { class: "run-steps" }, el("summary", { text: `${run.steps.length} ${run.steps.length === 1 ? "step" : "steps"} recorded` }),
+      el("ol", {}, run.steps.map((step) => {
+        let text = step.event === "answer" ? `${step.prompt}: ${step.option}` : `${step.title}: ${step.result}`;
+        if (typeof step.value === "number") text += ` (${number(step.value)}${step.unit ? " " + step.unit : ""})`;
+        return el("li", { class: step.result || "answered", text });
+      })));
+  }
+
+  /// d, s, b, q, 1-9 and Enter, while the Run view is shown and this page holds the run.
+  key(event) {
+    if (this.root.hidden || event.ctrlKey || event.metaKey || event.altKey || document.getElementById("dialog").open) return;
+    const typing = /^(INPUT|SELECT|TEXTAREA)$/.test(event.target.tagName);
+    if (typing || !this.holding || this.busy) return;
+    const prompt = this.run.prompt || {};
+    const question = prompt.kind === "question";
+    let answer = null;
+    if (prompt.event === "confirm-end") answer = { Enter: "", b: "b", q: "" }[event.key];
+    else if (/^[1-9]$/.test(event.key) && question) answer = event.key;
+    else if (event.key === "d" && !question && typeof prompt.target !== "number") answer = "d";
+    else if (event.key === "s" && !question) answer = "s";
+    else if (event.key === "b" || event.key === "q") answer = event.key;
+    else if (event.key === "Enter" && !question && event.target.tagName !== "BUTTON" && typeof prompt.target !== "number") answer = "d";
+    if (answer === null || answer === undefined) return;
+    event.preventDefault();
+    this.answer(answer);
+  }
 }

@@ -1,0 +1,176 @@
+"""Browser tests of the Run view: a whole run in the page, seen by `routine log`; a scripted
+terminal run resumed in the page; two pages on one run. Screenshots go to
+.build/studio-screenshots/ (3x-run-*.png)."""
+
+import os
+import subprocess
+import time
+import unittest
+
+from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
+
+import test_studio as base
+from test_studio import Studio, wait
+
+setUpModule = base.setUpModule
+tearDownModule = base.tearDownModule
+
+ROUTINE = (
+    'routine "Morning <b>run</b>"\n\n'
+    'habit water "Drink <b>water</b> & \\"more\\"" -> pushups\n  note "A full glass, <i>slowly</i>."\n'
+    'habit pushups "Push-ups" target 20 reps -> mood\n'
+    'question mood "How do you feel?"\n  "Great <img src=x onerror=alert(1)>" -> walk\n  "Tired" -> nap\n'
+    'habit walk "Go for a walk" for 20m\n'
+    'habit nap "Nap"\n'
+)
+
+
+def routine(studio, *arguments, stdin=None):
+    env = dict(os.environ, HOME=studio.folder.name, XDG_DATA_HOME=studio.folder.name, NO_COLOR="1")
+    return subprocess.run([base.ROUTINE, *arguments], capture_output=True, text=True, env=env, input=stdin,
+                          stdin=None if stdin is not None else subprocess.DEVNULL, timeout=30)
+
+
+def page():
+    return base.driver.find_element(By.CSS_SELECTOR, "#run-view .run-page")
+
+
+def state():
+    return page().get_attribute("data-state")
+
+
+def prompt_title():
+    return base.driver.find_element(By.CSS_SELECTOR, "#run-view .run-title").text
+
+
+def press(key):
+    base.driver.find_element(By.TAG_NAME, "body").send_keys(key)
+
+
+def open_run_view():
+    base.driver.execute_script("sessionStorage.clear()")
+    base.driver.find_element(By.ID, "tab-run").click()
+    wait(lambda: state() in ("start", "offer", "held"), message="the Run view")
+
+
+class RunTests(unittest.TestCase):
+    def test_a_whole_run_in_the_browser_then_the_log_shows_it(self):
+        studio = Studio(ROUTINE)
+        try:
+            open_run_view()
+            self.assertEqual(state(), "start")
+            studio.shot("30-run-start")
+            base.driver.find_element(By.CSS_SELECTOR, '[data-action="start"]').click()
+            wait(lambda: state() == "step", message="the first step")
+            # Titles and notes are text: the characters shown as they are, no element from them.
+            self.assertEqual(prompt_title(), 'Drink <b>water</b> & "more"')
+            self.assertIn("A full glass, <i>slowly</i>.", page().text)
+            self.assertIn("step 1 · at most 3 more", page().text.lower())
+            view = base.driver.find_element(By.ID, "run-view")
+            self.assertEqual(view.find_elements(By.CSS_SELECTOR, ".run-page b, .run-page i, .run-page img"), [])
+            studio.shot("31-run-habit")
+            press("d")
+            wait(lambda: prompt_title() == "Push-ups", message="push-ups")
+            field = base.driver.find_element(By.CSS_SELECTOR, "input.run-value")
+            self.assertEqual(field.get_attribute("value"), "20")
+            # A value that is not an amount is refused with the runner's words.
+            base.driver.execute_script("arguments[0].type='text'; arguments[0].value='lots'", field)
+            base.driver.find_element(By.CSS_SELECTOR, '[data-action="record"]').click()
+            wait(lambda: "is not an amount" in base.driver.find_element(By.ID, "run-message").text, message="the refusal")
+            studio.shot("32-run-refused")
+            field = base.driver.find_element(By.CSS_SELECTOR, "input.run-value")
+            field.clear()
+            field.send_keys("15", Keys.ENTER)
+            wait(lambda: prompt_title() == "How do you feel?", message="the question")
+            self.assertEqual(len(base.driver.find_elements(By.CSS_SELECTOR, ".run-options button")), 2)
+            self.assertEqual(view.find_elements(By.TAG_NAME, "img"), [])
+            studio.shot("33-run-question")
+            press("1")
+            wait(lambda: prompt_title() == "Go for a walk", message="the walk")
+            self.assertIn("20m", page().text)
+            press("b")
+            wait(lambda: prompt_title() == "How do you feel?", message="back at the question")
+            base.driver.find_element(By.CSS_SELECTOR, '.run-options button[data-option="1"]').click()
+            wait(lambda: prompt_title() == "Go for a walk", message="the walk again")
+            base.driver.find_element(By.CSS_SELECTOR, '[data-action="done"]').click()
+            wait(lambda: state() == "end", message="the end confirmation")
+            studio.shot("34-run-end")
+            press(Keys.ENTER)
+            wait(lambda: state() == "summary", message="the summary")
+            self.assertIn("3 done · 0 skipped · 0 not scheduled", page().text)
+            self.assertIn("Push-ups: 15 of 20 reps", page().text)
+            studio.shot("35-run-summary")
+
+            log = routine(studio, "log", "--date", time.strftime("%Y-%m-%d"))
+            self.assertEqual(log.returncode, 0, log.stderr)
+            self.assertIn("completed", log.stdout)
+            for text in ['Drink <b>water</b> & "more"', "Push-ups", "15", "Go for a walk: done"]:
+                self.assertIn(text, log.stdout)
+        finally:
+            studio.close()
+
+    def test_resume_in_the_browser_a_run_begun_in_a_scripted_terminal_run(self):
+        studio = Studio(ROUTINE)
+        try:
+            begun = routine(studio, "run", str(studio.path), stdin="d\n12\nq\n")
+            self.assertEqual(begun.returncode, 0, begun.stderr)
+            open_run_view()
+            wait(lambda: state() == "offer", message="the offer to resume")
+            self.assertIn("at step 3 (How do you feel?)", page().text)
+            self.assertIn("quit", page().text)
+            studio.shot("36-run-offer")
+            base.driver.find_element(By.CSS_SELECTOR, '[data-action="resume"]').click()
+            wait(lambda: state() == "step", message="the resumed step")
+            self.assertEqual(prompt_title(), "How do you feel?")
+            self.assertIn("2 steps recorded", page().text)
+            press("2")
+            wait(lambda: prompt_title() == "Nap", message="the nap")
+            press("d")
+            wait(lambda: state() == "end", message="the end")
+            press(Keys.ENTER)
+            wait(lambda: state() == "summary", message="the summary")
+            log = routine(studio, "log", "--date", time.strftime("%Y-%m-%d"))
+            self.assertIn("completed", log.stdout)
+            self.assertIn("Nap: done", log.stdout)
+            self.assertEqual(log.stdout.count("Morning <b>run</b>"), 1, log.stdout)
+        finally:
+            studio.close()
+
+    def test_two_pages_one_holds_the_other_watches_and_takes_over(self):
+        studio = Studio(ROUTINE)
+        driver = base.driver
+        try:
+            open_run_view()
+            driver.find_element(By.CSS_SELECTOR, '[data-action="start"]').click()
+            wait(lambda: state() == "step", message="the first step")
+            first = driver.current_window_handle
+            driver.switch_to.new_window("tab")
+            driver.get(studio.address + "#run")
+            wait(lambda: state() == "held", message="the second page told")
+            self.assertIn("Another page holds today's run", page().text)
+            driver.switch_to.window(first)
+            press("d")
+            wait(lambda: prompt_title() == "Push-ups", message="the first page's answer")
+            driver.switch_to.window(driver.window_handles[-1])
+            driver.find_element(By.CSS_SELECTOR, '[data-action="take"]').click()
+            wait(lambda: state() == "step" and prompt_title() == "Push-ups", message="taken over")
+            driver.switch_to.window(first)
+            wait(lambda: state() == "held", message="the first page lets go")
+            self.assertIn("Another page holds this run", page().text)
+            self.assertTrue(all(not b.is_enabled() for b in driver.find_elements(By.CSS_SELECTOR, ".run-card .run-actions button:not([data-action=take])")))
+            studio.shot("37-run-held")
+            driver.switch_to.window(driver.window_handles[-1])
+            driver.find_element(By.CSS_SELECTOR, "input.run-value").send_keys(Keys.ENTER)
+            driver.switch_to.window(first)
+            wait(lambda: "Push-ups: done" in page().text or prompt_title() == "How do you feel?", message="the answer seen live")
+        finally:
+            for handle in driver.window_handles[1:]:
+                driver.switch_to.window(handle)
+                driver.close()
+            driver.switch_to.window(driver.window_handles[0])
+            studio.close()
+
+
+if __name__ == "__main__":
+    unittest.main()
