@@ -18,3 +18,4 @@ trap 'rm -rf "$work"' EXIT
 "$bin/routine-gen" 200 --seed 7 --out "$work/r200" >/dev/null
 export ROUTINE="${ROUTINE:-$bin/routine}"
 "$venv/bin/python" Benchmarks/studio.py "200 nodes" "$work/r200.rt" "morning.rt" routines/morning.rt
+"$venv/bin/python" Benchmarks/studio_days.py
