@@ -21,3 +21,4 @@ export ROUTINE="${ROUTINE:-$bin/routine}"
 "$venv/bin/python" Benchmarks/studio_today.py routines/morning.rt
 # A run in the browser on morning.rt: each answer (Benchmarks/studio_run.py).
 "$venv/bin/python" Benchmarks/studio_run.py "morning.rt" routines/morning.rt
+"$venv/bin/python" Benchmarks/studio_days.py

@@ -143,6 +143,12 @@ class DaysTests(unittest.TestCase):
         self.assertIn("done", cell.get_attribute("aria-label"))
         cell.send_keys(Keys.ENTER)
         self.assertEqual(base.driver.execute_script("return window.shownDays"), ["2026-11-04", "2026-11-06"])
+        # Arrows move between days: a column of the calendar is a week.
+        focused = lambda: base.driver.execute_script("return document.activeElement.dataset.date")
+        base.driver.switch_to.active_element.send_keys(Keys.ARROW_RIGHT)
+        self.assertEqual(focused(), "2026-11-13")
+        base.driver.switch_to.active_element.send_keys(Keys.ARROW_UP)
+        self.assertEqual(focused(), "2026-11-12")
         self.studio.open("month/2026-11")
         base.driver.execute_script(
             "window.shownDays = []; const view = window.studio.dayView; view.show = (date) => { window.shownDays.push(date); };")

@@ -20,14 +20,10 @@ public enum StatsJSON {
         ]) + ",\"habits\":[")
         for (k, habit) in report.habits.enumerated() {
             emit((k > 0 ? "," : "") + open(members(of: habit)) + ",\"days\":[")
-            for (d, day) in habit.days.enumerated() {
-                let object = JSONValue.object([
-                    ("date", .string(day.date.description)), ("status", .string(day.status.rawValue)),
-                    ("value", number(day.value)), ("seconds", number(day.seconds)),
-                ])
-                emit((d > 0 ? "," : "") + object.text)
-            }
-            emit("]}")
+            var days = ByteWriter(capacity: habit.days.count * 64 + 2)
+            write(habit.days, into: &days)
+            days.write("]}")
+            emit(days.text)
         }
         emit("],\"questions\":" + JSONValue.array(report.questions.map { encode(QuestionStats($0, in: report)) }).text + ",\"days\":[")
         if report.first <= report.until {
@@ -42,6 +38,47 @@ public enum StatsJSON {
             }
         }
         emit("]}")
+    }
+
+    /// A habit's days as `{"date","status","value","seconds"}` objects, written as bytes with no
+    /// value built per day: ten years of thirty habits are 110,000 of them. The same text as
+    /// `JSONValue` would give (numbers to four decimals).
+    static func write(_ days: [HabitDay], into out: inout ByteWriter) {
+        for (d, day) in days.enumerated() {
+            out.write(d > 0 ? ",{\"date\":\"" : "{\"date\":\"")
+            write(day.date, into: &out)
+            out.write("\",\"status\":\"")
+            out.write(string: day.status.rawValue)
+            out.write("\",\"value\":")
+            write(day.value, into: &out)
+            out.write(",\"seconds\":")
+            write(day.seconds, into: &out)
+            out.byte(UInt8(ascii: "}"))
+        }
+    }
+
+    /// `number(x)`'s text.
+    static func write(_ x: Double?, into out: inout ByteWriter) {
+        guard let x else { return out.write("null") }
+        let rounded = (x * 10_000).rounded() / 10_000
+        if rounded.isFinite { out.write(string: NumberText.format(rounded)) } else { out.write("null") }
+    }
+
+    /// `YYYY-MM-DD`, as `CalendarDate.description` writes it.
+    static func write(_ date: CalendarDate, into out: inout ByteWriter) {
+        guard (0...9999).contains(date.year) else { return out.write(string: date.description) }
+        func digits(_ n: Int, _ width: Int) {
+            var divisor = width == 4 ? 1000 : 10
+            while divisor > 0 {
+                out.byte(UInt8(truncatingIfNeeded: 0x30 + n / divisor % 10))
+                divisor /= 10
+            }
+        }
+        digits(date.year, 4)
+        out.byte(UInt8(ascii: "-"))
+        digits(date.month, 2)
+        out.byte(UInt8(ascii: "-"))
+        digits(date.day, 2)
     }
 
     /// A habit's figures, its days left out.

@@ -23,6 +23,22 @@ export class Days {
     this.data = null;
     this.place = null;
     this.fetching = null;
+    root.addEventListener("keydown", (event) => this.arrow(event));
+  }
+
+  /// Arrow keys move between days: in a habit's calendar a column is a week, elsewhere a row is.
+  arrow(event) {
+    const cell = event.target.closest ? event.target.closest("[data-date]") : null;
+    if (!cell || event.altKey || event.ctrlKey || event.metaKey) return;
+    const down = cell.closest(".grid-cells") ? 1 : 7;
+    const across = down === 1 ? 7 : 1;
+    const step = { ArrowUp: -down, ArrowDown: down, ArrowLeft: -across, ArrowRight: across }[event.key];
+    if (!step) return;
+    const target = this.root.querySelector(`[data-date="${draw.isoDate(draw.dayNumber(cell.dataset.date) + step)}"]`);
+    if (target) {
+      event.preventDefault();
+      target.focus();
+    }
   }
 
   /// Shown: `place` is what follows "#days/" in the address. What was fetched before is drawn
