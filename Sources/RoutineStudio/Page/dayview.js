@@ -20,14 +20,26 @@ export class DayView {
 
   /// Shows `date` (YYYY-MM-DD).
   async show(date) {
+    onLiveLost(this, () => this.away());
     if (date !== this.date) { this.message = null; this.editing = null; }
     this.date = date;
     this.root.hidden = false;
     const query = "?date=" + encodeURIComponent(date);
     const [day, today] = await Promise.all([get("/api/day" + query), get("/api/today" + query)]);
     if (date !== this.date) return;
-    if (day.ok) this.day = day.answer; else { this.day = null; this.message = day.answer.error; }
+    if (day.ok) {
+      this.day = day.answer;
+      if (this.message && !this.message.code) this.message = null;
+    } else { this.day = null; this.message = day.answer.error; }
     this.today = today.ok ? today.answer : null;
+    this.render();
+  }
+
+  /// The studio is away: no mark stays on screen that may be stale until the day is read again.
+  away() {
+    if (!this.date) return;
+    this.day = null;
+    this.message = { message: "the studio cannot be reached: the day shows again when it is back" };
     this.render();
   }
 
@@ -227,6 +239,15 @@ export class DayView {
       this.undo = null;
     });
   }
+}
+
+/// Calls `away` whenever the live channel is lost (the studio stopped or restarting): what a
+/// view shows may then be out of date until the channel is back and the view reads it again.
+export function onLiveLost(view, away) {
+  const source = window.studio && window.studio.api.source;
+  if (!source || view.watching === source) return;
+  view.watching = source;
+  source.addEventListener("error", away);
 }
 
 /// A number as the terminal writes it: whole, or to three decimals.

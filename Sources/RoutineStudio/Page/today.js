@@ -1,6 +1,7 @@
 // The Today view: the day of the routine as `routine today` sees it, and logs as `routine done`
 // records them (docs/studio.md). Every text reaches the page as a text node.
 import { el } from "./dom.js";
+import { onLiveLost } from "./dayview.js";
 
 const FORCEABLE = new Set(["E501", "E502", "E503"]);
 const REASONS = {
@@ -26,25 +27,28 @@ export class Today {
   onHistory() { this.load(); }
 
   async load() {
+    onLiveLost(this, () => this.away());
     const query = this.date ? "?date=" + encodeURIComponent(this.date) : "";
     const response = await fetch("/api/today" + query, { cache: "no-store" }).catch(() => null);
-    if (!response) {
-      // The studio is away (restarting): the marks shown may be stale, and say so until the
-      // live channel is back and the day is read again.
-      this.message = { error: { message: "the studio cannot be reached: what is shown may be out of date" } };
-      this.day = null;
-      this.render();
-      return;
-    }
+    if (!response) { this.away(); return; }
     const answer = await response.json().catch(() => ({ error: { message: response.statusText } }));
     if (response.ok) {
-      if (this.message && !this.message.retry) this.message = null;
+      const cleared = this.message && !this.message.retry;
+      if (cleared) this.message = null;
       // The page's own log announced again by the live channel: nothing to redraw.
-      if (this.day && JSON.stringify(answer) === JSON.stringify(this.day)) return;
+      if (!cleared && this.day && JSON.stringify(answer) === JSON.stringify(this.day)) return;
       this.day = answer;
     } else {
       this.message = { error: answer.error || { message: response.statusText } };
     }
+    this.render();
+  }
+
+  /// The studio is away (stopped, or restarting): no mark stays on screen that may be stale;
+  /// the day is read again when the live channel is back.
+  away() {
+    this.day = null;
+    this.message = { error: { message: "the studio cannot be reached: the day shows again when it is back" } };
     this.render();
   }
 
