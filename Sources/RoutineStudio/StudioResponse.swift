@@ -17,6 +17,7 @@ enum StudioResponse {
         "run.js": (PackageResources.run_js, "text/javascript; charset=utf-8"),
         "days.js": (PackageResources.days_js, "text/javascript; charset=utf-8"),
         "dayview.js": (PackageResources.dayview_js, "text/javascript; charset=utf-8"),
+        "timer.js": (PackageResources.timer_js, "text/javascript; charset=utf-8"),
         "run.css": (PackageResources.run_css, "text/css; charset=utf-8"),
         "days.css": (PackageResources.days_css, "text/css; charset=utf-8"),
         "dayview.css": (PackageResources.dayview_css, "text/css; charset=utf-8"),

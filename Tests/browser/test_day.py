@@ -109,6 +109,14 @@ class DayTests(unittest.TestCase):
             log = self.routine(studio, "log", str(studio.path), "--date", yesterday).stdout
             self.assertIn("Glass of water: done (amended)", log)
             self.assertNotIn("Push-ups", log)
+            # The first correction is still on the bar, under the newest: undone, the day is as recorded.
+            self.shows("Glass of water: corrected (was skipped)", "#day-view .day-undo")
+            click("#day-view [data-action=undo-correction]")
+            wait(lambda: self.step("water").get_attribute("data-result") == "skipped", message="the first correction undone")
+            self.assertFalse(driver().find_elements(By.CSS_SELECTOR, "#day-view .day-undo"))
+            log = self.routine(studio, "log", str(studio.path), "--date", yesterday).stdout
+            self.assertIn("Glass of water: skipped\n", log)
+            self.assertNotIn("(amended)", log)
         finally:
             studio.close()
 
