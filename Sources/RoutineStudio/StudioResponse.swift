@@ -19,6 +19,7 @@ enum StudioResponse {
         "daysdraw.js": (PackageResources.daysdraw_js, "text/javascript; charset=utf-8"),
         "dayshabit.js": (PackageResources.dayshabit_js, "text/javascript; charset=utf-8"),
         "dayview.js": (PackageResources.dayview_js, "text/javascript; charset=utf-8"),
+        "timer.js": (PackageResources.timer_js, "text/javascript; charset=utf-8"),
         "run.css": (PackageResources.run_css, "text/css; charset=utf-8"),
         "days.css": (PackageResources.days_css, "text/css; charset=utf-8"),
         "dayview.css": (PackageResources.dayview_css, "text/css; charset=utf-8"),

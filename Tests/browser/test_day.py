@@ -109,6 +109,14 @@ class DayTests(unittest.TestCase):
             log = self.routine(studio, "log", str(studio.path), "--date", yesterday).stdout
             self.assertIn("Glass of water: done (amended)", log)
             self.assertNotIn("Push-ups", log)
+            # The first correction is still on the bar, under the newest: undone, the day is as recorded.
+            self.shows("Glass of water: corrected (was skipped)", "#day-view .day-undo")
+            click("#day-view [data-action=undo-correction]")
+            wait(lambda: self.step("water").get_attribute("data-result") == "skipped", message="the first correction undone")
+            self.assertFalse(driver().find_elements(By.CSS_SELECTOR, "#day-view .day-undo"))
+            log = self.routine(studio, "log", str(studio.path), "--date", yesterday).stdout
+            self.assertIn("Glass of water: skipped\n", log)
+            self.assertNotIn("(amended)", log)
         finally:
             studio.close()
 
@@ -181,6 +189,10 @@ class DayTests(unittest.TestCase):
             wait(lambda: card().get_attribute("data-status") == "done", message="done")
             studio.process.kill()
             studio.process.wait(timeout=10)
+            # While the studio is away, no mark that may be stale stays on screen.
+            wait(lambda: not driver().find_elements(By.CSS_SELECTOR, ".today-card"), message="the marks taken down")
+            self.shows("cannot be reached", "#today-message")
+            studio.shot("46-today-studio-away")
             undone = self.routine(studio, "done", str(studio.path), "water", "--undo")
             self.assertEqual(undone.returncode, 0, undone.stderr)
             env = dict(os.environ, ROUTINE_STUDIO_TOKEN=base.TOKEN, HOME=studio.folder.name, XDG_DATA_HOME=studio.folder.name)
@@ -188,7 +200,8 @@ class DayTests(unittest.TestCase):
                 [base.ROUTINE, "studio", str(studio.path), "--port", port], stdout=subprocess.PIPE, stdin=subprocess.DEVNULL, env=env, text=True)
             self.assertIn(f":{port}/", studio.process.stdout.readline())
             wait(lambda: card().get_attribute("data-status") == "due", timeout=10, message="the mark taken back")
-            studio.shot("46-today-after-restart")
+            studio.shot("47-today-after-restart")
+            self.assertFalse(driver().find_elements(By.ID, "today-message") and driver().find_element(By.ID, "today-message").is_displayed())
         finally:
             studio.close()
 
@@ -200,12 +213,12 @@ class DayTests(unittest.TestCase):
             self.shows('<img src=x onerror="window.injected = 2">', "#today-view")
             driver().find_element(By.CSS_SELECTOR, '.today-card[data-node="xss"] [data-action=done]').click()
             wait(lambda: driver().find_element(By.CSS_SELECTOR, '.today-card[data-node="xss"]').get_attribute("data-status") == "done", message="done")
-            studio.shot("47-today-hostile")
+            studio.shot("48-today-hostile")
             self.open_day(datetime.date.today().isoformat())
             wait(lambda: self.step("xss"), message="the day")
             self.shows("<script>window.injected = 1</script>: done", '#day-view .day-step[data-node="xss"]')
             self.shows("He said \"hi\" & 'bye' </div>", "#day-view .day-missing")
-            studio.shot("48-day-hostile")
+            studio.shot("49-day-hostile")
             self.assertNotIn("null", driver().find_element(By.ID, "day-view").text)
             for view in ["today-view", "day-view"]:
                 for tag in ["img", "script", "b"]:

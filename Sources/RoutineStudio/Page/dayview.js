@@ -12,7 +12,9 @@ export class DayView {
     this.day = null;
     this.today = null;
     this.message = null;
-    this.undo = null;
+    // What this page did, newest last: the bar undoes the newest, as the server undoes
+    // corrections newest first.
+    this.undos = [];
     this.editing = null;
     // Runs deleted from this page: each can be put back while the page is open.
     this.deleted = [];
@@ -20,14 +22,26 @@ export class DayView {
 
   /// Shows `date` (YYYY-MM-DD).
   async show(date) {
+    onLiveLost(this, () => this.away());
     if (date !== this.date) { this.message = null; this.editing = null; }
     this.date = date;
     this.root.hidden = false;
     const query = "?date=" + encodeURIComponent(date);
     const [day, today] = await Promise.all([get("/api/day" + query), get("/api/today" + query)]);
     if (date !== this.date) return;
-    if (day.ok) this.day = day.answer; else { this.day = null; this.message = day.answer.error; }
+    if (day.ok) {
+      this.day = day.answer;
+      if (this.message && !this.message.code) this.message = null;
+    } else { this.day = null; this.message = day.answer.error; }
     this.today = today.ok ? today.answer : null;
+    this.render();
+  }
+
+  /// The studio is away: no mark stays on screen that may be stale until the day is read again.
+  away() {
+    if (!this.date) return;
+    this.day = null;
+    this.message = { message: "the studio cannot be reached: the day shows again when it is back" };
     this.render();
   }
 
@@ -60,7 +74,8 @@ export class DayView {
   correct(body, title) {
     return this.send("/api/correct", body, (answer) => {
       const c = answer.correction;
-      this.undo = { text: `${title}: corrected.`, body: c.added ? {} : { run: c.run, step: c.step }, path: "/api/correct/undo" };
+      const was = c.added ? "added as a log" : `was ${c.before.result === "done" && typeof c.before.value === "number" ? number(c.before.value) : c.before.result}`;
+      this.undos.push({ text: `${title}: corrected (${was}).`, body: c.added ? {} : { run: c.run, step: c.step }, path: "/api/correct/undo" });
     });
   }
 
@@ -99,11 +114,12 @@ export class DayView {
   }
 
   undoBar() {
-    const undo = this.undo;
+    const undo = this.undos[this.undos.length - 1];
     if (!undo) return null;
-    return el("div", { class: "day-undo", role: "status" }, el("span", { text: undo.text }),
-      el("button", { "data-action": "undo-correction", onclick: () => { this.undo = null; this.send(undo.path, undo.body, undo.after); }, text: "Undo" }),
-      el("button", { "aria-label": "Dismiss", onclick: () => { this.undo = null; this.render(); }, text: "×" }));
+    const more = this.undos.length - 1;
+    return el("div", { class: "day-undo", role: "status" }, el("span", { text: undo.text + (more ? ` (${more} earlier)` : "") }),
+      el("button", { "data-action": "undo-correction", onclick: () => { this.undos.pop(); this.send(undo.path, undo.body, undo.after); }, text: "Undo" }),
+      el("button", { "aria-label": "Dismiss", onclick: () => { this.undos = []; this.render(); }, text: "×" }));
   }
 
   runSection(id, run) {
@@ -206,10 +222,10 @@ export class DayView {
     return this.send("/api/run/delete", { run: id }, (answer) => {
       const d = answer.deleted;
       this.deleted.push(d);
-      this.undo = {
+      this.undos.push({
         text: `Deleted the ${d.kind} of ${d.date} at ${d.time} (${d.steps} step${d.steps === 1 ? "" : "s"}).`,
-        body: { run: d.run }, path: "/api/run/restore", after: () => { this.deleted = this.deleted.filter((x) => x !== d); },
-      };
+        body: { run: d.run }, path: "/api/run/restore", run: d.run, after: () => { this.deleted = this.deleted.filter((x) => x !== d); },
+      });
     });
   }
 
@@ -224,9 +240,18 @@ export class DayView {
   restore(d) {
     return this.send("/api/run/restore", { run: d.run }, () => {
       this.deleted = this.deleted.filter((x) => x !== d);
-      this.undo = null;
+      this.undos = this.undos.filter((u) => u.run !== d.run);
     });
   }
+}
+
+/// Calls `away` whenever the live channel is lost (the studio stopped or restarting): what a
+/// view shows may then be out of date until the channel is back and the view reads it again.
+export function onLiveLost(view, away) {
+  const source = window.studio && window.studio.api.source;
+  if (!source || view.watching === source) return;
+  view.watching = source;
+  source.addEventListener("error", away);
 }
 
 /// A number as the terminal writes it: whole, or to three decimals.

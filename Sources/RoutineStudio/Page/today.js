@@ -1,6 +1,8 @@
 // The Today view: the day of the routine as `routine today` sees it, and logs as `routine done`
 // records them (docs/studio.md). Every text reaches the page as a text node.
 import { el } from "./dom.js";
+import { onLiveLost } from "./dayview.js";
+import { Timer, clockText } from "./timer.js";
 
 const FORCEABLE = new Set(["E501", "E502", "E503"]);
 const REASONS = {
@@ -26,25 +28,28 @@ export class Today {
   onHistory() { this.load(); }
 
   async load() {
+    onLiveLost(this, () => this.away());
     const query = this.date ? "?date=" + encodeURIComponent(this.date) : "";
     const response = await fetch("/api/today" + query, { cache: "no-store" }).catch(() => null);
-    if (!response) {
-      // The studio is away (restarting): the marks shown may be stale, and say so until the
-      // live channel is back and the day is read again.
-      this.message = { error: { message: "the studio cannot be reached: what is shown may be out of date" } };
-      this.day = null;
-      this.render();
-      return;
-    }
+    if (!response) { this.away(); return; }
     const answer = await response.json().catch(() => ({ error: { message: response.statusText } }));
     if (response.ok) {
-      if (this.message && !this.message.retry) this.message = null;
+      const cleared = this.message && !this.message.retry;
+      if (cleared) this.message = null;
       // The page's own log announced again by the live channel: nothing to redraw.
-      if (this.day && JSON.stringify(answer) === JSON.stringify(this.day)) return;
+      if (!cleared && this.day && JSON.stringify(answer) === JSON.stringify(this.day)) return;
       this.day = answer;
     } else {
       this.message = { error: answer.error || { message: response.statusText } };
     }
+    this.render();
+  }
+
+  /// The studio is away (stopped, or restarting): no mark stays on screen that may be stale;
+  /// the day is read again when the live channel is back.
+  away() {
+    this.day = null;
+    this.message = { error: { message: "the studio cannot be reached: the day shows again when it is back" } };
     this.render();
   }
 
@@ -216,43 +221,20 @@ export class Today {
     return (found && found.duration) || 0;
   }
 
-  // The timer of a timed habit, as `routine run`'s countdown: Space pauses and resumes, Enter
-  // marks it done (early, or at zero), Escape stops it. Its own time, pauses left out, on a
-  // monotonic clock, is the time the habit took.
   startTimer(node, duration) {
     this.stopTimer();
     this.measured = null;
-    this.timer = { node, duration, elapsed: 0, since: performance.now(), tick: setInterval(() => this.tick(), 200) };
+    this.timer = new Timer(node, duration, this.root);
     this.render();
   }
 
   stopTimer() {
-    if (this.timer) clearInterval(this.timer.tick);
+    if (this.timer) this.timer.stop();
     this.timer = null;
   }
 
-  elapsed() { const t = this.timer; return t.elapsed + (t.since === null ? 0 : performance.now() - t.since); }
-
-  pause() {
-    const t = this.timer;
-    if (t.since === null) t.since = performance.now(); else { t.elapsed += performance.now() - t.since; t.since = null; }
-    this.render();
-  }
-
-  tick() {
-    const box = this.root.querySelector(".timer");
-    if (!box || !this.timer) return;
-    const left = this.timer.duration - this.elapsed() / 1000;
-    box.querySelector(".clock").textContent = clockText(Math.max(0, Math.ceil(left)));
-    if (left <= 0 && !box.classList.contains("over")) {
-      box.classList.add("over");
-      box.querySelector(".said").textContent = "Time is up: Enter marks it done.";
-      box.querySelector("[data-action=timer-done]").textContent = "Done";
-    }
-  }
-
   finishTimer(habit) {
-    const seconds = Math.min(86400, Math.max(0.001, Math.round(this.elapsed()) / 1000));
+    const seconds = this.timer.seconds();
     this.stopTimer();
     if (typeof habit.target === "number") {
       // A numeric habit still needs its value: the time measured goes with it.
@@ -264,31 +246,10 @@ export class Today {
   }
 
   timerBox(habit) {
-    const t = this.timer;
-    const paused = t.since === null;
-    const left = t.duration - this.elapsed() / 1000;
-    const box = el("div", {
-      class: "timer" + (paused ? " paused" : "") + (left <= 0 ? " over" : ""), tabindex: 0, role: "group",
-      "aria-label": `Timer for ${habit.title}: Space pauses, Enter marks it done, Escape stops`, "aria-keyshortcuts": "Space Enter Escape",
-    },
-    el("span", { class: "clock", role: "timer", "aria-live": "off", text: clockText(Math.max(0, Math.ceil(left))) }),
-    el("button", { "data-action": "timer-pause", "aria-pressed": String(paused), onclick: () => this.pause(), text: paused ? "Resume" : "Pause" }),
-    el("button", { class: "primary", "data-action": "timer-done", onclick: () => this.finishTimer(habit), text: left <= 0 ? "Done" : "Finish early" }),
-    el("button", { "data-action": "timer-stop", onclick: () => { this.stopTimer(); this.render(); }, text: "Stop" }),
-    el("span", { class: "said", role: "status", text: paused ? "Paused." : left <= 0 ? "Time is up: Enter marks it done." : "" }));
-    box.addEventListener("keydown", (event) => {
-      if (event.target !== box) return;
-      if (event.key === " ") { event.preventDefault(); this.pause(); }
-      else if (event.key === "Enter") { event.preventDefault(); this.finishTimer(habit); }
-      else if (event.key === "Escape") { event.preventDefault(); this.stopTimer(); this.render(); }
+    return this.timer.box(habit.title, {
+      pause: () => { this.timer.pause(); this.render(); },
+      finish: () => this.finishTimer(habit),
+      stop: () => { this.stopTimer(); this.render(); },
     });
-    return box;
   }
-}
-
-/// Seconds as the countdown shows them: m:ss, or h:mm:ss.
-function clockText(seconds) {
-  const h = Math.floor(seconds / 3600), m = Math.floor(seconds % 3600 / 60), s = seconds % 60;
-  const mm = h ? String(m).padStart(2, "0") : String(m);
-  return (h ? h + ":" : "") + mm + ":" + String(s).padStart(2, "0");
 }
