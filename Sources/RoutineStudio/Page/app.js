@@ -50,9 +50,8 @@ class Studio {
     await this.api.load();
     this.api.live((ms) => { window.studioLastRedraw = ms; }, (count) => {
       const shown = this.views[this.view];
+      // "Your days" passes it on to the day open beside it.
       if (shown) shown.onHistory(count);
-      // The day open under "Your days" is read again too (after a restart: no stale marks).
-      if (this.view === "days") this.dayView.onHistory(count);
     });
     // "#days/…" and the like: the first word names the view, the rest is the view's own.
     const view = location.hash.slice(1).split("/")[0];
