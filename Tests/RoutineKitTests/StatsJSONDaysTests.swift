@@ -12,6 +12,11 @@ struct StatsJSONDaysTests {
         ("a whole number", HabitDay(date: CalendarDate(year: 2199, month: 2, day: 9), status: .done, value: 20, seconds: 86_400)),
         ("not due", HabitDay(date: CalendarDate(year: 2030, month: 10, day: 10), status: .notDue)),
         ("unknown", HabitDay(date: CalendarDate(year: 987, month: 6, day: 7), status: .unknown, value: 1e15)),
+        ("ten-thousandths", HabitDay(date: CalendarDate(year: 2026, month: 3, day: 1), status: .done, value: 0.0001, seconds: 0.00049)),
+        ("zeros inside", HabitDay(date: CalendarDate(year: 2026, month: 3, day: 2), status: .done, value: 7.0501, seconds: 3.1)),
+        ("large", HabitDay(date: CalendarDate(year: 2026, month: 3, day: 3), status: .done, value: 98_765_432_109.8765, seconds: 123_456.789)),
+        ("negative", HabitDay(date: CalendarDate(year: 2026, month: 3, day: 4), status: .done, value: -2.5, seconds: -0.0002)),
+        ("huge", HabitDay(date: CalendarDate(year: 2026, month: 3, day: 5), status: .done, value: 1.5e300, seconds: 99_999_999_999.99995)),
     ])
     func aDayIsWrittenAsJSONValueWritesIt(_ name: String, day: HabitDay) {
         let expected = JSONValue.object([

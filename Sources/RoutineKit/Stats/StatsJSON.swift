@@ -57,28 +57,54 @@ public enum StatsJSON {
         }
     }
 
-    /// `number(x)`'s text.
+    /// `number(x)`'s text. Below 10^11 the value is a whole number of ten-thousandths, whose
+    /// shortest text (what `NumberText.format` gives) is its decimal digits with trailing zeros
+    /// dropped: written from the integer, without formatting a double.
     static func write(_ x: Double?, into out: inout ByteWriter) {
         guard let x else { return out.write("null") }
-        let rounded = (x * 10_000).rounded() / 10_000
-        if rounded.isFinite { out.write(string: NumberText.format(rounded)) } else { out.write("null") }
+        let scaled = (x * 10_000).rounded()
+        guard abs(scaled) < 1e15 else {
+            let rounded = scaled / 10_000
+            return rounded.isFinite ? out.write(string: NumberText.format(rounded)) : out.write("null")
+        }
+        var units = Int64(scaled)
+        if units < 0 {
+            out.byte(UInt8(ascii: "-"))
+            units = -units
+        }
+        out.write(Int(units / 10_000))
+        var fraction = Int(units % 10_000)
+        guard fraction > 0 else { return }
+        var width = 4
+        while fraction % 10 == 0 {
+            fraction /= 10
+            width -= 1
+        }
+        out.byte(UInt8(ascii: "."))
+        var divisor = 1
+        for _ in 1..<width { divisor *= 10 }
+        while divisor > 0 {
+            out.byte(UInt8(truncatingIfNeeded: 0x30 + fraction / divisor % 10))
+            divisor /= 10
+        }
     }
 
-    /// `YYYY-MM-DD`, as `CalendarDate.description` writes it.
+    /// `YYYY-MM-DD`, as `CalendarDate.description` writes it; straight-line, as it runs for
+    /// every habit-day.
     static func write(_ date: CalendarDate, into out: inout ByteWriter) {
-        guard (0...9999).contains(date.year) else { return out.write(string: date.description) }
-        func digits(_ n: Int, _ width: Int) {
-            var divisor = width == 4 ? 1000 : 10
-            while divisor > 0 {
-                out.byte(UInt8(truncatingIfNeeded: 0x30 + n / divisor % 10))
-                divisor /= 10
-            }
-        }
-        digits(date.year, 4)
+        let (y, m, d) = (date.year, date.month, date.day)
+        guard (0...9999).contains(y) else { return out.write(string: date.description) }
+        @inline(__always) func digit(_ n: Int) -> UInt8 { UInt8(truncatingIfNeeded: 0x30 + n) }
+        out.byte(digit(y / 1000))
+        out.byte(digit(y / 100 % 10))
+        out.byte(digit(y / 10 % 10))
+        out.byte(digit(y % 10))
         out.byte(UInt8(ascii: "-"))
-        digits(date.month, 2)
+        out.byte(digit(m / 10))
+        out.byte(digit(m % 10))
         out.byte(UInt8(ascii: "-"))
-        digits(date.day, 2)
+        out.byte(digit(d / 10))
+        out.byte(digit(d % 10))
     }
 
     /// A habit's figures, its days left out.
