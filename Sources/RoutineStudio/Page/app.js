@@ -82,6 +82,11 @@ class Studio {
   node(id) { return this.api.state.nodes.find((n) => n.id === id); }
 
   show(state) {
+    // Today, the run and your days read the routine too: a new version (an edit, a save in an
+    // editor, errors fixed) reads them again, as a history change does.
+    const shown = this.views[this.view];
+    if (shown && this.shownVersion !== undefined && state.version !== this.shownVersion) shown.onHistory(null);
+    this.shownVersion = state.version;
     $("routine-name").textContent = state.name || "(no name)";
     $("routine-path").textContent = state.path;
     document.title = `${state.name || "routine"} — routine studio`;
