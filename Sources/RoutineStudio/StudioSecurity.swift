@@ -22,7 +22,10 @@ struct StudioSecurity: Sendable {
     }
 
     /// Which query keys each path takes; any other key is refused, so no request can name a file.
-    static let queryKeys: [String: Set<String>] = ["/": ["token"], "/api/today": ["date"]]
+    static let queryKeys: [String: Set<String>] = [
+        "/": ["token"], "/api/today": ["date"],
+        "/api/graph-stats": ["since", "until"],
+    ]
 
     func check(method: HTTPRequest.Method, host: String?, path: String, query: [(String, String)], headers: HTTPFields) -> Verdict {
         guard let host, allowedHosts.contains(host) else {

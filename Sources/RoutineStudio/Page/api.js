@@ -22,6 +22,7 @@ export class Api {
 
   /// Sends one op; edits go one after another, each on the version the last one left.
   edit(op) {
+    this.editing = (this.editing || 0) + 1;
     const run = async () => {
       const body = JSON.stringify({ version: this.state.version, ...op });
       const response = await fetch("/api/edit", { method: "POST", headers: { "Content-Type": "application/json" }, body });
@@ -34,7 +35,11 @@ export class Api {
       this.onError(answer.error ? answer.error : { message: response.statusText }, response.status);
       return null;
     };
-    const next = this.busy.then(run, run);
+    const next = this.busy.then(run, run).finally(() => {
+      this.editing -= 1;
+      // A version announced meanwhile that the edit's answer did not bring.
+      if (!this.editing && this.announced > this.state.version) this.load().catch(() => {});
+    });
     this.busy = next.catch(() => null);
     return next;
   }
@@ -47,8 +52,13 @@ export class Api {
       const { version, history } = JSON.parse(event.data);
       if (history !== undefined) {
         if (onHistory) onHistory(history);
+        window.dispatchEvent(new CustomEvent("studio-history", { detail: history }));
         return;
       }
+      this.announced = version;
+      // An edit under way answers with its own state: asking for it too would only fetch and
+      // parse the same state twice. What comes after is loaded when the edits are done.
+      if (this.editing) return;
       if (!this.state || version !== this.state.version) {
         const started = performance.now();
         await this.load();

@@ -1,0 +1,31 @@
+import RoutineKit
+
+/// The statistics of a routine as `routine stats` computes them, read from a history: shared
+/// by `stats`, `graph --stats` and the studio's `GET /api/stats`, so they agree on every figure.
+public struct StatsLoading: Sendable {
+    /// The report over the window.
+    public var report: StatsReport
+    /// The runs it was computed from.
+    public var runs: [StatsRun]
+    /// The routine has too many ways to tell which habits lie on all of them: its days without
+    /// a run then count as unknown (a note worth saying once).
+    public var tooManyWays: Bool
+
+    /// The statistics of `routine` over `window` (default: from the first recorded run up to
+    /// `today`), from `store` (nil: an empty history, as with no history yet or none kept).
+    public init(of routine: Routine, in window: DateWindow, store: HistoryStore?, today: CalendarDate = .today()) throws(HistoryError) {
+        let until = window.until ?? today
+        let filter = RunFilter(routine: routine.name, since: window.since?.description, until: until.description)
+        runs = try store?.statsRuns(filter, of: routine) ?? []
+        let daysOff = try store?.daysOff(of: routine.name, from: window.since, through: until) ?? []
+        var unconditional: Set<Int> = []
+        tooManyWays = false
+        do {
+            unconditional = try PathExplorer(routine).nodesOnEveryWay()
+        } catch {
+            tooManyWays = true
+        }
+        report = StatsReport(
+            routine: routine, runs: runs, since: window.since, until: until, unconditional: unconditional, daysOff: Set(daysOff.map(\.date)))
+    }
+}
