@@ -2,11 +2,12 @@ import Foundation
 import RoutineKit
 
 /// Runs as CSV for a spreadsheet: one row per step, the run's fields repeated on each; a run
-/// without steps is one row with the step's fields empty.
+/// without steps is one row with the step's fields empty. `run_kind` (`run`, or `log` for a
+/// `routine done` log) comes last, so that files read by column position keep their columns.
 public enum HistoryCSV {
     public static let header = [
         "date", "routine", "run_result", "reached_end", "started", "ended", "utc_offset", "path", "source_hash", "step", "node",
-        "kind", "title", "result", "value", "target", "unit", "option", "index", "at", "seconds",
+        "kind", "title", "result", "value", "target", "unit", "option", "index", "at", "seconds", "run_kind",
     ]
 
     public static func rows(_ run: StoredRun) -> [[String]] {
@@ -14,13 +15,14 @@ public enum HistoryCSV {
             run.date, run.routine, run.resultText, run.reachedEnd ? "true" : "false", run.startedAt.description,
             run.endedAt?.description ?? "", offsetText(run.utcOffset), run.path, run.sourceHash,
         ]
-        if run.steps.isEmpty { return [fields + Array(repeating: "", count: header.count - fields.count)] }
+        if run.steps.isEmpty { return [fields + Array(repeating: "", count: header.count - fields.count - 1) + [run.kind.rawValue]] }
         return run.steps.map { step in
             let d = step.decision
             return fields + [
                 String(d.step), d.node, d.kind.rawValue, step.title, d.result.rawValue, d.value.map(NumberText.format) ?? "",
                 step.target.map(NumberText.format) ?? "", step.unit ?? "", d.optionText ?? "", d.option.map { String($0 + 1) } ?? "",
                 step.decidedAt.description, step.seconds.map { NumberText.format(($0 * 1000).rounded() / 1000) } ?? "",
+                run.kind.rawValue,
             ]
         }
     }

@@ -43,6 +43,7 @@ struct StudioEditRequest: Sendable {
             action = .op(.moveOption(id: try fields.string("id"), option: try fields.int("option"), to: try fields.int("to")))
         case "rename": action = .op(.rename(id: try fields.string("id"), newID: try fields.string("newId")))
         case "delete": action = .op(.delete(id: try fields.string("id")))
+        case "setName": action = .op(.setName(try fields.string("name")))
         default: throw Malformed(reason: "'\(name)' is not an op")
         }
     }

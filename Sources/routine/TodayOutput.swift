@@ -75,19 +75,6 @@ enum TodayOutput {
         return pango(short(totals) + " done" + next) + "\n" + pango(short(totals)) + "\n" + color + "\n"
     }
 
-    /// `text` as Pango markup: its five special characters as entities.
-    static func pango(_ text: String) -> String {
-        var out = ""
-        for ch in text {
-            switch ch {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "'": out += "&apos;"
-            case "\"": out += "&quot;"
-            default: out.append(ch)
-            }
-        }
-        return out
-    }
+    /// `text` as Pango markup.
+    static func pango(_ text: String) -> String { MarkupText.escaped(text) }
 }

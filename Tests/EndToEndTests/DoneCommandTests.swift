@@ -100,7 +100,7 @@ struct DoneCommandTests {
             arguments: ["done", "FILE", "water", "--date", "2026-11-24"], code: "E501", message: "(in a run)", forceable: true),
         Refusal(
             name: "not scheduled", before: [], arguments: ["done", "FILE", "run", "--date", "2026-11-24"], code: "E502",
-            message: "'run' (Run) is not scheduled on Tuesdays: its days are mon wed fri", forceable: true),
+            message: "'run' (Run) is not scheduled on Tuesdays, only on Mondays, Wednesdays and Fridays", forceable: true),
         Refusal(
             name: "quota met",
             before: [["done", "FILE", "read", "--date", "2026-11-23"], ["done", "FILE", "read", "--date", "2026-11-24"]],

@@ -129,7 +129,7 @@ struct TestCommandTests {
         #expect(result.stdout.contains("<testsuites name=\"routine test\" tests=\"3\" failures=\"1\" errors=\"0\">"))
         #expect(result.stdout.contains("""
                 <testcase classname="coverage" name="gym.rt: answers 2 of 3, habits 4 of 4">
-                  <failure message="not covered: answers 2 of 3, habits 4 of 4" type="W013">gym.rt:6:3: warning[W013]: no passing case answers 'Sore' to 'mood'
+                  <failure message="not covered: answers 2 of 3, habits 4 of 4" type="W013">gym.rt:6:3: warning[W013]: no passing case answers &apos;Sore&apos; to &apos;mood&apos;
             </failure>
             """))
         let lenient = try execute(["test", "--format", "junit", "--coverage"], in: dir)

@@ -114,4 +114,14 @@ struct HistoryJSONTests {
         #expect(rows.count == 3 && rows.allSatisfy { $0.count == HistoryCSV.header.count })
         #expect(HistoryCSV.line(["a", "b,c", "say \"hi\"", "x\ny"]) == "a,\"b,c\",\"say \"\"hi\"\"\",\"x\ny\"\r\n")
     }
+    @Test(arguments: [("a run", RunKind.run), ("a log", RunKind.log)])
+    func csvSaysWhetherARowIsARunOrALog(_ name: String, _ kind: RunKind) {
+        var run = Self.run
+        run.kind = kind
+        #expect(HistoryCSV.header.last == "run_kind")
+        #expect(HistoryCSV.rows(run).allSatisfy { $0.last == kind.rawValue })
+        run.steps = []
+        #expect(HistoryCSV.rows(run) == [HistoryCSV.rows(run)[0]] && HistoryCSV.rows(run)[0].last == kind.rawValue)
+        #expect(HistoryCSV.rows(run)[0].count == HistoryCSV.header.count)
+    }
 }

@@ -71,6 +71,7 @@ struct RoutineEditorFuzzTests {
                     swap(&nodes[i].next)
                     for k in nodes[i].options.indices { swap(&nodes[i].options[k].next) }
                 }
+            case .setName(let new): name = new
             case .delete(let id):
                 nodes.remove(at: index(id))
                 if var s = start {
@@ -133,7 +134,7 @@ struct RoutineEditorFuzzTests {
         func pick() -> String { model.nodes[random.below(model.nodes.count)].id }
         let questions = model.nodes.filter { $0.kind == .question }
         let question = questions.isEmpty ? nil : questions[random.below(questions.count)]
-        switch random.below(11) {
+        switch random.below(12) {
         case 0: return .addHabit(id: nil, title: "Added \(step)", after: random.below(2) == 0 ? pick() : nil)
         case 1: return .addQuestion(id: "q\(step)", text: "Ask \(step)?", options: ["yes", "no"], after: random.below(2) == 0 ? pick() : nil)
         case 2, 3:
@@ -158,6 +159,7 @@ struct RoutineEditorFuzzTests {
             if question.options.count > 1, random.below(2) == 0 { return .removeOption(id: question.id, option: random.below(question.options.count)) }
             return .moveOption(id: question.id, option: random.below(question.options.count), to: random.below(question.options.count))
         case 9: return .rename(id: pick(), newID: "r\(step)")
+        case 10: return .setName("Named \(step) with \"quotes\"")
         default: return .delete(id: pick())
         }
     }

@@ -58,6 +58,8 @@ struct RoutineEditorTests {
              expected: base(("for 5m -> q   # first", "for 5m   # first"))),
         Case(name: "disconnect the gather", op: .disconnect(from: "q", option: nil, to: "c"),
              expected: base(("  then -> c\n", ""))),
+        Case(name: "setName keeps the comment after it", op: .setName("Morning \"early\""),
+             expected: base(("routine \"Test\"", "routine \"Morning \\\"early\\\"\""))),
         Case(name: "disconnect an answer", op: .disconnect(from: "q", option: 0, to: "b"),
              expected: base(("\"Yes\" -> b   # yes", "\"Yes\"   # yes"))),
         Case(name: "setTitle", op: .setTitle(id: "b", title: "Say \"hi\""),
@@ -104,6 +106,7 @@ struct RoutineEditorTests {
     }
 
     static let refusals: [Refusal] = [
+        Refusal(name: "an empty routine name", op: .setName("  "), code: .editRefused, message: "a routine's name cannot be empty"),
         Refusal(name: "a cycle names its path", op: .connect(from: "c", option: nil, to: "a"), code: .cycle,
                 message: "routine has a cycle: 'a' -> 'q' -> 'c' -> 'a'"),
         Refusal(name: "a taken ID", op: .rename(id: "a", newID: "b"), code: .editRefused, message: "a node is already named 'b'"),
@@ -137,6 +140,15 @@ struct RoutineEditorTests {
         let file = SourceFile(name: "dir/morning.rt", text: "")
         let outcome = try RoutineEditor.apply(.addHabit(id: nil, title: "Drink water", after: nil), to: file).get()
         #expect(String(decoding: outcome.bytes, as: UTF8.self) == "routine \"morning\"\n\nhabit drink-water \"Drink water\"\n")
+    }
+
+    @Test(arguments: [("an empty file", ""), ("a file of comments", "# to come\n"), ("no final line break", "# to come")])
+    func setNameOnAnEmptyFileWritesTheRoutineLine(_ name: String, _ text: String) throws {
+        let outcome = try RoutineEditor.apply(.setName("Morning"), to: SourceFile(name: "m.rt", text: text)).get()
+        let expected = text + (text.hasSuffix("\n") || text.isEmpty ? "" : "\n") + "routine \"Morning\"\n"
+        #expect(String(decoding: outcome.bytes, as: UTF8.self) == expected)
+        let habit = try RoutineEditor.apply(.addHabit(id: nil, title: "Water", after: nil), to: SourceFile(name: "m.rt", bytes: outcome.bytes)).get()
+        #expect(String(decoding: habit.bytes, as: UTF8.self) == expected + "\nhabit water \"Water\"\n")
     }
 
     @Test func deleteListsTheArrowsThatGo() throws {

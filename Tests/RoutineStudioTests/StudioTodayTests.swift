@@ -102,7 +102,7 @@ struct StudioTodayTests {
             body: #"{"habit": "water", "skip": true, "date": "2026-11-23"}"#, status: 409, code: "E501"),
         Refusal(
             name: "not scheduled", body: #"{"habit": "run", "date": "2026-11-24"}"#, status: 422, code: "E502",
-            message: "'run' (Run) is not scheduled on Tuesdays: its days are mon wed fri"),
+            message: "'run' (Run) is not scheduled on Tuesdays, only on Mondays, Wednesdays and Fridays"),
         Refusal(
             name: "quota met", before: [#"{"habit": "read", "date": "2026-11-23"}"#, #"{"habit": "read", "date": "2026-11-24"}"#],
             body: #"{"habit": "read", "date": "2026-11-25"}"#, status: 422, code: "E503"),

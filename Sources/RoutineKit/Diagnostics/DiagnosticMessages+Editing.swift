@@ -18,6 +18,8 @@ extension Diagnostic {
 
     static func takenID(_ name: String) -> Diagnostic { refused("a node is already named '\(name)'") }
 
+    static func emptyRoutineName() -> Diagnostic { refused("a routine's name cannot be empty") }
+
     static func alreadyLeads(_ from: String, to: String) -> Diagnostic { refused("'\(from)' already leads to '\(to)'") }
 
     static func doesNotLead(_ from: String, to: String) -> Diagnostic { refused("'\(from)' does not lead to '\(to)'") }

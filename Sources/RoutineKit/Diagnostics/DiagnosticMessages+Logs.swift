@@ -22,7 +22,7 @@ extension Diagnostic {
     static func notScheduledThatDay(_ id: String, title: String, date: CalendarDate, days: Weekdays) -> Diagnostic {
         Diagnostic(
             .notScheduledThatDay,
-            "'\(id)' (\(title)) is not scheduled on \(date.weekdayName)s: its days are \(days.words.joined(separator: " "))", at: nil,
+            "'\(id)' (\(title)) is not scheduled on \(date.weekdayName)s, only on \(days.prose)", at: nil,
             notes: [Note("nothing was recorded; --force records it anyway")])
     }
 

@@ -73,6 +73,13 @@ extension EditableSource {
             return edits
         case .delete(let id):
             return try deleting(try node(id), message: &message)
+        case .setName(let name):
+            guard !name.allSatisfy(\.isWhitespace) else { throw .emptyRoutineName() }
+            if tokens.count == 1 {
+                let head = bytes.isEmpty || bytes.last == 0x0A || bytes.last == 0x0D ? "" : newline
+                return [TextEdit(Span(at: bytes.count), head + "routine " + StringLiteral.encode(name) + newline)]
+            }
+            return [TextEdit(routine.nameSpan, StringLiteral.encode(name))]
         }
     }
 

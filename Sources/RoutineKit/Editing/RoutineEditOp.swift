@@ -18,6 +18,8 @@ public enum RoutineEditOp: Sendable, Equatable {
     case rename(id: String, newID: String)
     /// Removes a node and every arrow to it.
     case delete(id: String)
+    /// The routine's name: the string of its `routine` line (written first in an empty file).
+    case setName(String)
 }
 
 /// What to do with one attribute: leave it, remove it, or give it a value.

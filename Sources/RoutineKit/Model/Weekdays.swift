@@ -51,6 +51,14 @@ public struct Weekdays: OptionSet, Hashable, Sendable {
         }
         return result + tail
     }
+
+    /// The set in words for a sentence: "Mondays, Wednesdays and Fridays", "weekdays and Sundays".
+    public var prose: String {
+        let plural = ["Mondays", "Tuesdays", "Wednesdays", "Thursdays", "Fridays", "Saturdays", "Sundays"]
+        let parts = words.map { word in Self.dayNames.firstIndex(of: word).map { plural[$0] } ?? word }
+        guard parts.count > 1 else { return parts.first ?? "no day" }
+        return parts.dropLast().joined(separator: ", ") + " and " + parts.last!
+    }
 }
 
 /// Parsing and printing of durations: `90s`, `10m`, `1h30m`.

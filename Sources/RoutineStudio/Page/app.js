@@ -32,6 +32,7 @@ class Studio {
     $("zoom-out").onclick = () => this.canvas.zoomBy(1 / 1.2);
     $("toggle-play").onclick = () => this.togglePlay();
     $("help").onclick = () => this.help();
+    $("routine-name").onclick = () => { if (!this.readOnly()) forms.renameRoutine(this.api.state, { edit: (op) => this.edit(op) }); };
     this.view = "builder";
     this.today = new Today($("today-view"));
     this.dayView = new DayView($("day-view"));

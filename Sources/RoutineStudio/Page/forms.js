@@ -127,6 +127,17 @@ export function addNode(kind, after, api) {
     [el("button", { onclick: close, text: "Cancel" }), el("button", { class: "primary", type: "submit", form: "add-form", text: "Add" })]);
 }
 
+/// The routine's name, as its `routine` line says it.
+export function renameRoutine(state, api) {
+  const name = input("f-name", state.name || "", { required: true, "aria-label": "The routine's name" });
+  const save = async () => {
+    if (!name.value.trim()) return;
+    if (await api.edit({ op: "setName", name: name.value.trim() })) close();
+  };
+  show("Routine", [el("form", { id: "name-form", onsubmit: form(save) }, ...field("Name", name))],
+    [el("button", { onclick: close, text: "Cancel" }), el("button", { class: "primary", type: "submit", form: "name-form", text: "Save" })]);
+}
+
 /// Asks before a delete, listing the arrows that go with the card.
 export function confirmDelete(node, state, api) {
   const going = state.edges.filter((e) => e.to === node.id).map((e) => {
