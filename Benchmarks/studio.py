@@ -74,10 +74,14 @@ class Client:
         self.headers = {"Authorization": f"Bearer {TOKEN}", "Origin": self.origin, "Content-Type": "application/json"}
 
     def call(self, method, route, body=None):
-        """The answer's JSON, and the server's phases in milliseconds by name."""
+        """The answer's JSON, and the server's phases in milliseconds by name. `self.took` is
+        the time from sending the request to the answer's last byte, its parsing left out."""
+        started = time.perf_counter()
         self.connection.request(method, route, body=json.dumps(body) if body else None, headers=self.headers)
         answer = self.connection.getresponse()
-        data = json.loads(answer.read())
+        raw = answer.read()
+        self.took = (time.perf_counter() - started) * 1000
+        data = json.loads(raw)
         phases = {}
         for part in (answer.getheader("Server-Timing") or "").split(","):
             name, _, duration = part.strip().partition(";dur=")
@@ -114,7 +118,7 @@ def measure(driver, path, label):
     driver.execute_script(PAINTED)
 
     # A save by another process to the redraw: the wall clock of the write against the page's.
-    saves, painted = [], []
+    saves, painted, parts = [], [], {}
     for k in range(ROUNDS):
         before = driver.execute_script("return window.studioRedrawn.version")
         content = base + f'habit bench-c "Saved {k}" -> {targets[k % len(targets)]}\n'
@@ -134,6 +138,14 @@ def measure(driver, path, label):
                 break
             time.sleep(0.002)
         painted.append(shown["at"] - written)
+        steps = driver.execute_script("return [window.studioLoadTiming, performance.timeOrigin]")
+        if steps[0] and steps[0]["version"] == state["version"]:
+            timing, origin = steps
+            for name, since, until in [("event", None, "asked"), ("fetch", "asked", "fetched"), ("parse", "fetched", "parsed"),
+                                       ("draw", "parsed", "drawn")]:
+                start = written - origin if since is None else timing[since]
+                parts.setdefault(name, []).append(timing[until] - start)
+            parts.setdefault("frame", []).append(shown["at"] - (origin + timing["drawn"]))
         time.sleep(0.05)
     open(file, "w").write(base)
     time.sleep(0.3)
@@ -141,16 +153,19 @@ def measure(driver, path, label):
 
     # POST /api/edit (connect to a card not connected before) to the answer; each disconnect
     # after it goes back to a shape already laid out, and is not counted.
-    edits, dots = [], []
+    edits, dots, server_parts = [], [], {}
+    version = client.version()
     for k in range(ROUNDS):
         target = targets[k % len(targets)]
-        started = time.perf_counter()
-        answer, phases = client.call("POST", "/api/edit", {"version": client.version(), "op": "connect", "from": "bench-a", "to": target})
-        edits.append((time.perf_counter() - started) * 1000)
+        answer, phases = client.call("POST", "/api/edit", {"version": version, "op": "connect", "from": "bench-a", "to": target})
+        edits.append(client.took)
         assert "version" in answer, answer
         dots.append(phases.get("dot", 0))
+        for name, duration in phases.items():
+            server_parts.setdefault(name, []).append(duration)
         answer, _ = client.call("POST", "/api/edit", {"version": answer["version"], "op": "disconnect", "from": "bench-a", "to": target})
         assert "version" in answer, answer
+        version = answer["version"]
 
     # Memory over EDITS edits, half of them laid out anew: after the first 100, and at the end.
     after100 = None
@@ -171,6 +186,11 @@ def measure(driver, path, label):
     server.wait()
     growth = (after - after100) / after100 * 100
     median_edit, median_dot = statistics.median(edits), statistics.median(dots)
+    def medians(parts):
+        return ", ".join(f"{name} {statistics.median(values):.1f}" for name, values in parts.items())
+
+    print(f"{label}: a save to the page painted, by step (ms, medians): {medians(parts)}", file=sys.stderr)
+    print(f"{label}: an edit on the server, by phase (ms, medians; dot overlaps write): {medians(server_parts)}", file=sys.stderr)
     return [
         (label, "saved file to page redrawn (median)", statistics.median(saves), "ms"),
         (label, "saved file to page painted, a frame later (median)", statistics.median(painted), "ms"),
