@@ -8,8 +8,9 @@ import Glibc
 /// a save in an editor reaches the pages without waiting for the next poll. The folder is
 /// watched, not the file: editors that save by writing a new file and renaming it over the
 /// old one replace the file a watch on it would follow. Only a finished write (close after
-/// writing) or a rename counts, never a write under way, which would show a half-saved file.
-/// Elsewhere, and when inotify is not available, the studio's polling alone does the work.
+/// writing) or a rename counts, never a write under way, which would show a half-saved file;
+/// a deletion is left to the studio's polling, which alone does the work where inotify is not
+/// available.
 final class FolderWatch: @unchecked Sendable {
     private let source: DispatchSourceRead
 
@@ -21,7 +22,9 @@ final class FolderWatch: @unchecked Sendable {
         let slash = path.lastIndex(of: "/")
         let folder = slash.map { $0 == path.startIndex ? "/" : String(path[..<$0]) } ?? "."
         let name = Array((slash.map { String(path[path.index(after: $0)...]) } ?? path).utf8)
-        let mask = UInt32(IN_CLOSE_WRITE | IN_MOVED_TO | IN_CREATE | IN_DELETE | IN_MOVED_FROM)
+        // Only a write finished or a file renamed into place: at a creation or a deletion an
+        // editor's save is under way, and reading then would show an empty routine for a moment.
+        let mask = UInt32(IN_CLOSE_WRITE | IN_MOVED_TO)
         guard inotify_add_watch(fd, folder, mask) >= 0 else {
             close(fd)
             return nil

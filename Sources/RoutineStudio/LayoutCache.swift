@@ -54,9 +54,4 @@ struct LayoutCache {
         }
         return made
     }
-
-    mutating func layout(for routine: Routine, phases: inout StudioPhases) -> Result<StudioLayout, Diagnostic> {
-        let pending = begin(for: routine, phases: &phases)
-        return finish(pending, phases: &phases)
-    }
 }

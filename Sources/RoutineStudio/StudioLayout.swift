@@ -1,4 +1,3 @@
-import Foundation
 import RoutineKit
 
 /// A routine laid out by Graphviz for the page: a box per card, and each arrow's spline, in
