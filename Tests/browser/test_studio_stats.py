@@ -89,6 +89,9 @@ class StatsToggleTests(unittest.TestCase):
             self.assertIn("4 runs", legend.text)
             self.assertIn("80–100%", legend.text)
             studio.shot("30-builder-stats")
+            base.driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [{"name": "prefers-color-scheme", "value": "dark"}]})
+            studio.shot("30-builder-stats-dark")
+            base.driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [{"name": "prefers-color-scheme", "value": "light"}]})
 
             # A run in a terminal shows while the toggle is on.
             self.run_on(studio, "2026-11-06", ["d", "d", "2", "d"])
