@@ -62,6 +62,11 @@ final class GraphvizWorker {
         }
     }
 
+    /// Starts `dot` ahead of the first layout, so that it too finds Graphviz loaded.
+    func prepare() {
+        if process == nil { _ = start() }
+    }
+
     /// Lays out one graph.
     func layout(_ dot: [UInt8]) -> Result<[UInt8], Diagnostic> {
         if let failure = begin(dot) { return .failure(failure) }

@@ -35,6 +35,9 @@ struct LayoutCache {
         return pending
     }
 
+    /// Starts Graphviz before the first layout is asked for (the page's first load).
+    func prepare() { worker.prepare() }
+
     mutating func finish(_ pending: Pending, phases: inout StudioPhases) -> Result<StudioLayout, Diagnostic> {
         if let found = pending.found { return found }
         let output = worker.finish()

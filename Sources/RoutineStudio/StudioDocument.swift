@@ -236,6 +236,7 @@ actor StudioDocument {
     /// The folder is watched too, where it can be (`FolderWatch`), so that most saves are seen
     /// at once rather than at the next poll.
     func watch(every interval: Duration = .milliseconds(50)) async {
+        layouts.prepare()
         let folder = FolderWatch(path: path) { Task { await self.reloadAndPrepare() } }
         defer { withExtendedLifetime(folder) {} }
         var tick = 0
