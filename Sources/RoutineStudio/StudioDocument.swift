@@ -97,23 +97,56 @@ actor StudioDocument {
 
     /// The state as `GET /api/routine` answers it.
     func state() -> [UInt8] {
+        var phases = StudioPhases()
+        return state(&phases)
+    }
+
+    /// The state, and how long each phase of making it took (none when it was made already).
+    func timedState() -> ([UInt8], StudioPhases) {
+        var phases = StudioPhases()
+        let bytes = state(&phases)
+        return (bytes, phases)
+    }
+
+    /// The state, timing each phase of making it.
+    func state(_ phases: inout StudioPhases) -> [UInt8] {
         if let cachedState, cachedState.version == version { return cachedState.bytes }
-        let file = SourceFile(name: path, bytes: bytes)
-        let loaded = RoutineLoader.load(file, format: format)
-        let readOnly = format == .yaml ? RoutineEditor.yamlReadOnlyReason(bytes) : nil
+        let loaded = RoutineLoader.load(SourceFile(name: path, bytes: bytes), format: format)
+        phases.end("parse")
+        let drawing = beginDrawing(loaded, &phases)
+        return finishState(drawing, &phases)
+    }
+
+    /// A state begun: the routine, and its layout under way unless the last good drawing stands in.
+    private struct Drawing {
+        var loaded: LoadedRoutine
+        var broken: Bool
+        var layout: LayoutCache.Pending?
+    }
+
+    private func beginDrawing(_ loaded: LoadedRoutine, _ phases: inout StudioPhases) -> Drawing {
+        let broken = loaded.diagnostics.contains { $0.severity == .error && StudioState.isSyntax($0.code) }
+        let layout = broken && lastGoodGraph != nil ? nil : layouts.begin(for: loaded.routine, phases: &phases)
+        return Drawing(loaded: loaded, broken: broken, layout: layout)
+    }
+
+    private func finishState(_ drawing: Drawing, _ phases: inout StudioPhases) -> [UInt8] {
         var graph: StudioState.Graph
         var stale = false
-        let broken = loaded.diagnostics.contains { $0.severity == .error && StudioState.isSyntax($0.code) }
-        if broken, let lastGoodGraph {
-            graph = lastGoodGraph
-            stale = true
+        if let pending = drawing.layout {
+            let layout = layouts.finish(pending, phases: &phases)
+            graph = StudioState.graph(drawing.loaded, layout: layout)
+            phases.end("graph")
+            if !drawing.broken { lastGoodGraph = graph }
         } else {
-            graph = StudioState.graph(loaded, layout: layouts.layout(for: loaded.routine))
-            if !broken { lastGoodGraph = graph }
+            graph = lastGoodGraph ?? StudioState.graph(drawing.loaded, layout: .success(StudioLayout()))
+            stale = true
         }
+        let readOnly = format == .yaml ? RoutineEditor.yamlReadOnlyReason(drawing.loaded.file.bytes) : nil
         let json = StudioState.json(
-            version: version, path: path, format: format, loaded: loaded, graph: graph, stale: stale, readOnly: readOnly,
+            version: version, path: path, format: format, loaded: drawing.loaded, graph: graph, stale: stale, readOnly: readOnly,
             canUndo: history.canUndo, canRedo: history.canRedo, message: message)
+        phases.end("json")
         cachedState = (version, json)
         return json
     }
@@ -124,13 +157,14 @@ actor StudioDocument {
     // MARK: Edits
 
     enum EditAnswer {
-        case done([UInt8])
+        case done([UInt8], StudioPhases)
         /// The file changed since the page's version: the current state.
         case conflict([UInt8])
         case refused(Diagnostic)
     }
 
     func edit(_ request: StudioEditRequest) -> EditAnswer {
+        var phases = StudioPhases()
         reloadIfChanged()
         guard request.version == version else { return .conflict(state()) }
         let newBytes: [UInt8]
@@ -155,8 +189,15 @@ actor StudioDocument {
             }
             message = "redone"
         }
+        phases.end("edit")
+        // The new text's layout begins now: `dot` makes it on another core while the file is written.
+        let newLoaded = RoutineLoader.load(SourceFile(name: path, bytes: newBytes), format: format)
+        phases.end("parse")
+        let drawing = beginDrawing(newLoaded, &phases)
         let purpose: AtomicFile.Purpose = identity == nil ? .create : .rewrite(expecting: identity)
         if case .failure(let diagnostic) = AtomicFile.write(newBytes, to: path, purpose: purpose) {
+            // The layout is read all the same: `dot` has written it, and the cache keeps it.
+            if let pending = drawing.layout { _ = layouts.finish(pending, phases: &phases) }
             if reloadIfChanged() { return .conflict(state()) }
             return .refused(diagnostic)
         }
@@ -167,10 +208,17 @@ actor StudioDocument {
         }
         identity = FileIdentity.of(path)
         changed(to: newBytes)
-        return .done(state())
+        phases.end("write")
+        return .done(finishState(drawing, &phases), phases)
     }
 
     // MARK: Listeners
+
+    /// Reads the file again if it changed, and then makes the new state at once when a page
+    /// listens: its request for it, a moment later, finds it made or under way.
+    private func reloadAndPrepare() {
+        if reloadIfChanged(), !listeners.isEmpty { _ = state() }
+    }
 
     /// The versions from now on, each as the file or an edit makes it, and the history's changes.
     func listen() -> AsyncStream<LiveEvent> {
@@ -193,33 +241,18 @@ actor StudioDocument {
 
     /// Polls the file for changes an editor saves: 50 ms, well inside the 200 ms a page is
     /// promised; the history every 200 ms, inside the second the Today view is promised.
+    /// The folder is watched too, where it can be (`FolderWatch`), so that most saves are seen
+    /// at once rather than at the next poll.
     func watch(every interval: Duration = .milliseconds(50)) async {
+        layouts.prepare()
+        let folder = FolderWatch(path: path) { Task { await self.reloadAndPrepare() } }
+        defer { withExtendedLifetime(folder) {} }
         var tick = 0
         while !Task.isCancelled {
             try? await Task.sleep(for: interval)
-            reloadIfChanged()
+            reloadAndPrepare()
             tick += 1
             if tick % 4 == 0 { reloadHistoryIfChanged() }
         }
-    }
-}
-
-/// Layouts by the DOT text they come from: an edit that changes no card's size or arrow (a
-/// title of the same length, a note) runs no Graphviz.
-struct LayoutCache {
-    private var last: (dot: String, layout: StudioLayout)?
-
-    mutating func layout(for routine: Routine) -> Result<StudioLayout, Diagnostic> {
-        let (text, arrows, ports) = StudioLayout.dot(for: routine, reachable: nil)
-        if let last, last.dot == text { return .success(last.layout) }
-        let made = GraphvizRenderer.output(Array(text.utf8), as: "json0").flatMap { bytes -> Result<StudioLayout, Diagnostic> in
-            guard var layout = StudioLayout.parse(bytes, arrows: arrows) else {
-                return .failure(.unwritable("the layout", reason: "Graphviz's json0 output could not be read"))
-            }
-            layout.ports = ports
-            return .success(layout)
-        }
-        if case .success(let layout) = made { last = (text, layout) }
-        return made
     }
 }

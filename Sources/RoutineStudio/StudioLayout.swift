@@ -1,4 +1,3 @@
-import Foundation
 import RoutineKit
 
 /// A routine laid out by Graphviz for the page: a box per card, and each arrow's spline, in
@@ -117,34 +116,77 @@ struct StudioLayout: Sendable {
         return (out, arrows, ports)
     }
 
+    /// The layout in `dot -Tjson0`'s output, for the arrows `dot(for:reachable:)` named.
     static func parse(_ bytes: [UInt8], arrows: [Arrow]) -> StudioLayout? {
-        guard let root = try? JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any],
-            let bb = (root["bb"] as? String)?.split(separator: ",").compactMap({ Double($0) }), bb.count == 4
-        else { return nil }
-        var layout = StudioLayout()
-        layout.width = bb[2]
-        layout.height = bb[3]
-        let top = bb[3]
-        func point(_ text: Substring) -> (Double, Double)? {
-            let parts = text.split(separator: ",").compactMap { Double($0) }
-            return parts.count == 2 ? (parts[0], top - parts[1]) : nil
+        typealias Raw = ArraySlice<UInt8>
+        var bb: Raw?
+        var objects: [(name: String?, pos: Raw?, width: Raw?, height: Raw?)] = []
+        var edges: [(id: Raw?, pos: Raw?)] = []
+        var reader = Json0Reader(bytes)
+        let read = reader.readObject { reader, key in
+            if key.is("bb") {
+                bb = reader.raw()
+                return bb != nil
+            }
+            if key.is("objects") {
+                return reader.array { reader in
+                    var object: (name: String?, pos: Raw?, width: Raw?, height: Raw?) = (nil, nil, nil, nil)
+                    defer { objects.append(object) }
+                    return reader.object { reader, key in
+                        if key.is("name") { object.name = reader.string() }
+                        else if key.is("pos") { object.pos = reader.raw() }
+                        else if key.is("width") { object.width = reader.raw() }
+                        else if key.is("height") { object.height = reader.raw() }
+                        else { return reader.skip() }
+                        return true
+                    }
+                }
+            }
+            if key.is("edges") {
+                return reader.array { reader in
+                    var edge: (id: Raw?, pos: Raw?) = (nil, nil)
+                    defer { edges.append(edge) }
+                    return reader.object { reader, key in
+                        if key.is("id") { edge.id = reader.raw() }
+                        else if key.is("pos") { edge.pos = reader.raw() }
+                        else { return reader.skip() }
+                        return true
+                    }
+                }
+            }
+            return reader.skip()
         }
-        for object in root["objects"] as? [[String: Any]] ?? [] {
-            guard let name = object["name"] as? String, let pos = (object["pos"] as? String).flatMap({ point(Substring($0)) }),
-                let width = (object["width"] as? String).flatMap(Double.init), let height = (object["height"] as? String).flatMap(Double.init)
-            else { continue }
-            layout.boxes[name] = Box(x: pos.0 - width * 36, y: pos.1 - height * 36, width: width * 72, height: height * 72)
+        guard read, let bb else { return nil }
+        var numbers = NumberScanner(bb)
+        guard numbers.next() != nil, numbers.next() != nil, let width = numbers.next(), let height = numbers.next() else { return nil }
+        var layout = StudioLayout()
+        layout.width = width
+        layout.height = height
+        // Graphviz's y points up from the bottom; the page's points down from the top.
+        func point(_ scanner: inout NumberScanner) -> (Double, Double)? {
+            guard let x = scanner.next(), let y = scanner.next() else { return nil }
+            return (x, height - y)
+        }
+        for object in objects {
+            guard let name = object.name, let pos = object.pos, let w = object.width, let h = object.height else { continue }
+            var scanner = NumberScanner(pos)
+            guard let center = point(&scanner), let width = NumberScanner(w).first, let height = NumberScanner(h).first else { continue }
+            layout.boxes[name] = Box(x: center.0 - width * 36, y: center.1 - height * 36, width: width * 72, height: height * 72)
         }
         layout.arrows = arrows
-        for edge in root["edges"] as? [[String: Any]] ?? [] {
-            guard let id = edge["id"] as? String, let k = Int(id.dropFirst()), arrows.indices.contains(k), let pos = edge["pos"] as? String else { continue }
-            for part in pos.split(separator: " ") {
-                if part.hasPrefix("e,") {
-                    layout.arrows[k].tip = point(part.dropFirst(2))
-                } else if part.hasPrefix("s,") {
-                    continue
-                } else if let p = point(part) {
-                    layout.arrows[k].points.append(p)
+        for edge in edges {
+            guard let id = edge.id, id.first == UInt8(ascii: "e"), let number = NumberScanner(id.dropFirst()).first,
+                let k = Int(exactly: number), arrows.indices.contains(k), let pos = edge.pos
+            else { continue }
+            // "e,x,y" is where the arrowhead ends, "s,x,y" where a tail mark would start; the
+            // rest are the spline's points.
+            var scanner = NumberScanner(pos)
+            while let mark = scanner.mark() {
+                let p = point(&scanner)
+                switch mark {
+                case UInt8(ascii: "e"): layout.arrows[k].tip = p
+                case UInt8(ascii: "s"): continue
+                default: if let p { layout.arrows[k].points.append(p) }
                 }
             }
         }

@@ -1,3 +1,4 @@
+import HTTPTypes
 import Hummingbird
 
 /// Answers of the studio's kinds: the page's embedded files, JSON and plain text.
@@ -9,6 +10,7 @@ enum StudioResponse {
         "app.js": (PackageResources.app_js, "text/javascript; charset=utf-8"),
         "api.js": (PackageResources.api_js, "text/javascript; charset=utf-8"),
         "canvas.js": (PackageResources.canvas_js, "text/javascript; charset=utf-8"),
+        "graphstats.js": (PackageResources.graphstats_js, "text/javascript; charset=utf-8"),
         "forms.js": (PackageResources.forms_js, "text/javascript; charset=utf-8"),
         "keyboard.js": (PackageResources.keyboard_js, "text/javascript; charset=utf-8"),
         "play.js": (PackageResources.play_js, "text/javascript; charset=utf-8"),
@@ -30,6 +32,13 @@ enum StudioResponse {
         return Response(
             status: .ok, headers: [.contentType: asset.type],
             body: ResponseBody(byteBuffer: ByteBuffer(bytes: asset.bytes)))
+    }
+
+    /// JSON with where the answer's time went (`StudioPhases`), as a `Server-Timing` header.
+    static func json(_ bytes: [UInt8], phases: StudioPhases) -> Response {
+        var response = json(bytes)
+        if !phases.phases.isEmpty { response.headers[HTTPField.Name("Server-Timing")!] = phases.header }
+        return response
     }
 
     static func json(_ bytes: [UInt8], status: HTTPResponse.Status = .ok) -> Response {

@@ -26,6 +26,7 @@ struct StudioSecurity: Sendable {
         "/": ["token"], "/api/today": ["date"],
         "/api/day": ["date"],
         "/api/stats": ["since", "until"], "/api/days-off": ["since", "until"],
+        "/api/graph-stats": ["since", "until"],
     ]
 
     func check(method: HTTPRequest.Method, host: String?, path: String, query: [(String, String)], headers: HTTPFields) -> Verdict {

@@ -41,7 +41,10 @@ public struct StudioServer: Sendable {
         router.get("/:asset") { request, _ in
             StudioResponse.asset(String(request.uri.path.dropFirst())) ?? StudioResponse.text("not found", status: .notFound)
         }
-        router.get("/api/routine") { _, _ in StudioResponse.json(await document.state()) }
+        router.get("/api/routine") { _, _ in
+            let (state, phases) = await document.timedState()
+            return StudioResponse.json(state, phases: phases)
+        }
         router.post("/api/edit") { request, context in
             let body = try await request.body.collect(upTo: 1 << 20)
             let edit: StudioEditRequest
@@ -51,7 +54,7 @@ public struct StudioServer: Sendable {
                 return StudioResponse.json(StudioState.refusal(Diagnostic(.editRefused, malformed.reason, at: nil), state: nil), status: .badRequest)
             }
             switch await document.edit(edit) {
-            case .done(let state): return StudioResponse.json(state)
+            case .done(let state, let phases): return StudioResponse.json(state, phases: phases)
             case .conflict(let state):
                 return StudioResponse.json(StudioState.refusal(.changedMeanwhile(document.path), state: state), status: .conflict)
             case .refused(let diagnostic):
@@ -81,6 +84,7 @@ public struct StudioServer: Sendable {
         addRunRoutes(to: router)
         addDaysRoutes(to: router)
         addCorrectionRoutes(to: router)
+        addGraphStatsRoutes(to: router)
         router.get("/api/live") { _, _ in
             // Server-sent events: a plain GET under the same rules as every other request.
             let events = await document.listen()

@@ -202,4 +202,29 @@ struct RoutineEditorTests {
         // An undo on a file changed meanwhile is refused, not a silent overwrite.
         #expect(throws: Diagnostic.self) { try history.undoText(current: Array("changed".utf8)).get() }
     }
+
+    @Test func theHistoryKeepsOnlyWhatEachOpChanged() throws {
+        var history = EditHistory()
+        let long = Array((Self.base + String(repeating: "# a comment that makes the file long\n", count: 3000)).utf8)
+        var text = long
+        for k in 0..<150 {
+            let after = try RoutineEditor.apply(.setTitle(id: "c", title: "Title \(k)"), to: SourceFile(name: "t.rt", bytes: text)).get().bytes
+            history.record(before: text, after: after)
+            text = after
+        }
+        #expect(long.count > 100_000)
+        #expect(history.keptBytes < 150 * 40, "\(history.keptBytes) bytes for 150 titles")
+        for _ in 0..<150 {
+            text = try history.undoText(current: text).get()
+            history.didUndo()
+        }
+        #expect(text == long)
+        // The same length but other bytes where the op was: refused.
+        text = try history.redoText(current: text).get()
+        history.didRedo()
+        var changed = text
+        if let at = changed.firstIndex(of: UInt8(ascii: "0")) { changed[at] = UInt8(ascii: "9") }
+        #expect(changed != text)
+        #expect(throws: Diagnostic.self) { try history.undoText(current: changed).get() }
+    }
 }

@@ -45,36 +45,53 @@ public enum GraphvizRenderer {
         return .success(bytes)
     }
 
-    static func run(_ dot: UnsafeBufferPointer<UInt8>, as kind: String, into fd: Int32, for output: String, missing: inout Bool) -> Diagnostic? {
-        var ends: [Int32] = [0, 0]
-        guard pipe(&ends) == 0 else { return .unwritable(output, reason: InputReader.describe(errno)) }
+    /// Starts `dot -T<kind>` reading `input` and writing `output` (both left open here); nil
+    /// when it cannot be started, which is that `dot` is not installed.
+    public static func spawn(as kind: String, input: Int32, output: Int32) -> pid_t? {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_adddup2(&actions, ends[0], 0)
-        posix_spawn_file_actions_adddup2(&actions, fd, 1)
-        posix_spawn_file_actions_addclose(&actions, ends[1])
+        posix_spawn_file_actions_adddup2(&actions, input, 0)
+        posix_spawn_file_actions_adddup2(&actions, output, 1)
         var argv: [UnsafeMutablePointer<CChar>?] = [strdup("dot"), strdup("-T\(kind)"), nil]
         defer { argv.forEach { free($0) } }
         var pid: pid_t = 0
-        let spawned = posix_spawnp(&pid, "dot", &actions, nil, &argv, environ)
-        close(ends[0])
-        guard spawned == 0 else {
-            close(ends[1])
+        return posix_spawnp(&pid, "dot", &actions, nil, &argv, environ) == 0 ? pid : nil
+    }
+
+    /// A pipe whose ends close on exec: a writing end left open in a child would keep `dot`
+    /// from ever seeing the end of its input. Nil with `errno` set when there is none.
+    public static func closeOnExecPipe() -> (read: Int32, write: Int32)? {
+        var ends: [Int32] = [0, 0]
+        guard pipe(&ends) == 0 else { return nil }
+        for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
+        return (ends[0], ends[1])
+    }
+
+    /// Why `dot` failed, from its wait status; nil when it exited 0.
+    public static func failure(status: Int32) -> String? {
+        guard status != 0 else { return nil }
+        let how = status & 0x7f == 0 ? "exited with status \((status >> 8) & 0xff)" : "was killed by signal \(status & 0x7f)"
+        return "Graphviz's dot \(how)"
+    }
+
+    static func run(_ dot: UnsafeBufferPointer<UInt8>, as kind: String, into fd: Int32, for output: String, missing: inout Bool) -> Diagnostic? {
+        guard let ends = closeOnExecPipe() else { return .unwritable(output, reason: InputReader.describe(errno)) }
+        let spawned = spawn(as: kind, input: ends.read, output: fd)
+        close(ends.read)
+        guard let pid = spawned else {
+            close(ends.write)
             missing = true
             return .missingProgram("dot", for: output)
         }
         // dot reads all of its input before it writes, so writing first cannot deadlock; if it
         // stops reading early, the write fails with EPIPE and its exit status tells why.
-        _ = writeFully(ends[1], dot)
-        close(ends[1])
+        _ = writeFully(ends.write, dot)
+        close(ends.write)
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0, errno == EINTR {}
         // dot has already explained a failure of its own on standard error.
-        if status != 0 {
-            let how = status & 0x7f == 0 ? "exited with status \((status >> 8) & 0xff)" : "was killed by signal \(status & 0x7f)"
-            return .unwritable(output, reason: "Graphviz's dot \(how); the file was left as it was")
-        }
+        if let failure = failure(status: status) { return .unwritable(output, reason: "\(failure); the file was left as it was") }
         var info = stat()
         if fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG, info.st_size == 0 {
             return .unwritable(output, reason: "Graphviz's dot wrote nothing; the file was left as it was")

@@ -1,6 +1,7 @@
 // The canvas: cards at Graphviz's boxes, arrows along its splines, pan, zoom, fit, and
 // connecting by dragging from a port to a card.
 import { el, svg } from "./dom.js";
+import { GraphStats } from "./graphstats.js";
 
 /// Where each node leads (every arrow but the start's), for cycle checks and arrow keys.
 export function successors(state) {
@@ -34,6 +35,48 @@ export function describeNode(node) {
   return `Habit ${node.id}: ${node.title}` + (node.details ? `, ${node.details}` : "") + (node.note ? `. Note: ${node.note}` : "");
 }
 
+/// The elements for `items`, in their order: the one drawn before for an item of the same key
+/// (brought up to date by `update`), else a new one from `make`. `kept` is for the next call.
+function reuse(previous, items, keyOf, make, update) {
+  const kept = new Map(), elements = [];
+  for (const item of items) {
+    const key = keyOf(item);
+    const old = previous?.get(key);
+    let element = old && old.length ? old.pop() : null;
+    if (element) update(element, item);
+    else element = make(item);
+    if (!kept.has(key)) kept.set(key, []);
+    kept.get(key).push(element);
+    elements.push(element);
+  }
+  return { kept, elements };
+}
+
+/// Makes `parent`'s children `list` with as few moves as it takes: the ones that go are
+/// removed, the new ones put in place, and the others left where they are.
+function setChildren(parent, list) {
+  const wanted = new Set(list);
+  for (const child of [...parent.children]) if (!wanted.has(child)) child.remove();
+  let at = parent.firstElementChild;
+  for (const element of list) {
+    if (element === at) at = at.nextElementSibling;
+    else parent.insertBefore(element, at);
+  }
+}
+
+function pathOf(edge) {
+  const p = edge.points;
+  let d = `M${p[0][0]},${p[0][1]}`;
+  for (let i = 1; i + 2 < p.length; i += 3) d += ` C${p[i][0]},${p[i][1]} ${p[i + 1][0]},${p[i + 1][1]} ${p[i + 2][0]},${p[i + 2][1]}`;
+  if (edge.tip) d += ` L${edge.tip[0]},${edge.tip[1]}`;
+  return d;
+}
+
+function place(element, box) {
+  element.style.left = `${box.x}px`;
+  element.style.top = `${box.y}px`;
+}
+
 export class Canvas {
   constructor(root, world, handlers) {
     this.root = root;
@@ -44,6 +87,7 @@ export class Canvas {
     this.selected = null;
     this.fitted = false;
     this.installPanZoom();
+    this.stats = new GraphStats(this);
   }
 
   apply() {
@@ -70,7 +114,7 @@ export class Canvas {
   installPanZoom() {
     let pan = null;
     this.root.addEventListener("pointerdown", (e) => {
-      if (e.button !== 0 || e.target.closest(".card, .port")) return;
+      if (e.button !== 0 || e.target.closest(".card, .port, .stats-legend")) return;
       pan = { x: e.clientX, y: e.clientY, vx: this.view.x, vy: this.view.y };
       this.root.classList.add("panning");
       this.root.setPointerCapture(e.pointerId);
@@ -91,45 +135,59 @@ export class Canvas {
     }, { passive: false });
   }
 
+  /// Draws a state. Cards and arrows whose data did not change are kept as they are, so a
+  /// change redraws only what it touched; the rest are only put back in reading order.
   render(state) {
     this.state = state;
     const world = this.world;
-    world.replaceChildren();
     world.classList.toggle("stale", state.stale);
     world.style.width = `${state.width}px`;
     world.style.height = `${state.height}px`;
-    const layer = svg("svg", { width: state.width, height: state.height, "aria-hidden": "true" });
-    const defs = svg("defs");
-    const marker = svg("marker", { id: "head", viewBox: "0 0 10 10", refX: 9, refY: 5, markerWidth: 7, markerHeight: 7, orient: "auto-start-reverse" });
-    marker.append(svg("path", { d: "M0,0 L10,5 L0,10 z", class: "arrowhead" }));
-    defs.append(marker);
-    layer.append(defs);
-    for (const edge of state.edges) {
-      if (!edge.points.length) continue;
-      const p = edge.points;
-      let d = `M${p[0][0]},${p[0][1]}`;
-      for (let i = 1; i + 2 < p.length; i += 3) d += ` C${p[i][0]},${p[i][1]} ${p[i + 1][0]},${p[i + 1][1]} ${p[i + 2][0]},${p[i + 2][1]}`;
-      if (edge.tip) d += ` L${edge.tip[0]},${edge.tip[1]}`;
-      const path = svg("path", { d, class: `edge ${edge.kind}`, "marker-end": "url(#head)" });
-      path.dataset.from = edge.from ?? "";
-      path.dataset.to = edge.to;
-      layer.append(path);
+    if (!this.layer) {
+      this.layer = svg("svg", { "aria-hidden": "true" });
+      const defs = svg("defs");
+      const marker = svg("marker", { id: "head", viewBox: "0 0 10 10", refX: 9, refY: 5, markerWidth: 7, markerHeight: 7, orient: "auto-start-reverse" });
+      marker.append(svg("path", { d: "M0,0 L10,5 L0,10 z", class: "arrowhead" }));
+      defs.append(marker);
+      this.dragLine = svg("path", { class: "drag-line" });
+      this.dragLine.style.display = "none";
+      this.defs = defs;
     }
-    this.dragLine = svg("path", { class: "drag-line" });
-    this.dragLine.style.display = "none";
-    layer.append(this.dragLine);
-    world.append(layer);
+    this.layer.setAttribute("width", state.width);
+    this.layer.setAttribute("height", state.height);
+    // A card is kept while its texts, size and marks are; a new layout only moves it. An
+    // arrow is kept while its ends are; a new layout only redraws its line.
+    const paths = reuse(this.paths, state.edges.filter((e) => e.points.length), (e) => `${e.kind} ${e.from} ${e.option} ${e.to}`,
+      (edge) => this.arrow(edge), (path, edge) => path.setAttribute("d", pathOf(edge)));
+    this.paths = paths.kept;
+    setChildren(this.layer, [this.defs, ...paths.elements, this.dragLine]);
     const markers = state.markers || {};
-    if (markers.start) world.append(this.marker(markers.start, "start", ""));
-    if (markers.end) world.append(this.marker(markers.end, "end", "end"));
-    for (const missing of markers.missing || []) world.append(this.marker(missing, "missing", `${missing.name} (missing)`));
+    const marks = [];
+    if (markers.start) marks.push({ box: markers.start, kind: "start", text: "" });
+    if (markers.end) marks.push({ box: markers.end, kind: "end", text: "end" });
+    for (const missing of markers.missing || []) marks.push({ box: missing, kind: "missing", text: `${missing.name} (missing)` });
+    const shown = reuse(this.marks, marks, (m) => JSON.stringify(m), (m) => this.marker(m.box, m.kind, m.text), () => {});
+    this.marks = shown.kept;
     // Reading order: top to bottom, then left to right, which is also the Tab order.
     const ordered = [...state.nodes].filter((n) => n.width !== undefined)
       .sort((a, b) => (a.y - b.y) || (a.x - b.x));
     this.order = ordered.map((n) => n.id);
-    for (const node of ordered) world.append(this.card(node));
+    const cards = reuse(this.cards, ordered, (node) => JSON.stringify({ ...node, x: 0, y: 0 }), (node) => this.card(node), place);
+    this.cards = cards.kept;
+    const focused = document.activeElement;
+    setChildren(world, [this.layer, ...shown.elements, ...cards.elements]);
+    // A card moved to keep the reading order loses the focus; it stays where it was.
+    if (focused && focused !== document.activeElement && focused.isConnected) focused.focus({ preventScroll: true });
     if (!this.fitted && state.nodes.length) { this.fit(); this.fitted = true; }
     if (this.selected) this.select(this.selected, false);
+    this.stats.decorate();
+  }
+
+  arrow(edge) {
+    const path = svg("path", { d: pathOf(edge), class: `edge ${edge.kind}`, "marker-end": "url(#head)" });
+    path.dataset.from = edge.from ?? "";
+    path.dataset.to = edge.to;
+    return path;
   }
 
   marker(box, kind, text) {

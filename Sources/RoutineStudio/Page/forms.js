@@ -155,7 +155,7 @@ export function confirmDelete(node, state, api) {
 export function showHelp() {
   const keys = [["Tab / Shift+Tab", "next / previous card, in reading order"], ["↓ →", "follow an arrow out of the card"], ["↑ ←", "go back along an arrow into the card"],
     ["Enter", "edit the card (its fields, answers and arrows)"], ["Delete, Backspace", "delete the card"], ["H / Q", "add a habit / a question"],
-    ["Ctrl+Z / Ctrl+Shift+Z", "undo / redo"], ["F, +, −", "fit, zoom in, zoom out"], ["P", "the play panel"], ["Esc", "close a dialog"]];
+    ["Ctrl+Z / Ctrl+Shift+Z", "undo / redo"], ["F, +, −", "fit, zoom in, zoom out"], ["P", "the play panel"], ["S", "stats: completion rates and answers chosen"], ["Esc", "close a dialog"]];
   show("Keys", [el("table", { class: "keys" }, ...keys.map(([k, v]) => el("tr", {}, el("td", {}, el("kbd", { text: k })), el("td", { text: v }))))],
     [el("button", { class: "primary", onclick: close, text: "Close" })]);
 }

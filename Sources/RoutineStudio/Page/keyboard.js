@@ -26,6 +26,7 @@ export function installKeys(studio) {
       case "+": case "=": studio.canvas.zoomBy(1.2); break;
       case "-": case "_": studio.canvas.zoomBy(1 / 1.2); break;
       case "p": case "P": studio.togglePlay(); break;
+      case "s": case "S": studio.canvas.stats.toggle(); break;
       case "?": studio.help(); break;
       case "Escape": studio.canvas.select(null); break;
       default: return;

@@ -1,0 +1,149 @@
+import RoutineKit
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A long-lived `dot -Tjson0` that lays out one graph after another. `dot` reads graphs from
+/// its input until the input ends and writes each layout as soon as it is made, so a layout
+/// pays neither for starting a process nor for loading Graphviz's plugins (BENCHMARKS.md,
+/// "The studio"). A `dot` that dies is started again for the next layout.
+final class GraphvizWorker {
+    private var process: (pid: pid_t, input: Int32, output: Int32)?
+    /// Layouts made by this process. Graphviz 2.43 keeps about 12 KiB of each 200-node layout
+    /// (1.3 MB per hundred), so the process is replaced after a few hundred, the new one
+    /// started at once, while the layout just made is being read.
+    private var made = 0
+    static let layoutsPerProcess = 200
+    private static let name = "Graphviz's layout"
+
+    deinit { stop() }
+
+    /// Gives `dot` a graph to lay out, which it starts on at once; `finish()` reads the layout.
+    /// Between the two the caller may do other work while `dot` runs on another core.
+    func begin(_ dot: [UInt8]) -> Diagnostic? {
+        for _ in 0..<2 {
+            if process == nil, let failure = start() { return failure }
+            guard let process else { break }
+            let written = dot.withUnsafeBufferPointer { writeFully(process.input, $0) }
+            if written == 0 { return nil }
+            // The process had ended (EPIPE): one more try with a new one.
+            stop()
+        }
+        return .unwritable(Self.name, reason: "Graphviz's dot does not read its input")
+    }
+
+    /// The layout of the graph given to `begin`: one JSON object, as `dot -Tjson0` writes it.
+    func finish() -> Result<[UInt8], Diagnostic> {
+        guard let process else { return .failure(.unwritable(Self.name, reason: "Graphviz's dot is not running")) }
+        var out: [UInt8] = []
+        var scan = JSONEnd()
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { read(process.output, $0.baseAddress, $0.count) }
+            if count < 0, errno == EINTR { continue }
+            guard count > 0 else {
+                let status = stop()
+                let why = GraphvizRenderer.failure(status: status) ?? "Graphviz's dot stopped before its layout was written"
+                return .failure(.unwritable(Self.name, reason: why))
+            }
+            let start = out.count
+            out.append(contentsOf: chunk[0..<count])
+            if let end = scan.end(in: out, from: start) {
+                made += 1
+                if made >= Self.layoutsPerProcess {
+                    stop()
+                    _ = self.start()
+                }
+                return .success(Array(out[..<end]))
+            }
+        }
+    }
+
+    /// Starts `dot` ahead of the first layout, so that it too finds Graphviz loaded.
+    func prepare() {
+        if process == nil { _ = start() }
+    }
+
+    /// Lays out one graph.
+    func layout(_ dot: [UInt8]) -> Result<[UInt8], Diagnostic> {
+        if let failure = begin(dot) { return .failure(failure) }
+        return finish()
+    }
+
+    private func start() -> Diagnostic? {
+        // A write to a `dot` that has died must fail with EPIPE, not end the studio.
+        signal(SIGPIPE, SIG_IGN)
+        guard let input = GraphvizRenderer.closeOnExecPipe() else { return .unwritable(Self.name, reason: InputReader.describe(errno)) }
+        guard let output = GraphvizRenderer.closeOnExecPipe() else {
+            close(input.read)
+            close(input.write)
+            return .unwritable(Self.name, reason: InputReader.describe(errno))
+        }
+        #if os(Linux)
+        // Room for a whole graph each way (F_SETPIPE_SZ, which Swift does not import), so
+        // neither side waits for the other while the studio does other work.
+        let setPipeSize: Int32 = 1031
+        _ = fcntl(input.write, setPipeSize, 1 << 20)
+        _ = fcntl(output.write, setPipeSize, 1 << 20)
+        #endif
+        let pid = GraphvizRenderer.spawn(as: "json0", input: input.read, output: output.write)
+        close(input.read)
+        close(output.write)
+        guard let pid else {
+            close(input.write)
+            close(output.read)
+            return .missingProgram("dot", for: Self.name)
+        }
+        process = (pid, input.write, output.read)
+        made = 0
+        return nil
+    }
+
+    /// Ends the process (its input closes, and `dot` exits at the end of its input); its wait status.
+    @discardableResult
+    private func stop() -> Int32 {
+        guard let process else { return 0 }
+        self.process = nil
+        close(process.input)
+        close(process.output)
+        var status: Int32 = 0
+        while waitpid(process.pid, &status, 0) < 0, errno == EINTR {}
+        return status
+    }
+}
+
+/// Finds where the first JSON value of a stream ends, reading each byte once however the
+/// stream arrives: the depth of braces and brackets outside strings.
+struct JSONEnd {
+    private var depth = 0
+    private var inString = false
+    private var escaped = false
+    private var started = false
+
+    /// Just past the value's last byte, when it lies in `bytes[from...]`.
+    mutating func end(in bytes: [UInt8], from: Int) -> Int? {
+        var i = from
+        while i < bytes.count {
+            let byte = bytes[i]
+            i += 1
+            if inString {
+                if escaped { escaped = false } else if byte == UInt8(ascii: "\\") { escaped = true } else if byte == UInt8(ascii: "\"") { inString = false }
+                continue
+            }
+            switch byte {
+            case UInt8(ascii: "\""): inString = true
+            case UInt8(ascii: "{"), UInt8(ascii: "["):
+                depth += 1
+                started = true
+            case UInt8(ascii: "}"), UInt8(ascii: "]"):
+                depth -= 1
+                if started, depth == 0 { return i }
+            default: break
+            }
+        }
+        return nil
+    }
+}

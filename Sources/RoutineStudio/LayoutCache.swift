@@ -1,0 +1,60 @@
+import RoutineKit
+
+/// Layouts by the DOT text they come from, the last few kept: an edit that changes no card's
+/// size or arrow (a title of the same length, a note) runs no Graphviz, and neither does an
+/// undo, a redo, or a file saved back to a shape it had a moment ago.
+struct LayoutCache {
+    /// Newest last.
+    private var recent: [(dot: String, layout: StudioLayout)] = []
+    static let kept = 8
+    private let worker = GraphvizWorker()
+
+    /// A layout asked for: found in the cache, refused, or being made by `dot`.
+    struct Pending {
+        var dot: String
+        var arrows: [StudioLayout.Arrow]
+        var ports: [String: [(x: Double, width: Double)]]
+        var found: Result<StudioLayout, Diagnostic>?
+        var started = ContinuousClock.now
+    }
+
+    /// Starts laying out `routine`; `finish` gives the layout. In between, `dot` works on
+    /// another core.
+    mutating func begin(for routine: Routine, phases: inout StudioPhases) -> Pending {
+        let (text, arrows, ports) = StudioLayout.dot(for: routine, reachable: nil)
+        phases.end("dot-text")
+        var pending = Pending(dot: text, arrows: arrows, ports: ports)
+        if let index = recent.lastIndex(where: { $0.dot == text }) {
+            let entry = recent.remove(at: index)
+            recent.append(entry)
+            pending.found = .success(entry.layout)
+        } else if let failure = worker.begin(Array(text.utf8)) {
+            pending.found = .failure(failure)
+        }
+        phases.end("dot-start")
+        return pending
+    }
+
+    /// Starts Graphviz before the first layout is asked for (the page's first load).
+    func prepare() { worker.prepare() }
+
+    mutating func finish(_ pending: Pending, phases: inout StudioPhases) -> Result<StudioLayout, Diagnostic> {
+        if let found = pending.found { return found }
+        let output = worker.finish()
+        phases.end("wait-dot")
+        phases.add("dot", since: pending.started)
+        let made = output.flatMap { bytes -> Result<StudioLayout, Diagnostic> in
+            guard var layout = StudioLayout.parse(bytes, arrows: pending.arrows) else {
+                return .failure(.unwritable("the layout", reason: "Graphviz's json0 output could not be read"))
+            }
+            layout.ports = pending.ports
+            return .success(layout)
+        }
+        phases.end("layout-read")
+        if case .success(let layout) = made {
+            recent.append((pending.dot, layout))
+            if recent.count > Self.kept { recent.removeFirst(recent.count - Self.kept) }
+        }
+        return made
+    }
+}

@@ -1,0 +1,93 @@
+// The builder's stats toggle: habits' cards filled by their completion rate and answers
+// labelled with how often they were chosen, over the recorded history: what
+// `routine graph --stats` draws (GET /api/graph-stats). While shown, it follows the history:
+// a run or a log, in a terminal or a page, redraws it.
+import { el } from "./dom.js";
+
+export class GraphStats {
+  constructor(canvas) {
+    this.canvas = canvas;
+    this.shown = false;
+    this.data = null;
+    this.button = document.getElementById("toggle-stats");
+    if (this.button) this.button.onclick = () => this.toggle();
+    this.legend = el("div", { id: "stats-legend", class: "stats-legend", role: "note", "aria-label": "What the colours and counts mean" });
+    this.legend.hidden = true;
+    canvas.root.append(this.legend);
+    // The live channel's {"history": N}, passed on by the API client.
+    window.addEventListener("studio-history", () => { if (this.shown) this.load(); });
+  }
+
+  async toggle(shown = !this.shown) {
+    this.shown = shown;
+    if (this.button) this.button.setAttribute("aria-pressed", String(shown));
+    if (shown) await this.load();
+    else this.decorate();
+  }
+
+  async load() {
+    const asked = (this.asked || 0) + 1;
+    this.asked = asked;
+    let data;
+    try {
+      const response = await fetch("/api/graph-stats", { cache: "no-store" });
+      data = await response.json();
+      if (!response.ok) data = { error: data.error?.message || response.statusText };
+    } catch (error) {
+      data = { error: error.message };
+    }
+    // An older answer arriving after a newer one is not shown.
+    if (asked !== this.asked) return;
+    this.data = data;
+    this.decorate();
+  }
+
+  /// Puts the figures on the cards drawn now (the canvas calls it after every redraw), or
+  /// takes them off when the toggle is off.
+  decorate() {
+    const world = this.canvas.world;
+    for (const old of world.querySelectorAll(".stat")) old.remove();
+    for (const card of world.querySelectorAll(".card.stat-rated, .card.stat-unreached")) {
+      card.classList.remove("stat-rated", "stat-unreached");
+      card.style.removeProperty("--stat-fill");
+    }
+    const data = this.shown ? this.data : null;
+    world.classList.toggle("with-stats", !!(data && !data.error));
+    this.showLegend(data);
+    if (!data || data.error) return;
+    for (const node of data.nodes) {
+      const card = this.canvas.cardOf(node.id);
+      if (!card) continue;
+      if (!node.reached) card.classList.add("stat-unreached");
+      if (node.color) {
+        card.classList.add("stat-rated");
+        card.style.setProperty("--stat-fill", node.color);
+      }
+      if (node.percent !== undefined && node.percent !== null) {
+        card.append(el("span", { class: "stat rate", title: `done on ${node.percent}% of its due days`, text: `${node.percent}%` }));
+      }
+      (node.chosen || []).forEach((count, option) => {
+        const port = card.querySelector(`.port[data-option="${option}"]`);
+        if (port) port.append(el("span", { class: "stat chosen", title: `chosen ${count} time${count === 1 ? "" : "s"}`, text: ` · ${count}×` }));
+      });
+    }
+  }
+
+  showLegend(data) {
+    this.legend.hidden = !data;
+    if (!data) return;
+    if (data.error) {
+      this.legend.replaceChildren(el("strong", { text: "No stats: " }), data.error);
+      return;
+    }
+    const runs = `${data.runs} run${data.runs === 1 ? "" : "s"}`;
+    this.legend.replaceChildren(
+      el("div", { class: "stats-title", text: `Completion rate, ${data.first} to ${data.until}, ${runs}` }),
+      el("div", { class: "stats-bands" }, ...data.bands.map((band) => {
+        const swatch = el("span", { class: "swatch", text: band.label });
+        swatch.style.background = band.color;
+        return swatch;
+      })),
+      el("div", { class: "stats-note", text: "N× on an answer: times chosen · faded: never reached" }));
+  }
+}

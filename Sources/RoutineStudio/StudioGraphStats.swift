@@ -1,0 +1,51 @@
+import RoutineHistory
+import RoutineKit
+
+/// `GET /api/graph-stats?since=&until=`: what `routine graph --stats` draws on a routine, as
+/// JSON for the builder's stats toggle: each habit's completion rate and fill colour, how often
+/// each answer was chosen, which nodes no run reached, and the legend. The figures come from
+/// the library code `graph --stats` and `stats` use (`StatsLoading`, `GraphHistory`), so the
+/// three agree.
+enum StudioGraphStats {
+    static func answer(_ loaded: LoadedRoutine, since: String?, until: String?, historyPath: String?, today: CalendarDate = .today()) -> StudioToday.Answer {
+        let window: DateWindow
+        switch DateWindow.checked(since: since, until: until, names: ("since", "until")) {
+        case .success(let checked): window = checked
+        case .failure(let problem): return StudioToday.refusal(Diagnostic(.editRefused, problem.reason, at: nil), .badRequest)
+        }
+        if let invalid = StudioToday.invalid(loaded) { return invalid }
+        do {
+            let store = try historyPath.flatMap { path throws(HistoryError) in try HistoryStore.open(path, create: false, readOnly: true) }
+            let loading = try StatsLoading(of: loaded.routine, in: window, store: store, today: today)
+            let history = GraphHistory(report: loading.report, runs: loading.runs)
+            return (.ok, Array(json(history, of: loaded.routine).text.utf8))
+        } catch {
+            return StudioToday.refusal(error.readingDiagnostic, .internalServerError)
+        }
+    }
+
+    static func json(_ history: GraphHistory, of routine: Routine) -> JSONValue {
+        let byID = routine.indexByID()
+        var nodes: [JSONValue] = []
+        for (index, node) in routine.nodes.enumerated() where byID[node.id] == index {
+            var members: [(String, JSONValue)] = [("id", .string(node.id)), ("reached", .bool(history.reached[index]))]
+            if node.isHabit {
+                let rate = history.rates[index]
+                members.append(("rate", rate.map { .number($0) } ?? .null))
+                members.append(("percent", rate.map { .int(Int(($0 * 100).rounded())) } ?? .null))
+                members.append(("color", rate.map { .string(GraphHistory.color(rate: $0)) } ?? .null))
+            } else {
+                let chosen = history.chosen[index] ?? Array(repeating: 0, count: node.options.count)
+                members.append(("chosen", .array(chosen.map { .int($0) })))
+            }
+            nodes.append(.object(members))
+        }
+        let bands = GraphHistory.bands.enumerated().map { k, band in
+            JSONValue.object([("label", .string(band)), ("color", .string(GraphHistory.color(rate: Double(k) / 5)))])
+        }
+        return .object([
+            ("first", .string(history.first.description)), ("until", .string(history.until.description)), ("runs", .int(history.runs)),
+            ("bands", .array(bands)), ("nodes", .array(nodes)),
+        ])
+    }
+}
