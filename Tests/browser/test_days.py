@@ -162,6 +162,15 @@ class DaysTests(unittest.TestCase):
         wait(lambda: self.studio.cells("data-status")["2026-11-11"] == "done", timeout=3, message="the log drawn")
         self.assertEqual(base.driver.execute_script("return location.hash"), "#days/habit/water/2026")
 
+    def test_a_routine_fixed_in_an_editor_shows_without_a_reload(self):
+        self.studio.open("habit/water/2026")
+        self.studio.path.write_text(ROUTINE.replace('-> pushups', '-> nowhere'))
+        wait(lambda: base.driver.find_elements(By.CSS_SELECTOR, ".days-error"), timeout=3, message="the error shown")
+        self.assertIn("nowhere", base.driver.find_element(By.CSS_SELECTOR, ".days-error").text)
+        self.studio.path.write_text(ROUTINE)
+        wait(lambda: not base.driver.find_elements(By.CSS_SELECTOR, ".days-error")
+             and self.studio.cells("data-status").get("2026-11-11") == "missed", timeout=3, message="the calendar back")
+
 
 if __name__ == "__main__":
     unittest.main()

@@ -48,6 +48,18 @@ def press(key):
     base.driver.find_element(By.TAG_NAME, "body").send_keys(key)
 
 
+def click(selector, driver=None):
+    """Clicks the element `selector` finds, found again if the view redrew it meanwhile (a
+    history change announced on the live channel redraws the view)."""
+    driver = driver or base.driver
+
+    def attempt():
+        driver.find_element(By.CSS_SELECTOR, selector).click()
+        return True
+
+    wait(attempt, message=f"a click on {selector}")
+
+
 def open_run_view():
     base.driver.execute_script("sessionStorage.clear()")
     base.driver.find_element(By.ID, "tab-run").click()
@@ -61,7 +73,7 @@ class RunTests(unittest.TestCase):
             open_run_view()
             self.assertEqual(state(), "start")
             studio.shot("30-run-start")
-            base.driver.find_element(By.CSS_SELECTOR, '[data-action="start"]').click()
+            click('[data-action="start"]')
             wait(lambda: state() == "step", message="the first step")
             # Titles and notes are text: the characters shown as they are, no element from them.
             self.assertEqual(prompt_title(), 'Drink <b>water</b> & "more"')
@@ -76,7 +88,7 @@ class RunTests(unittest.TestCase):
             self.assertEqual(field.get_attribute("value"), "20")
             # A value that is not an amount is refused with the runner's words.
             base.driver.execute_script("arguments[0].type='text'; arguments[0].value='lots'", field)
-            base.driver.find_element(By.CSS_SELECTOR, '[data-action="record"]').click()
+            click('[data-action="record"]')
             wait(lambda: "is not an amount" in base.driver.find_element(By.ID, "run-message").text, message="the refusal")
             studio.shot("32-run-refused")
             field = base.driver.find_element(By.CSS_SELECTOR, "input.run-value")
@@ -91,9 +103,9 @@ class RunTests(unittest.TestCase):
             self.assertIn("20m", page().text)
             press("b")
             wait(lambda: prompt_title() == "How do you feel?", message="back at the question")
-            base.driver.find_element(By.CSS_SELECTOR, '.run-options button[data-option="1"]').click()
+            click('.run-options button[data-option="1"]')
             wait(lambda: prompt_title() == "Go for a walk", message="the walk again")
-            base.driver.find_element(By.CSS_SELECTOR, '[data-action="done"]').click()
+            click('[data-action="done"]')
             wait(lambda: state() == "end", message="the end confirmation")
             studio.shot("34-run-end")
             press(Keys.ENTER)
@@ -120,7 +132,7 @@ class RunTests(unittest.TestCase):
             self.assertIn("at step 3 (How do you feel?)", page().text)
             self.assertIn("quit", page().text)
             studio.shot("36-run-offer")
-            base.driver.find_element(By.CSS_SELECTOR, '[data-action="resume"]').click()
+            click('[data-action="resume"]')
             wait(lambda: state() == "step", message="the resumed step")
             self.assertEqual(prompt_title(), "How do you feel?")
             self.assertIn("2 steps recorded", page().text)
@@ -142,7 +154,7 @@ class RunTests(unittest.TestCase):
         driver = base.driver
         try:
             open_run_view()
-            driver.find_element(By.CSS_SELECTOR, '[data-action="start"]').click()
+            click('[data-action="start"]', driver)
             wait(lambda: state() == "step", message="the first step")
             first = driver.current_window_handle
             driver.switch_to.new_window("tab")
@@ -153,7 +165,7 @@ class RunTests(unittest.TestCase):
             press("d")
             wait(lambda: prompt_title() == "Push-ups", message="the first page's answer")
             driver.switch_to.window(driver.window_handles[-1])
-            driver.find_element(By.CSS_SELECTOR, '[data-action="take"]').click()
+            click('[data-action="take"]', driver)
             wait(lambda: state() == "step" and prompt_title() == "Push-ups", message="taken over")
             driver.switch_to.window(first)
             wait(lambda: state() == "held", message="the first page lets go")
