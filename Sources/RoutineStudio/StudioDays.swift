@@ -22,15 +22,14 @@ struct StudioDays: Sendable {
     /// `GET /api/stats?since=&until=`: the bytes of `routine stats --json`, newline included.
     func stats(_ loaded: LoadedRoutine, since: String?, until: String?, versions: Versions) async -> Answer {
         let window: DateWindow
-        switch DateWindow.checked(since: since, until: until, names: ("since", "until")) {
-        case .success(let checked): window = checked
-        case .failure(let problem): return StudioToday.refusal(Diagnostic(.editRefused, problem.reason, at: nil), .badRequest)
+        switch StudioToday.window(of: loaded, since: since, until: until) {
+        case .window(let checked): window = checked
+        case .refused(let refusal): return refusal
         }
-        if let invalid = StudioToday.invalid(loaded) { return invalid }
         let key = StatsCache.Key(window: window, versions: versions)
         if let bytes = await cache.bytes(for: key) { return (.ok, bytes) }
         do {
-            let store = try historyPath.flatMap { path throws(HistoryError) in try HistoryStore.open(path, create: false, readOnly: true) }
+            let store = try StudioToday.readOnlyStore(historyPath)
             let report = try StatsLoading(of: loaded.routine, in: window, store: store, today: versions.today).report
             var bytes: [UInt8] = []
             bytes.reserveCapacity(1 << 16)
@@ -47,13 +46,12 @@ struct StudioDays: Sendable {
     /// `routine off --list` lists them: `{"daysOff":[{"date","reason"}]}`.
     func daysOff(_ loaded: LoadedRoutine, since: String?, until: String?) -> Answer {
         let window: DateWindow
-        switch DateWindow.checked(since: since, until: until, names: ("since", "until")) {
-        case .success(let checked): window = checked
-        case .failure(let problem): return StudioToday.refusal(Diagnostic(.editRefused, problem.reason, at: nil), .badRequest)
+        switch StudioToday.window(of: loaded, since: since, until: until) {
+        case .window(let checked): window = checked
+        case .refused(let refusal): return refusal
         }
-        if let invalid = StudioToday.invalid(loaded) { return invalid }
         do {
-            let store = try historyPath.flatMap { path throws(HistoryError) in try HistoryStore.open(path, create: false, readOnly: true) }
+            let store = try StudioToday.readOnlyStore(historyPath)
             let days = try store?.daysOff(of: loaded.routine.name, from: window.since, through: window.until) ?? []
             let list = JSONValue.array(days.map { .object([("date", .string($0.date.description)), ("reason", $0.reason.map(JSONValue.string) ?? .null)]) })
             return (.ok, Array(JSONValue.object([("daysOff", list)]).text.utf8))

@@ -9,13 +9,12 @@ import RoutineKit
 enum StudioGraphStats {
     static func answer(_ loaded: LoadedRoutine, since: String?, until: String?, historyPath: String?, today: CalendarDate = .today()) -> StudioToday.Answer {
         let window: DateWindow
-        switch DateWindow.checked(since: since, until: until, names: ("since", "until")) {
-        case .success(let checked): window = checked
-        case .failure(let problem): return StudioToday.refusal(Diagnostic(.editRefused, problem.reason, at: nil), .badRequest)
+        switch StudioToday.window(of: loaded, since: since, until: until) {
+        case .window(let checked): window = checked
+        case .refused(let refusal): return refusal
         }
-        if let invalid = StudioToday.invalid(loaded) { return invalid }
         do {
-            let store = try historyPath.flatMap { path throws(HistoryError) in try HistoryStore.open(path, create: false, readOnly: true) }
+            let store = try StudioToday.readOnlyStore(historyPath)
             let loading = try StatsLoading(of: loaded.routine, in: window, store: store, today: today)
             let history = GraphHistory(report: loading.report, runs: loading.runs)
             return (.ok, Array(json(history, of: loaded.routine).text.utf8))

@@ -73,7 +73,7 @@ struct StudioToday: Sendable {
         guard let date = CalendarDate(text) else { return refusal(Diagnostic(.editRefused, "'\(text)' is not a date (YYYY-MM-DD)", at: nil), .badRequest) }
         if let invalid = invalid(loaded) { return invalid }
         do {
-            let store = try historyPath.flatMap { path throws(HistoryError) in try HistoryStore.open(path, create: false, readOnly: true) }
+            let store = try StudioToday.readOnlyStore(historyPath)
             return (.ok, try json(loaded.routine, date, store))
         } catch {
             return refusal(error.readingDiagnostic, .internalServerError)
@@ -139,5 +139,29 @@ struct StudioToday: Sendable {
 
     static func refusal(_ diagnostic: Diagnostic, _ status: HTTPResponse.Status) -> Answer {
         (status, StudioState.refusal(diagnostic, state: nil))
+    }
+}
+
+extension StudioToday {
+    /// A window checked as `routine stats` checks `--since` and `--until`, for a routine
+    /// without errors; or the answer that refuses it (400, or 422 with the routine's error).
+    enum WindowCheck {
+        case window(DateWindow)
+        case refused(Answer)
+    }
+
+    static func window(of loaded: LoadedRoutine, since: String?, until: String?) -> WindowCheck {
+        switch DateWindow.checked(since: since, until: until, names: ("since", "until")) {
+        case .success(let window):
+            if let invalid = invalid(loaded) { return .refused(invalid) }
+            return .window(window)
+        case .failure(let problem):
+            return .refused(refusal(Diagnostic(.editRefused, problem.reason, at: nil), .badRequest))
+        }
+    }
+
+    /// The history opened to read, or nil without one (`--no-history`, or none written yet).
+    static func readOnlyStore(_ path: String?) throws(HistoryError) -> HistoryStore? {
+        try path.flatMap { path throws(HistoryError) in try HistoryStore.open(path, create: false, readOnly: true) }
     }
 }

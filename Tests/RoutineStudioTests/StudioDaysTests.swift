@@ -30,36 +30,10 @@ struct StudioDaysTests {
         ("2026-11-12", ["d", "5", "2", "s"]),
     ]
 
-    /// The `routine` executable built beside the test bundle.
-    static let binary: URL = {
-        let candidates = [
-            Bundle.main.bundleURL.appendingPathComponent("routine"),
-            URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("routine"),
-            Bundle.main.bundleURL.deletingLastPathComponent().appendingPathComponent("routine"),
-        ]
-        return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) } ?? candidates[0]
-    }()
-
-    /// Runs the binary with a home of its own; its standard output and status.
+    /// `routine ARGUMENTS` built beside the tests, with a home and XDG folders of its own.
     static func routine(_ arguments: [String], stdin: String = "") throws -> (out: String, status: Int32) {
-        let process = Process()
-        process.executableURL = binary
-        process.arguments = arguments
-        let home = FileManager.default.temporaryDirectory.appendingPathComponent("studio-days-home-\(getpid())").path
-        var environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("XDG_") && $0.key != "ROUTINE_HISTORY" }
-        environment["HOME"] = home
-        environment["NO_COLOR"] = "1"
-        process.environment = environment
-        let input = Pipe(), output = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        input.fileHandleForWriting.write(Data(stdin.utf8))
-        try input.fileHandleForWriting.close()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (String(decoding: data, as: UTF8.self), process.terminationStatus)
+        let result = try StudioRunBinary.run(arguments, input: stdin)
+        return (result.stdout, result.status)
     }
 
     /// Records the backfill in the studio's history, as a person would at a terminal.

@@ -29,33 +29,10 @@ struct StudioGraphStatsTests {
         ("2026-11-07", ["d", "s", "2", "s"]),
     ]
 
-    /// The `routine` executable beside the test bundle.
-    static let binary: URL = {
-        let here = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-        let candidates = [Bundle.main.bundleURL.appendingPathComponent("routine"), here.appendingPathComponent("routine"),
-            Bundle.main.bundleURL.deletingLastPathComponent().appendingPathComponent("routine")]
-        return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) } ?? candidates[0]
-    }()
-
-    /// The binary's standard output and status, with a home of its own and `stdin` as input.
+    /// `routine ARGUMENTS` built beside the tests, with a home and XDG folders of its own.
     static func routine(_ arguments: [String], stdin: String = "") throws -> (out: String, status: Int32) {
-        let process = Process()
-        process.executableURL = binary
-        process.arguments = arguments
-        var environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("XDG_") && $0.key != "ROUTINE_HISTORY" }
-        environment["HOME"] = FileManager.default.temporaryDirectory.appendingPathComponent("studio-graph-home-\(getpid())").path
-        environment["NO_COLOR"] = "1"
-        process.environment = environment
-        let input = Pipe(), output = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        input.fileHandleForWriting.write(Data(stdin.utf8))
-        try input.fileHandleForWriting.close()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (String(decoding: data, as: UTF8.self), process.terminationStatus)
+        let result = try StudioRunBinary.run(arguments, input: stdin)
+        return (result.stdout, result.status)
     }
 
     static func object(_ text: String) throws -> [String: Any] {
