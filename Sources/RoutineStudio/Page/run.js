@@ -226,7 +226,10 @@ export class RunView {
     const resumable = run.result !== "completed" && run.recorded;
     return el("section", { class: "run-card summary", "aria-label": "Summary" },
       el("h3", { class: "run-title", text: heading || run.result }),
-      el("ul", { class: "run-summary" }, lines.map((line) => el("li", { text: line }))),
+      // The last line is the whole run's time ("planned 20m · took 23m"): named as such here,
+      // where no indentation sets it apart as the terminal's does.
+      el("ul", { class: "run-summary" }, lines.map((line, k) => k === lines.length - 1 && /^planned /.test(line)
+        ? el("li", { class: "run-total", text: `The whole run: ${line}` }) : el("li", { text: line }))),
       el("div", { class: "run-actions" },
         resumable ? el("button", { class: "primary", "data-action": "resume", onclick: () => this.start({ resume: true, date: run.date }), text: "Resume" }) : null,
         el("button", { "data-action": "again", onclick: () => { this.run = null; this.lookForUnfinished(); }, text: "Back to the start" })));
