@@ -28,7 +28,7 @@ struct StudioCommand: ParsableCommand {
     @Flag(help: "Open the address with xdg-open, when it is installed.")
     var open = false
 
-    @Flag(name: .customLong("no-history"), help: "Record nothing: Today shows the day without history and refuses logs (the builder and its play panel record nothing anyway).")
+    @Flag(name: .customLong("no-history"), help: "Record nothing: Today shows the day without history and refuses logs and corrections, a run in the Run tab is kept nowhere, and Your days shows no history (the builder records nothing anyway).")
     var noHistory = false
 
     @OptionGroup var history: HistoryOptions

@@ -205,6 +205,22 @@ class DayTests(unittest.TestCase):
         finally:
             studio.close()
 
+    def test_a_studio_restarted_with_another_token_says_so(self):
+        studio = base.Studio(ROUTINE)
+        try:
+            port = studio.address.split(":")[2].split("/")[0]
+            studio.process.kill()
+            studio.process.wait(timeout=10)
+            env = dict(os.environ, ROUTINE_STUDIO_TOKEN="ffeeddccbbaa99887766554433221100", HOME=studio.folder.name, XDG_DATA_HOME=studio.folder.name)
+            studio.process = subprocess.Popen(
+                [base.ROUTINE, "studio", str(studio.path), "--port", port], stdout=subprocess.PIPE, stdin=subprocess.DEVNULL, env=env, text=True)
+            self.assertIn(f":{port}/", studio.process.stdout.readline())
+            wait(lambda: driver().find_elements(By.CSS_SELECTOR, "body[data-unauthorized]"), timeout=10, message="the page told")
+            self.assertIn("Open the address the studio printed", driver().find_element(By.ID, "toast").text)
+            studio.shot("50-new-token")
+        finally:
+            studio.close()
+
     def test_titles_that_look_like_html_stay_text(self):
         studio = base.Studio(HOSTILE)
         try:

@@ -74,7 +74,23 @@ export class Api {
         if (onTiming) onTiming(performance.now() - started);
       }
     };
-    source.onerror = () => { document.getElementById("status").textContent = "reconnecting…"; };
+    source.onerror = () => {
+      document.getElementById("status").textContent = "reconnecting…";
+      // EventSource retries by itself, but gives up for good on an answer that is not a
+      // stream: a studio restarted with another token answers 401. Ask why, and say so, or
+      // listen again a little later.
+      if (source.readyState !== EventSource.CLOSED) return;
+      setTimeout(async () => {
+        const answer = await fetch("/api/routine", { cache: "no-store" }).catch(() => null);
+        if (answer && answer.status === 401) {
+          document.getElementById("status").textContent = "token changed";
+          document.body.dataset.unauthorized = "true";
+          window.dispatchEvent(new CustomEvent("studio-unauthorized"));
+          return;
+        }
+        this.live(onTiming, onHistory);
+      }, 1000);
+    };
     source.onopen = () => {
       this.load().catch(() => {});
       if (onHistory) onHistory(null);

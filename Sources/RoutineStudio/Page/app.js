@@ -53,6 +53,8 @@ class Studio {
       // "Your days" passes it on to the day open beside it.
       if (shown) shown.onHistory(count);
     });
+    window.addEventListener("studio-unauthorized", () =>
+      toast("The studio was started again with a new token: this address no longer works. Open the address the studio printed.", "error", 0));
     // "#days/…" and the like: the first word names the view, the rest is the view's own.
     const view = location.hash.slice(1).split("/")[0];
     if (this.views[view]) this.showView(view, location.hash);

@@ -25,12 +25,12 @@ export function svg(tag, attributes = {}) {
 
 let toastTimer = null;
 
-/// A short message at the bottom of the window.
-export function toast(message, kind = "info") {
+/// A short message at the bottom of the window; `lasts` 0 keeps it until the next one.
+export function toast(message, kind = "info", lasts = kind === "error" ? 7000 : 3500) {
   const box = document.getElementById("toast");
   box.textContent = message;
   box.className = "toast " + kind;
   box.hidden = false;
   clearTimeout(toastTimer);
-  toastTimer = setTimeout(() => { box.hidden = true; }, kind === "error" ? 7000 : 3500);
+  if (lasts) toastTimer = setTimeout(() => { box.hidden = true; }, lasts);
 }
