@@ -98,6 +98,30 @@ struct StudioRunTests {
         }
     }
 
+    @Test func backUndoesTheRecordedStepAndAnotherAnswerTakesItsPlace() async throws {
+        try await StudioFixture.with(Self.routine, history: true) { studio in
+            let (run, holder, _) = try await Self.start(studio, ["date": "2026-11-23"])
+            let historyPath = try #require(studio.historyPath)
+            let store = try #require(try HistoryStore.open(historyPath, create: false))
+            for text in ["d", "15", "Good"] { #expect(await Self.answer(studio, run, holder, text).status == 200) }
+            #expect(try store.run(id: Int64(run))?.steps.map(\.decision.node) == ["water", "pushups", "mood"])
+            // Back from the walk to the question: its answer is taken out of the history.
+            let back = try Self.object(await Self.answer(studio, run, holder, "b"))
+            #expect(Self.prompt(back) == "mood")
+            #expect((back["events"] as? [[String: Any]])?.first?["event"] as? String == "back")
+            #expect((back["steps"] as? [Any])?.count == 2)
+            #expect(try store.run(id: Int64(run))?.steps.map(\.decision.node) == ["water", "pushups"])
+            // The other answer leads elsewhere, and is what the history keeps.
+            let bad = try Self.object(await Self.answer(studio, run, holder, "Bad"))
+            #expect(Self.prompt(bad) == "nap")
+            for text in ["d", ""] { #expect(await Self.answer(studio, run, holder, text).status == 200) }
+            let stored = try #require(try store.run(id: Int64(run)))
+            #expect(stored.result == .completed)
+            #expect(stored.steps.map(\.decision.node) == ["water", "pushups", "mood", "nap"])
+            #expect(stored.steps[2].decision.optionText == "Bad")
+        }
+    }
+
     @Test func refusalsSayWhy() async throws {
         try await StudioFixture.with(Self.routine, history: true) { studio in
             let (run, holder, _) = try await Self.start(studio)
