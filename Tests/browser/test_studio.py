@@ -363,6 +363,9 @@ class TodayTests(unittest.TestCase):
             message = wait(lambda: driver.find_element(By.ID, "today-message").text, message="the refusal")
             self.assertIn("E502", message)
             self.assertIn("'run' (Run) is not scheduled on", message)
+            # The note speaks of this page's button, not of the command's flag.
+            self.assertIn("“Record anyway” records it all the same", message)
+            self.assertNotIn("--force", message)
             studio.shot("22-today-refusal")
             driver.find_element(By.CSS_SELECTOR, '#today-message [data-action="force"]').click()
             wait(lambda: status("run") == "done", message="run recorded anyway")

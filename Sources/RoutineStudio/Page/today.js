@@ -15,6 +15,12 @@ const REASONS = {
 
 function number(value) { return Number.isInteger(value) ? String(value) : String(Math.round(value * 1000) / 1000); }
 
+/// A note of `routine done`'s refusals in the page's words: its flags are this page's buttons.
+function pageWords(note) {
+  return note.replace("--undo takes back", "Undo takes back").replace("--force records it again", "“Record anyway” records it again")
+    .replace("--force records it anyway", "“Record anyway” records it all the same");
+}
+
 export class Today {
   constructor(root) {
     this.root = root;
@@ -133,7 +139,7 @@ export class Today {
       : null;
     return el("div", { id: "today-message", class: "today-message", role: "alert" },
       el("strong", { text: error.code ? `${error.code}: ` : "" }), el("span", { class: "text", text: error.message }),
-      ...(error.notes || []).map((note) => el("div", { class: "note", text: note })),
+      ...(error.notes || []).map((note) => el("div", { class: "note", text: pageWords(note) })),
       el("div", { class: "actions" }, retry,
         el("button", { onclick: () => { this.message = null; this.render(); }, text: "Dismiss" })));
   }
