@@ -57,11 +57,11 @@ struct StudioLayout: Sendable {
     /// node: it halves `dot`'s time on a 200-node routine (120 to 60 ms of CPU) and draws a
     /// narrower picture of the same ranks and order (BENCHMARKS.md, "The studio"). From
     /// `largeRoutine` nodes on, where an edit waits for `dot`, the placement takes a fifth of
-    /// that (`nslimit=0.2`) and the crossing minimisation stops sooner (`mclimit=0.5`): about
-    /// 10 ms less on a 200-node routine for a picture a few percent wider with the same
+    /// that (`nslimit=0.2`) and the crossing minimisation stops sooner (`mclimit=0.3`): about
+    /// 12 ms less on a 200-node routine for a picture a few percent wider with the same
     /// crossings. Smaller routines lay out in a few milliseconds and keep the better placement.
     static func dot(for routine: Routine, reachable: [Bool]?) -> (text: String, arrows: [Arrow], ports: [String: [(x: Double, width: Double)]]) {
-        let effort = routine.nodeCount >= largeRoutine ? "nslimit=0.2, mclimit=0.5" : "nslimit=1"
+        let effort = routine.nodeCount >= largeRoutine ? "nslimit=0.2, mclimit=0.3" : "nslimit=1"
         var out = "digraph { graph [rankdir=TB, nodesep=0.35, ranksep=0.55, splines=spline, outputorder=edgesfirst, \(effort)];\n"
         out += "  node [shape=box, fixedsize=true, label=\"\"]; edge [arrowsize=0.7];\n"
         var arrows: [Arrow] = []

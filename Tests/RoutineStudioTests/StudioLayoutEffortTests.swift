@@ -14,7 +14,7 @@ struct StudioLayoutEffortTests {
 
     @Test(arguments: [
         ("morning-sized", 10, "nslimit=1]"), ("one short of large", StudioLayout.largeRoutine - 1, "nslimit=1]"),
-        ("large", StudioLayout.largeRoutine, "nslimit=0.2, mclimit=0.5]"), ("200 nodes", 200, "nslimit=0.2, mclimit=0.5]"),
+        ("large", StudioLayout.largeRoutine, "nslimit=0.2, mclimit=0.3]"), ("200 nodes", 200, "nslimit=0.2, mclimit=0.3]"),
     ])
     func effortFollowsTheSize(_ name: String, _ count: Int, _ attributes: String) {
         let header = StudioLayout.dot(for: Self.chain(count), reachable: nil).text.split(separator: "\n")[0]
