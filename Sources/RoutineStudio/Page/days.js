@@ -190,10 +190,10 @@ export class Days {
       today: ctx.today, onOpen: ctx.open, off: ctx.off(n),
       label: (said) => [el("strong", { text: `${draw.WEEKDAYS[draw.weekday(n)]} ${new Date(n * 86400000).getUTCDate()}` }), el("span", { text: said })],
     }));
-    const head = el("tr", {}, el("th", { text: "habit" }), ...days.map((n) => el("th", { text: draw.WEEKDAYS[draw.weekday(n)] })));
-    const rows = this.data.stats.habits.map((h) => el("tr", {}, el("th", { scope: "row", text: h.id }), ...days.map((n) => {
+    const head = el("tr", {}, el("th", { text: "Habit" }), ...days.map((n) => el("th", { text: draw.WEEKDAYS[draw.weekday(n)] })));
+    const rows = this.data.stats.habits.map((h) => el("tr", {}, el("th", { scope: "row", text: h.title, title: h.id }), ...days.map((n) => {
       const s = ctx.status(h, n);
-      return el("td", {}, el("i", { class: `dot s-${s || "none"}`, title: s ? draw.STATUS_TEXT[s] : "no record", "aria-label": `${h.id}: ${s ? draw.STATUS_TEXT[s] : "no record"}` }));
+      return el("td", {}, el("i", { class: `dot s-${s || "none"}`, title: s ? draw.STATUS_TEXT[s] : "no record", "aria-label": `${h.title}: ${s ? draw.STATUS_TEXT[s] : "no record"}` }));
     })));
     return el("div", { class: "days-body" },
       el("div", { class: "week-tiles", role: "grid", "aria-label": "The week, day by day" }, ...tiles), draw.shareLegend(),
