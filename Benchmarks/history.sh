@@ -6,7 +6,7 @@
 #   Benchmarks/history.sh --smoke    one year, few runs: proves the script works (CI)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-export PATH="/opt/swift/usr/bin:$PATH"
+source scripts/env.sh
 
 days=3650 nodes=2000 runs=20 out=Benchmarks/history-results.md
 if [ "${1:-}" = "--smoke" ]; then days=365 nodes=200 runs=3; fi

@@ -7,7 +7,7 @@
 #   Benchmarks/lsp.sh --smoke    a few edits each: proves the script works (CI)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-export PATH="/opt/swift/usr/bin:$PATH"
+source scripts/env.sh
 
 edits=1000 memory=10000
 if [ "${1:-}" = "--smoke" ]; then edits=20 memory=120; fi

@@ -7,7 +7,7 @@
 #   Benchmarks/run.sh 5000 50000      any sizes
 set -euo pipefail
 cd "$(dirname "$0")/.."
-export PATH="/opt/swift/usr/bin:$PATH"
+source scripts/env.sh
 
 sizes=(10000 100000 1000000)
 runs=2

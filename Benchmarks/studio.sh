@@ -7,7 +7,7 @@
 #   ROUNDS=5 Benchmarks/studio.sh   a quick run
 set -euo pipefail
 cd "$(dirname "$0")/.."
-export PATH="/opt/swift/usr/bin:$PATH"
+source scripts/env.sh
 
 source scripts/browser-venv.sh
 swift build -c release --product routine >/dev/null

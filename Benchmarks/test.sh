@@ -7,7 +7,7 @@
 #   Benchmarks/test.sh --smoke    a few runs: proves the script works
 set -euo pipefail
 cd "$(dirname "$0")/.."
-export PATH="/opt/swift/usr/bin:$PATH"
+source scripts/env.sh
 
 runs=50
 [ "${1:-}" = "--smoke" ] && runs=3

@@ -5,7 +5,7 @@
 #   Benchmarks/today.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
-export PATH="/opt/swift/usr/bin:$PATH"
+source scripts/env.sh
 command -v hyperfine >/dev/null || { echo "today.sh: 'hyperfine' is missing (apt-get install hyperfine)" >&2; exit 69; }
 
 work=$(mktemp -d)

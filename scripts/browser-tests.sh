@@ -4,7 +4,7 @@
 # selenium, so it never looks for a driver online. Screenshots go to .build/studio-screenshots/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-export PATH="/opt/swift/usr/bin:$PATH"
+source scripts/env.sh
 
 source scripts/browser-venv.sh
 swift build --product routine >/dev/null

@@ -8,7 +8,7 @@
 # regression test under Tests/RoutineKitTests/Fixtures/fuzz/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-export PATH="/opt/swift/usr/bin:$PATH"
+source scripts/env.sh
 seconds=${1:-600}
 
 build=.build-fuzz

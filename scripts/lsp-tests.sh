@@ -4,14 +4,9 @@
 # in a virtual environment under .build/, made on first use.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-export PATH="/opt/swift/usr/bin:$PATH"
+source scripts/env.sh
 
-venv=.build/lsp-venv
-if [ ! -x "$venv/bin/pytest" ]; then
-    rm -rf "$venv"
-    python3 -m venv "$venv"
-    "$venv/bin/pip" install --quiet --disable-pip-version-check -r Tests/lsp/requirements.txt
-fi
+python_venv lsp Tests/lsp/requirements.txt
 swift build --product routine >/dev/null
 export ROUTINE="$PWD/.build/debug/routine"
 exec "$venv/bin/python" -m pytest -q -p no:cacheprovider Tests/lsp "$@"

@@ -4,7 +4,7 @@
 # runs `swift test` and the end-to-end suites with real clients.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-export PATH="/opt/swift/usr/bin:$PATH"
+source scripts/env.sh
 
 need=()
 have() { command -v "$1" >/dev/null 2>&1; }
@@ -29,6 +29,9 @@ if [ ${#need[@]} -gt 0 ]; then
     apt-get update -qq
     apt-get install -y -qq "${need[@]}" >/dev/null
 fi
+
+# Each target imports only what ARCHITECTURE.md allows.
+bash scripts/check-imports.sh
 
 swift test </dev/null
 
