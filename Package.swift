@@ -49,11 +49,13 @@ let package = Package(
         .testTarget(name: "RoutineHistoryTests", dependencies: ["RoutineHistory", "RoutineKit"]),
         .testTarget(name: "RoutineTerminalTests", dependencies: ["RoutineTerminal"]),
         .testTarget(name: "RoutineLanguageServerTests", dependencies: ["RoutineLanguageServer", "RoutineKit"]),
-        .testTarget(name: "EndToEndTests", dependencies: ["RoutineKit"]),
+        // The suites that run the built binary declare it, so `swift test` builds it first.
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .testTarget(name: "EndToEndTests", dependencies: ["RoutineKit", "TestSupport", "routine"]),
         .testTarget(
             name: "RoutineStudioTests",
             dependencies: [
-                "RoutineStudio", "RoutineKit", "RoutineHistory",
+                "RoutineStudio", "RoutineKit", "RoutineHistory", "TestSupport", "routine",
             ]),
     ],
     swiftLanguageModes: [.v6]

@@ -1,19 +1,12 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// The package root, for the example routines.
-let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-    .deletingLastPathComponent()
+let packageRoot = BuiltBinary.packageRoot
 
 /// The `routine` executable built beside the test bundle.
-let routineBinary: URL = {
-    let candidates = [
-        Bundle.main.bundleURL.appendingPathComponent("routine"),
-        URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("routine"),
-        Bundle.main.bundleURL.deletingLastPathComponent().appendingPathComponent("routine"),
-    ]
-    return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) } ?? candidates[0]
-}()
+let routineBinary = BuiltBinary.routine
 
 struct Execution {
     var stdout: String

@@ -1,5 +1,6 @@
 import Foundation
 import RoutineHistory
+import TestSupport
 import Testing
 
 @testable import RoutineStudio
@@ -7,14 +8,7 @@ import Testing
 /// The built `routine` beside the test bundle, run with a temporary HOME and XDG folders, for
 /// the tests where the terminal and the studio share one history.
 enum StudioRunBinary {
-    static let url: URL = {
-        let candidates = [
-            Bundle.main.bundleURL.appendingPathComponent("routine"),
-            URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("routine"),
-            Bundle.main.bundleURL.deletingLastPathComponent().appendingPathComponent("routine"),
-        ]
-        return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) } ?? candidates[0]
-    }()
+    static let url = BuiltBinary.routine
 
     static let home: URL = {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("studio-run-home-\(getpid())")
