@@ -1,10 +1,10 @@
 /// A key, or text, as a terminal delivers it.
 public enum Key: Equatable, Sendable {
-    /// Printable text: one character typed, or a paste with its control characters removed.
+    /// Printable text: a character typed (``KeyDecoder/feed(_:)`` joins a run of them).
     case text(String)
-    /// Text that was pasted (between the terminal's paste brackets) or that arrived in a burst
-    /// of several keys at once: typed into the line, never a key that decides anything. Its
-    /// control characters, Enter among them, are already dropped.
+    /// Text that was pasted (between the terminal's paste brackets, or a burst that only a
+    /// paste gives): typed into the line, never a key that decides anything. Its control
+    /// characters, Enter among them, are already dropped.
     case paste(String)
     case enter, backspace, delete, tab, escape
     case left, right, up, down, home, end
@@ -35,22 +35,28 @@ public struct KeyDecoder: Sendable {
     /// Whether bytes are waiting for the rest of a sequence (a paste waits as long as it takes).
     public var isWaiting: Bool { !pasting && !pending.isEmpty }
 
-    /// Whether the last ``read(_:continuingBurst:)`` was a burst, made typed text.
-    public private(set) var lastReadWasBurst = false
+    /// Whether the last ``read(_:continuingPaste:)`` was taken for a paste, made typed text.
+    public private(set) var lastReadWasPaste = false
 
-    /// The keys of one read from the terminal. A read that holds one key is that key; a read
-    /// of several keys at once (a paste without brackets, or a burst faster than any typing)
-    /// is typed text only: its printable characters as one ``Key/paste(_:)``, the rest dropped.
-    /// `continuingBurst`: the read came right after a burst, as the rest of a paste split
-    /// between reads does, and is typed text too, even a lone Enter.
-    public mutating func read(_ bytes: some Sequence<UInt8>, continuingBurst: Bool = false) -> [Key] {
+    /// The keys of one read from the terminal. Only a paste is text: one the terminal
+    /// brackets, or a read of several keys that no person types at a prompt, one with a line
+    /// break before its last byte or with text and keys that edit it (Backspace, Delete,
+    /// Ctrl-U, Ctrl-W, Ctrl-K, Ctrl-D, a lone Escape). A paste's printable characters come as
+    /// one ``Key/paste(_:)``, the rest dropped. Anything else is keys, in order, a character of
+    /// text each: `2` and Enter written at once, or two Downs of a key held down.
+    /// `continuingPaste`: the read came right after a paste, as the rest of one split between
+    /// reads does, and is typed text too, even a lone Enter.
+    public mutating func read(_ bytes: some Sequence<UInt8>, continuingPaste: Bool = false) -> [Key] {
         let keys = feed(bytes)
-        lastReadWasBurst = false
-        if keys.count == 1, !isWaiting, !continuingBurst {
-            guard case .text(let text) = keys[0], text.count > 1 else { return keys }
-        }
+        lastReadWasPaste = false
         guard !keys.isEmpty else { return [] }
-        lastReadWasBurst = true
+        guard continuingPaste || isPaste(keys) else {
+            return keys.flatMap { key -> [Key] in
+                guard case .text(let text) = key, text.count > 1 else { return [key] }
+                return text.map { .text(String($0)) }
+            }
+        }
+        lastReadWasPaste = true
         var text = ""
         for key in keys {
             switch key {
@@ -61,7 +67,25 @@ public struct KeyDecoder: Sendable {
         return text.isEmpty ? [] : [.paste(text)]
     }
 
-    /// The keys in `bytes`, each as it is (a bracketed paste as ``Key/paste(_:)``); ``read(_:)``
+    /// Whether the keys of one read are a paste: see ``read(_:continuingPaste:)``. Bytes still
+    /// pending come after the last key; an Escape among them may be a lone one.
+    private func isPaste(_ keys: [Key]) -> Bool {
+        if pasting { return true }
+        var text = false
+        var editing = pending.first == 0x1B
+        for (k, key) in keys.enumerated() {
+            switch key {
+            case .paste: return true
+            case .enter where k < keys.count - 1 || !pending.isEmpty: return true
+            case .text: text = true
+            case .backspace, .delete, .escape, .control("u"), .control("w"), .control("k"), .control("h"), .control("d"): editing = true
+            default: break
+            }
+        }
+        return text && editing
+    }
+
+    /// The keys in `bytes`, each as it is (a bracketed paste as ``Key/paste(_:)``); ``read(_:continuingPaste:)``
     /// is what a terminal's reader calls.
     public mutating func feed(_ bytes: some Sequence<UInt8>) -> [Key] {
         pending.append(contentsOf: bytes)

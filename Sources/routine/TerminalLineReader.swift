@@ -9,15 +9,20 @@ import Glibc
 /// line is typed, keys decoded (a cursor key moves the cursor, it is never echoed as `^[[A`),
 /// the line redrawn in place. Ctrl-C interrupts, Ctrl-D on an empty line ends the input,
 /// Ctrl-Z suspends with the terminal restored and takes it back on `fg`. Every byte from the
-/// terminal comes through ``nextKeys(timeout:)``: a paste, and a burst of keys read at once,
-/// is typed text there, so that nothing pasted decides anything. A terminal that is gone
+/// terminal comes through ``nextKeys(timeout:)``: a paste is typed text there, so that nothing
+/// pasted decides anything, while keys that arrive together are keys, in order. The keys of a
+/// read after the one that answers are dropped: they were sent before the next prompt showed
+/// (the Enter after a digit that picked an option). A terminal that is gone
 /// (end of file or an error on it, or SIGHUP) interrupts the run.
 final class TerminalLineReader {
     let fd: Int32
     private let raw: RawMode
     private var decoder = KeyDecoder()
-    /// When the last burst was read: a read that follows it closely is the rest of it.
-    private var lastBurst: ContinuousClock.Instant?
+    /// When the last paste was read: a read that follows it closely is the rest of it.
+    private var lastPaste: ContinuousClock.Instant?
+    /// Keys of a read not handled yet, for the next ``nextKeys(timeout:)`` (those after the
+    /// `t` that starts a countdown are the countdown's).
+    private var queued: [Key] = []
     /// How long the countdown ran, its pauses left out (at the countdown's speed), when it
     /// gave the last answer; nil when the answer was typed.
     private(set) var countdownSeconds: Double?
@@ -31,6 +36,7 @@ final class TerminalLineReader {
     /// the prompt appears is echoed by the terminal itself.
     func readLine(limit: Int, kind: PromptKind = .line, colors: Bool = false, ready: () -> Void = {}) -> RunLine {
         countdownSeconds = nil
+        queued = []
         guard raw.enable() else {
             let gone = errno == EIO || errno == ENXIO
             ready()
@@ -41,6 +47,8 @@ final class TerminalLineReader {
         var editor = LineEditor()
         var shown = 0
         var menu: Menu?
+        // The countdown's time so far at this prompt: Escape keeps it, `t` goes on from it.
+        var counted = 0.0
         if case .menu(let options, let prompt, let highlighted, let printed) = kind {
             let candidate = Menu(options: options, prompt: prompt, highlighted: highlighted, colors: colors)
             // A terminal too small to hold the menu gets the options as printed, and a line.
@@ -87,14 +95,16 @@ final class TerminalLineReader {
                 }
             }
             guard let keys = nextKeys(timeout: -1) else { return hangUp() }
-            for key in keys {
+            for (index, key) in keys.enumerated() {
                 if Interrupts.happened { return .interrupted }
                 // Keys that answer at once, on an empty line.
                 if editor.text.isEmpty {
                     if case .text(let typed) = key, typed.count == 1, let c = typed.first, kind.singleKeys.contains(c) {
                         guard c == "t", case .timed(let seconds) = kind else { return answer(String(c)) }
-                        if let line = countdown(seconds) { return line }
-                        continue
+                        queued = Array(keys[(index + 1)...])
+                        if let line = countdown(seconds, counted: &counted) { return line }
+                        // The countdown took the rest of the read.
+                        break
                     }
                     if var current = menu {
                         var moves = true
@@ -197,6 +207,10 @@ final class TerminalLineReader {
     /// comes); [] when nothing came. A lone Escape is told from a sequence by a 50 ms pause.
     /// nil when the terminal is gone: end of file, or an error other than a signal's.
     func nextKeys(timeout: Int32) -> [Key]? {
+        if !queued.isEmpty {
+            defer { queued = [] }
+            return queued
+        }
         let waiting = decoder.isWaiting
         var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
         let ready = poll(&poller, 1, waiting ? (timeout < 0 ? 50 : min(50, timeout)) : timeout)
@@ -208,23 +222,25 @@ final class TerminalLineReader {
         // In raw mode Ctrl-D is a byte: no bytes at all is a terminal that hung up.
         if n == 0 { return nil }
         let now = ContinuousClock.now
-        let continuing = lastBurst.map { now - $0 < .milliseconds(50) } ?? false
-        let keys = decoder.read(bytes[..<n], continuingBurst: continuing)
-        lastBurst = decoder.lastReadWasBurst ? now : nil
+        let continuing = lastPaste.map { now - $0 < .milliseconds(50) } ?? false
+        let keys = decoder.read(bytes[..<n], continuingPaste: continuing)
+        lastPaste = decoder.lastReadWasPaste ? now : nil
         return keys
     }
 
     /// A countdown of `seconds`, drawn in place as mm:ss: Space pauses and resumes, Enter
     /// marks the habit done early, Escape goes back to the prompt, Ctrl-C interrupts; at zero
     /// the bell rings and Enter marks it done. Returns the answer, or nil when the person went
-    /// back to the prompt. The time it ran, pauses excluded, is kept in ``countdownSeconds``.
-    private func countdown(_ seconds: Int) -> RunLine? {
+    /// back to the prompt. `counted` is the time it ran before at this prompt: it goes on from
+    /// there, and keeps the time for a next start. The time it ran in all, pauses excluded, is
+    /// kept in ``countdownSeconds``.
+    private func countdown(_ seconds: Int, counted: inout Double) -> RunLine? {
         let speed = TimerClock.speed
-        var left = Double(seconds)
-        var ran = 0.0
+        var left = max(0, Double(seconds) - counted)
+        var ran = counted
         var paused = false
         var last = ContinuousClock.now
-        var rang = false
+        var rang = left <= 0
         var drawnWidth = 0
         func draw() {
             let whole = max(0, Int(left.rounded(.up)))
@@ -274,6 +290,7 @@ final class TerminalLineReader {
                     Interrupts.flag = SIGINT
                     return .interrupted
                 case .escape:
+                    counted = ran
                     screen("\r\u{1B}[K  done? (t: timer) > ")
                     return nil
                 default:

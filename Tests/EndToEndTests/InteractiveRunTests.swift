@@ -39,9 +39,11 @@ final class TmuxSession {
     /// The wait status of the last tmux client.
     private(set) var lastStatus: Int32 = 0
 
-    /// Sends `keys` in one write: the program reads them as one burst (typed text only).
+    /// Sends `keys` in one write: the program reads them at once, as keys unless they look
+    /// like a paste.
     /// A client that could not reach a busy server is tried again.
     func send(_ keys: String...) throws { try sendKeys(keys) }
+    func send(_ keys: [String]) throws { try sendKeys(keys) }
 
     private func sendKeys(_ keys: [String]) throws {
         for _ in 0..<3 {

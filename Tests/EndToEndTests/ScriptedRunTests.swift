@@ -61,6 +61,25 @@ struct ScriptedRunTests {
         #expect(result.status == 0)
     }
 
+    /// An empty line, `d` or `done` at a numeric habit records its target, as Enter does at a
+    /// terminal, in a file of answers and on a pipe alike.
+    @Test(arguments: ["", "d", "done"], [false, true])
+    func doneAtANumericHabitRecordsTheTarget(_ line: String, file: Bool) throws {
+        // water, stretch, "Okay", walk, plan, then water2.
+        let answers = "\n\n2\n\n\n\(line)\n"
+        var arguments = ["run", "routines/morning.rt", "--json", "--date", "2026-11-23"]
+        if file {
+            let path = try temporaryDirectory().appendingPathComponent("answers.txt")
+            try answers.write(to: path, atomically: true, encoding: .utf8)
+            arguments += ["--answers", path.path]
+        }
+        let result = try execute(arguments, stdin: file ? "" : answers)
+        #expect(result.status == 0, "\(result.stderr)")
+        let lines = events(result.stdout)
+        #expect(lines.contains(#"{"event":"habit","step":6,"node":"water2","title":"Drink water","result":"done","value":8,"target":8,"unit":"glasses"}"#), "\(lines)")
+        #expect(lines.last?.contains(#""result":"completed""#) == true)
+    }
+
     @Test func answersRunningOutExitsThree() throws {
         let result = try execute(["run", "routines/morning.rt", "--json", "--date", "2026-11-23"], stdin: "\n")
         #expect(result.status == 3)

@@ -57,6 +57,85 @@ struct TerminalInputTests {
         #expect(screen.contains("0 done · 1 skipped"), "\(screen)")
     }
 
+    struct Together: CustomTestStringConvertible, Sendable {
+        let name: String
+        /// tmux key names sent in one write, at the question's menu.
+        let keys: [String]
+        /// Then pressed alone, if anything.
+        let after: [String]
+        /// The habit the answer leads to.
+        let next: String
+        var testDescription: String { name }
+    }
+
+    static let togethers: [Together] = [
+        Together(name: "2 and Enter", keys: ["2", "Enter"], after: [], next: "Go for a walk"),
+        Together(name: "two Downs, then Enter", keys: ["Down", "Down"], after: ["Enter"], next: "Write three lines"),
+        Together(name: "two Downs and Enter", keys: ["Down", "Down", "Enter"], after: [], next: "Write three lines"),
+        Together(name: "j, j, k and Enter", keys: ["j", "j", "k", "Enter"], after: [], next: "Go for a walk"),
+        Together(name: "n, o and Enter", keys: ["n", "o", "Enter"], after: [], next: "Write three lines"),
+    ]
+
+    /// Keys written at once (a slow link, `expect`, a key held down) are keys, in order: the
+    /// answer is the one they choose, and a key after the one that answered is not taken for
+    /// the next step's.
+    @Test(arguments: togethers)
+    func keysThatArriveTogetherAreKeys(_ together: Together) throws {
+        let history = freshHistoryPath()
+        let session = try atTheFirstHabit(history: history)
+        try session.toTheQuestion()
+        try session.send(together.keys)
+        try session.waitUntilRead()
+        for key in together.after { try session.press(key) }
+        var screen = try session.waitFor(together.next)
+        #expect(!screen.contains("maybe"), "\(screen)")
+        #expect(try recorded(history).steps == 3, "\(screen)")
+        try session.press("q")
+        screen = try session.waitFor("[exit=0]")
+        #expect(screen.contains("0 skipped"), "\(screen)")
+    }
+
+    /// `d` and Enter written at once at a habit: done, and the Enter is not the next habit's.
+    @Test func aKeyAndEnterTogetherAtAHabit() throws {
+        let history = freshHistoryPath()
+        let session = try atTheFirstHabit(history: history)
+        try session.send(["d", "Enter"])
+        try session.waitUntilRead()
+        try session.waitFor("Step 2 · Morning")
+        #expect(try recorded(history).steps == 1)
+        try session.press("q")
+        try session.waitFor("[exit=0]")
+    }
+
+    /// Escape from a countdown keeps its time: `t` again goes on from where it was, and the
+    /// step records the whole time.
+    @Test func theCountdownGoesOnAfterEscape() throws {
+        let history = freshHistoryPath()
+        let session = try TmuxSession(
+            command: "cd '\(packageRoot.path)' && \(Self.run)",
+            environment: ["TERM": "xterm-256color", "NO_COLOR": "1", "ROUTINE_HISTORY": history, "ROUTINE_TEST_CLOCK_SPEED": "60"])
+        try session.waitFor("done? >")
+        try session.press("d")
+        try session.waitFor("done? (t: timer) >")
+        try session.press("t")
+        try session.waitFor("⏱ 04:1")
+        try session.press("Escape")
+        var screen = try session.waitFor("done? (t: timer) >")
+        try session.press("t")
+        screen = try session.waitFor("⏱")
+        // What the countdown shows when it starts again: at most what it showed at Escape.
+        let shown = try #require(screen.firstMatch(of: /⏱ (\d\d):(\d\d)/))
+        let left = Int(shown.1)! * 60 + Int(shown.2)!
+        #expect(left < 4 * 60 + 20, "\(screen)")
+        try session.press("Enter")
+        try session.waitFor("answer (1-5) >")
+        try session.enter("q", shown: "answer (1-5) > q")
+        try session.waitFor("[exit=0]")
+        let log = try execute(["log", "--history", history, "--json"]).stdout
+        let seconds = try #require(log.firstMatch(of: /"node":"stretch"[^}]*"seconds":(\d+(\.\d+)?)/))
+        #expect(Double(seconds.1)! >= Double(5 * 60 - left), "\(log)")
+    }
+
     /// 200,000 random characters, controls and sequences among them, decide nothing.
     @Test(arguments: [false, true])
     func aLongRandomPasteDecidesNothing(bracketed: Bool) throws {

@@ -50,6 +50,21 @@ struct TestCommandTests {
         return dir
     }
 
+    /// A test file reads its lines as a scripted run does: an option by its text past an
+    /// emoji, `do d` at a numeric habit for its target.
+    @Test func aTestFileReadsAnswersAsTheRunDoes() throws {
+        let dir = try temporaryDirectory()
+        try "routine \"R\"\nquestion night \"Slept?\"\n  \"😀 Well\"\n  \"😴 Badly\"\nthen -> water\nhabit water \"Water\" target 8 glasses\n"
+            .write(to: dir.appendingPathComponent("r.rt"), atomically: true, encoding: .utf8)
+        try "case badly\n  answer Badly\n  do d\n  expect value water 8\n  expect end completed\n"
+            .write(to: dir.appendingPathComponent("r.rt.test"), atomically: true, encoding: .utf8)
+        let result = try execute(["test"], in: dir)
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+        #expect(result.stdout == "PASS r.rt.test: badly\n1 passed, 0 failed\n")
+        let scripted = try execute(["run", "r.rt", "--no-history", "--json"], stdin: "Badly\nd\n", in: dir)
+        #expect(scripted.stdout.contains(#""option":"😴 Badly""#) && scripted.stdout.contains(#""value":8"#), "\(scripted.stdout)")
+    }
+
     @Test func passingCasesFoundInTheCurrentFolder() throws {
         let dir = try folder(Self.passing)
         let result = try execute(["test"], in: dir)

@@ -138,6 +138,17 @@ struct GatherTests {
         #expect(loaded.diagnostics[1].fixIt == nil)
     }
 
+    /// A second gather (E107) does not hide the options after the first (E112).
+    @Test(arguments: [
+        ("  \"x\" -> a\n  then -> b\n  \"y\"\n  -> b\n", ["E107", "E112", "W010"]),
+        ("  \"x\" -> a\n  -> b\n  \"y\"\n  then -> b\n", ["E107", "E112", "W010"]),
+        ("  \"x\" -> a\n  then -> b\n  then -> b\n  \"y\"\n", ["E107", "E112"]),
+    ])
+    func optionsAfterTheFirstOfTwoGathersAreErrors(_ question: String, codes: [String]) {
+        let loaded = load(Self.r + "question q \"Q\"\n" + question + Self.habits)
+        #expect(loaded.diagnostics.map(\.code.rawValue).sorted() == codes)
+    }
+
     @Test func theBareGatherOffersBothFixes() throws {
         let source = Self.r + "question q \"Q\"\n  \"x\" -> a\n  \"y\"\n    -> b\n" + Self.habits
         let d = try #require(load(source).diagnostics.first)

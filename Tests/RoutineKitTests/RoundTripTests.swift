@@ -51,6 +51,20 @@ struct RoundTripTests {
         try Self.checkRoundTrips(routine)
     }
 
+    /// YAML is written as UTF-8: emoji as they are (libyaml alone escapes them as `\U…`), a
+    /// private-use character beside them too, and only what YAML requires escaped.
+    @Test(arguments: [
+        ("😴 Badly", "title: 😴 Badly\n"), ("é 日本語 🧘‍♀️", "title: é 日本語 🧘‍♀️\n"),
+        ("\u{E000}😴\u{E001}", "title: \u{E000}😴\u{E001}\n"), ("😴\n\\U0001F634", "title: \"😴\\n\\\\U0001F634\"\n"),
+        ("yes 😴", "title: yes 😴\n"), ("😴 \u{7}", "title: \"😴 \\a\"\n"),
+    ])
+    func yamlIsWrittenAsUTF8(_ title: String, line: String) throws {
+        let routine = Routine(name: "R", nodes: [RoutineNode(kind: .habit, id: "a", title: title)])
+        let yaml = YAMLWriter.write(routine)
+        #expect(yaml.contains(line), "\(yaml)")
+        try Self.checkRoundTrips(routine)
+    }
+
     /// A node written over several lines that each end in a comment is printed on one line,
     /// which can end in one comment only: the others go before the next declaration.
     @Test func commentsOfJoinedLinesStaySeparate() {
@@ -137,7 +151,7 @@ struct RoutineGenerator {
         "- leading dash", "? question", "[bracket", "{brace}", "&anchor", "*alias", "!tag", "%percent", "@at", "`tick`",
         "yes", "no", "true", "null", "~", "123", "1e5", "0x1F", ".5", "-", "  spaces around  ", "emoji 🧘‍♀️👨‍👩‍👧",
         "RTL שלום", "e\u{301}", "bell \u{7} esc \u{1B}", "del \u{7F} c1 \u{85}\u{9F}", "ls \u{2028} ps \u{2029}", "bom \u{FEFF}",
-        "non-char \u{FFFE}", "end", "habit", "'single'", "a,b", "->", "\\u{41}",
+        "non-char \u{FFFE}", "private use \u{E000}😴", "end", "habit", "'single'", "a,b", "->", "\\u{41}",
     ]
 
     mutating func string() -> String {

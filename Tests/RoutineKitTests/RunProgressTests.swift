@@ -6,8 +6,9 @@ import Testing
 /// routines (the path oracle's), at every state a run can reach, the count and whether the
 /// choices are fixed are compared with an enumeration of every way on from there.
 struct RunProgressTests {
-    /// The most records any way on from `run` adds (the current node's included), and
-    /// whether a question is left on some way (the current node included).
+    /// The most steps that ask on any way on from `run` (the current node's included; not the
+    /// habits passed over), and whether a question is left on some way (the current node
+    /// included).
     static func enumerate(_ run: RoutineRun) -> (steps: Int, question: Bool) {
         guard let node = run.current else { return (0, false) }
         let options = run.routine.optionCount(of: node)
@@ -17,7 +18,8 @@ struct RunProgressTests {
             var next = run
             next.decide(decision)
             let after = enumerate(next)
-            best.steps = max(best.steps, next.records.count - run.records.count + after.steps)
+            let asked = next.records[run.records.count...].filter { $0.outcome != .habit(.notScheduled, value: nil) }.count
+            best.steps = max(best.steps, asked + after.steps)
             best.question = best.question || after.question
         }
         return best
@@ -26,7 +28,11 @@ struct RunProgressTests {
     @Test(arguments: 0..<300)
     func theCountIsTheLongestRemainingWay(_ seed: UInt64) {
         let routine = PathOracleTests.routine(seed: seed)
-        var first = RoutineRun(routine: routine, date: CalendarDate(year: 2026, month: 11, day: 23))
+        // Every third habit done earlier that day (from the second seed on): passed over.
+        let earlier = seed == 0 ? [:] : Dictionary(uniqueKeysWithValues: (0..<routine.nodeCount).filter { !routine.isQuestion($0) && ($0 + Int(seed)) % 3 == 0 }.map {
+            ($0, Completion(source: .log, time: "07:00"))
+        })
+        var first = RoutineRun(routine: routine, date: CalendarDate(year: 2026, month: 11, day: 23), doneEarlier: earlier)
         first.trackProgress()
         var stack = [first]
         var checked = 0
@@ -47,6 +53,27 @@ struct RunProgressTests {
                 #expect(back.stepsLeft == shown, "seed \(seed), back to step \(run.step)")
             }
         }
+    }
+
+    /// Habits the run will pass over are not counted: one on other days, one whose weekly
+    /// quota is met, one done earlier that day.
+    @Test(arguments: [
+        ("", "3 more"), ("habit b \"B\" on tue -> c\n", "2 more"), ("habit b \"B\" 2 per week -> c\n", "2 more"),
+        ("habit b \"B\" on tue -> c\nhabit c \"C\" on sun -> d\n", "1 more"),
+    ])
+    func habitsPassedOverAreNotCounted(_ override: String, shown: String) {
+        var text = "routine \"R\"\nhabit a \"A\" -> b\n"
+        let lines = ["b": "habit b \"B\" -> c\n", "c": "habit c \"C\" -> d\n", "d": "habit d \"D\"\n"]
+        for id in ["b", "c", "d"] where !override.contains("habit \(id) ") { text += lines[id]! }
+        text += override
+        let routine = load(text).routine
+        let quota = routine.nodes.firstIndex { $0.perWeek != nil }.map { [$0: 2] } ?? [:]
+        var run = RoutineRun(routine: routine, date: CalendarDate(year: 2026, month: 11, day: 23), doneThisWeek: quota)
+        run.trackProgress()
+        #expect(run.stepsLeft.text == shown, "\(text)")
+        var earlier = RoutineRun(routine: load("routine \"R\"\n" + lines.values.sorted().joined()).routine, date: run.date, doneEarlier: [1: Completion(source: .run, time: "07:00")])
+        earlier.trackProgress()
+        #expect(earlier.stepsLeft.text == "1 more")
     }
 
     /// The progress of a whole run, each step taken back once and decided again, costs

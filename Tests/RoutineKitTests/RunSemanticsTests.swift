@@ -41,7 +41,10 @@ struct RunSemanticsTests {
              answers: ["d"], expected: ["a:not-scheduled", "b"]),
         Case(name: "scheduled on the given date", source: r + "habit a \"A\" on tue -> b\nhabit b \"B\" on weekends",
              date: "2026-11-24", answers: ["d"], expected: ["a", "b:not-scheduled"]),
-        Case(name: "numeric value", source: r + "habit w \"Water\" target 8 glasses", answers: ["", "lots", "7.5"], expected: ["w=7.5"]),
+        Case(name: "numeric value", source: r + "habit w \"Water\" target 8 glasses", answers: ["lots", "7.5"], expected: ["w=7.5"]),
+        // Done as planned, as Enter alone at a terminal: the target.
+        Case(name: "numeric target by an empty line", source: r + "habit w \"Water\" target 8 glasses", answers: [""], expected: ["w=8"]),
+        Case(name: "numeric target by d", source: r + "habit w \"Water\" target 8 glasses", answers: [" done "], expected: ["w=8"]),
         Case(name: "invalid answers are asked again", source: r + "question q \"Q\"\n \"Great\" -> end\n \"Grim\" -> end",
              answers: ["0", "3", "gr", "x", "gre"], expected: ["q=Great"]),
         Case(name: "answers run out", source: r + "habit a \"A\" -> b\nhabit b \"B\"", answers: ["d"], expected: ["a"], result: .incomplete),

@@ -147,6 +147,18 @@ struct TestFileParserTests {
         #expect(found.map(\.code.rawValue) == ["E405", "E405", "E405"])
         #expect(found.first?.fixIt?.replacement == "water")
     }
+
+    /// The checker reads an answer as the run does: what `run` takes passes, what it cannot
+    /// take at any question is E405.
+    @Test(arguments: [
+        ("Badly", true), ("badly", true), ("😴 Badly", true), ("2", true), ("gr", true),
+        ("3", false), ("Fine", false), ("😴", false),
+    ])
+    func checkerReadsAnswersAsTheRunDoes(_ answer: String, taken: Bool) {
+        let routine = load("routine \"R\"\nquestion mood \"M\"\n  \"😀 Great\"\n  \"😴 Badly\"\n").routine
+        let (file, _) = Self.parse("case a\nanswer \(answer)\n")
+        #expect(TestChecker.check(file, against: routine).isEmpty == taken)
+    }
 }
 
 /// Each bad test file in Fixtures/testfiles beside its rendering (`.expected` rich, `.short`);

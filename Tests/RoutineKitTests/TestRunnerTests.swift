@@ -34,7 +34,7 @@ struct TestRunnerTests {
         .init(name: "a refused answer", lines: "do d\nanswer maybe", failure: (3, "refused 'maybe' at question 'q'")),
         .init(name: "answer at a habit", lines: "answer yes", failure: (2, "'answer' at habit 'a'")),
         .init(name: "do at a question", lines: "do d\ndo d", failure: (3, "'do d' at question 'q'")),
-        .init(name: "d at a numeric habit", lines: "do d\nanswer yes\ndo d", failure: (4, "enter the amount done")),
+        .init(name: "d at a numeric habit records its target", lines: "do d\nanswer yes\ndo d\nexpect value b 3"),
         .init(name: "wrong order", lines: "do d\nexpect question q\nexpect habit a done", failure: (3, "expected question q, but the next event is habit a done")),
         .init(name: "eventually passes over", lines: "do d\nanswer yes\ndo 3\ndo d\nexpect eventually end completed"),
         .init(name: "not scheduled on a tuesday", lines: "weekday tue\ndo d\nanswer yes\ndo 3\nexpect value b 3\nexpect habit c not-scheduled\nexpect end completed"),

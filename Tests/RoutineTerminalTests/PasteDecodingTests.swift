@@ -2,7 +2,8 @@ import Testing
 
 @testable import RoutineTerminal
 
-/// Pastes and bursts are typed text: whatever they hold, they give no key that decides.
+/// Pastes are typed text: whatever they hold, they give no key that decides. Keys that
+/// arrive together and are not a paste are keys, in order.
 struct PasteDecodingTests {
     struct Read: CustomTestStringConvertible, Sendable {
         let name: String
@@ -19,9 +20,22 @@ struct PasteDecodingTests {
         Read(name: "ab, Ctrl-U, d", bytes: Array("ab\u{15}d".utf8), keys: [.paste("abd")]),
         Read(name: "ab, Ctrl-W, d", bytes: Array("ab\u{17}d".utf8), keys: [.paste("abd")]),
         Read(name: "d, then Escape", bytes: Array("d\u{1B}".utf8), keys: [.paste("d")]),
-        Read(name: "d and Enter", bytes: Array("d\r".utf8), keys: [.paste("d")]),
-        Read(name: "keys and sequences only", bytes: Array("\r\u{3}\u{1B}[B".utf8), keys: []),
-        Read(name: "two letters", bytes: Array("jj".utf8), keys: [.paste("jj")]),
+        Read(name: "a, Backspace, d", bytes: Array("a\u{7F}d".utf8), keys: [.paste("ad")]),
+        Read(name: "a, Delete, d", bytes: Array("a\u{1B}[3~d".utf8), keys: [.paste("ad")]),
+        Read(name: "a, Ctrl-K, d", bytes: Array("a\u{0B}d".utf8), keys: [.paste("ad")]),
+        Read(name: "d, Enter, s", bytes: Array("d\rs".utf8), keys: [.paste("ds")]),
+        Read(name: "Enter, then the start of a sequence", bytes: Array("\r\u{1B}[".utf8), keys: []),
+        Read(name: "Enters and sequences", bytes: Array("\r\u{3}\u{1B}[B".utf8), keys: []),
+        Read(name: "d and Enter", bytes: Array("d\r".utf8), keys: [.text("d"), .enter]),
+        Read(name: "2 and Enter", bytes: Array("2\r".utf8), keys: [.text("2"), .enter]),
+        Read(name: "two letters", bytes: Array("jj".utf8), keys: [.text("j"), .text("j")]),
+        Read(name: "two Downs", bytes: Array("\u{1B}[B\u{1B}OB".utf8), keys: [.down, .down]),
+        Read(name: "two Downs and Enter", bytes: Array("\u{1B}[B\u{1B}[B\r".utf8), keys: [.down, .down, .enter]),
+        Read(name: "a number typed", bytes: Array("12\r".utf8), keys: [.text("1"), .text("2"), .enter]),
+        Read(name: "Backspaces alone", bytes: [0x7F, 0x7F], keys: [.backspace, .backspace]),
+        Read(name: "a letter and Ctrl-C", bytes: Array("x\u{3}".utf8), keys: [.text("x"), .control("c")]),
+        Read(name: "a key, then a bracketed paste", bytes: Array("d\u{1B}[200~x\u{1B}[201~".utf8), keys: [.paste("dx")]),
+        Read(name: "a key, then a bracketed paste's start", bytes: Array("d\u{1B}[200~".utf8), keys: [.paste("d")]),
         Read(name: "bracketed", bytes: Array("\u{1B}[200~a\rb\u{1B}[A\u{3}c\t\u{1B}[201~".utf8), keys: [.paste("ab[Ac")]),
         Read(name: "bracketed, one letter", bytes: Array("\u{1B}[200~d\u{1B}[201~".utf8), keys: [.paste("d")]),
         Read(name: "bracketed, nothing typable", bytes: Array("\u{1B}[200~\r\r\u{1B}[201~".utf8), keys: []),
@@ -39,7 +53,7 @@ struct PasteDecodingTests {
         let bytes = Array("x\u{1B}[200~ab\u{15}日本\r😀\u{1B}[201~".utf8)
         for cut in 0...bytes.count {
             var decoder = KeyDecoder()
-            let keys = decoder.read(bytes[..<cut]) + decoder.read(bytes[cut...], continuingBurst: true)
+            let keys = decoder.read(bytes[..<cut]) + decoder.read(bytes[cut...], continuingPaste: true)
             let text = keys.map { key -> String in
                 switch key {
                 case .paste(let t), .text(let t): t
@@ -51,15 +65,16 @@ struct PasteDecodingTests {
         }
     }
 
-    /// The rest of a burst, read on its own right after it, is typed text even when it is one
+    /// The rest of a paste, read on its own right after it, is typed text even when it is one
     /// key such as Enter.
-    @Test func theRestOfABurstIsTypedText() {
+    @Test func theRestOfAPasteIsTypedText() {
         var decoder = KeyDecoder()
-        #expect(decoder.read(Array("ab".utf8)) == [.paste("ab")])
-        #expect(decoder.lastReadWasBurst)
-        #expect(decoder.read([0x0D], continuingBurst: true) == [])
-        #expect(decoder.read(Array("q".utf8), continuingBurst: true) == [.paste("q")])
+        #expect(decoder.read(Array("a\rb".utf8)) == [.paste("ab")])
+        #expect(decoder.lastReadWasPaste)
+        #expect(decoder.read([0x0D], continuingPaste: true) == [])
+        #expect(decoder.read(Array("q".utf8), continuingPaste: true) == [.paste("q")])
         #expect(decoder.read([0x0D]) == [.enter])
+        #expect(!decoder.lastReadWasPaste)
     }
 
     /// 200,000 random bytes, read in chunks of every size from two bytes up: only typed text.
@@ -74,7 +89,7 @@ struct PasteDecodingTests {
             while i < all.count {
                 // The first read is long: a short one may hold one key, as a person types it.
                 let end = min(all.count, i + (i == 0 ? 4096 : Int.random(in: 2...4096, using: &random)))
-                keys += decoder.read(all[i..<end], continuingBurst: i > 0)
+                keys += decoder.read(all[i..<end], continuingPaste: i > 0)
                 i = end
             }
             #expect(keys.allSatisfy { if case .paste = $0 { true } else { false } }, "bracketed: \(bracketed)")

@@ -6,8 +6,9 @@ public enum RunInput: Hashable, Sendable {
     case invalid(String)
 }
 
-/// The run's vocabulary, the same for a person at a terminal and for a script: `done` (or an
-/// empty line), `skip`, `back`, `quit`, `?`, an option's number or text, a habit's value.
+/// The run's vocabulary, the same for a person at a terminal, a script and a test file: `done`
+/// (or an empty line; a numeric habit's target), `skip`, `back`, `quit`, `?`, an option's
+/// number or text, a habit's value.
 /// It never guesses: an answer that could mean two things, or nothing, is refused.
 public enum AnswerInterpreter {
     public static func interpret(_ line: String, at node: RoutineNode) -> RunInput {
@@ -22,10 +23,8 @@ public enum AnswerInterpreter {
         switch word {
         case "s", "skip": return .decision(.skip)
         case "", "d", "done":
-            if let target = node.target {
-                return .invalid("enter the amount done (target \(describe(target))), or 's' to skip")
-            }
-            return .decision(.done(value: nil))
+            // Done as planned: a numeric habit's target, as Enter alone at a terminal.
+            return .decision(.done(value: node.target?.amount))
         default:
             guard let target = node.target else {
                 return .invalid("'\(text)' is not an answer here: Enter or d: done · s: skip · b: back · q: quit")
@@ -50,28 +49,51 @@ public enum AnswerInterpreter {
         }
     }
 
+    /// What an answer line names among a question's options: one option (by its number, its
+    /// text or a unique start of it), several, or none.
+    public enum OptionMatch: Equatable, Sendable {
+        case option(Int)
+        /// The options it could mean: a few of them, named in ``named``, and how many in all.
+        case ambiguous(named: [Int], count: Int)
+        case none
+    }
+
+    /// The option `line` names, read as a run reads an answer (a number is always a position).
+    public static func option(_ line: String, in options: OptionIndex) -> OptionMatch {
+        let text = line.trimmingWhitespace()
+        guard !text.isEmpty else { return .none }
+        if text.allSatisfy({ $0.isASCII && $0.isNumber }) {
+            guard let n = Int(text), n >= 1, n <= options.count else { return .none }
+            return .option(n - 1)
+        }
+        let word = text.lowercased()
+        if let exact = options.exact(word) { return .option(exact) }
+        let matches = options.prefixed(word)
+        switch matches.count {
+        case 0: return .none
+        case 1: return .option(matches.named[0])
+        default: return .ambiguous(named: matches.named, count: matches.count)
+        }
+    }
+
     private static func interpretAnswer(_ text: String, word: String, options: OptionIndex) -> RunInput {
         let range = "1 to \(options.count)"
         if text.isEmpty { return .invalid("choose an option: a number from \(range), or an option's text") }
         // A number is always a position, whatever the options read (`check` warns when an
-        // option written as a number is not at that position).
-        if text.allSatisfy({ $0.isASCII && $0.isNumber }) {
-            guard let n = Int(text), n >= 1, n <= options.count else {
-                return .invalid("there is no option \(text): choose \(range)")
-            }
-            return .decision(.option(n - 1))
+        // option written as a number is not at that position); an option's own text wins over
+        // commands, so an option called "b" can be chosen.
+        if text.allSatisfy({ $0.isASCII && $0.isNumber }) || options.exact(word) != nil {
+            guard case .option(let k) = option(text, in: options) else { return .invalid("there is no option \(text): choose \(range)") }
+            return .decision(.option(k))
         }
-        // An option's own text wins over commands, so an option called "b" can be chosen.
-        if let exact = options.exact(word) { return .decision(.option(exact)) }
         if let command = command(word) { return command }
         if word == "s" || word == "skip" { return .invalid("a question cannot be skipped: choose \(range)") }
-        let matches = options.prefixed(word)
-        switch matches.count {
-        case 1: return .decision(.option(matches.named[0]))
-        case 0: return .invalid("'\(text)' is not an option: choose \(range), or type an option's text")
-        default:
-            let names = matches.named.map { "'\(options.texts[$0])'" }.joined(separator: " or ")
-            let more = matches.count > 4 ? " (and \(matches.count - 4) more)" : ""
+        switch option(text, in: options) {
+        case .option(let k): return .decision(.option(k))
+        case .none: return .invalid("'\(text)' is not an option: choose \(range), or type an option's text")
+        case .ambiguous(let named, let count):
+            let names = named.map { "'\(options.texts[$0])'" }.joined(separator: " or ")
+            let more = count > 4 ? " (and \(count - 4) more)" : ""
             return .invalid("'\(text)' could be \(names)\(more): type more of it, or its number")
         }
     }

@@ -86,15 +86,15 @@ public struct RoutineRun: Sendable {
     /// Whether `node` can still run in this run, on some answers.
     public func canStillRun(_ node: Int) -> Bool { agenda.canRun(node) }
 
-    /// The steps after the current one on the longest way from here, exact when no question
-    /// is left on any way; kept up to date once ``trackProgress()`` was called, and otherwise
+    /// The steps after the current one that will ask on the longest way from here (not those
+    /// passed over), exact when no question is left on any way; kept up to date once ``trackProgress()`` was called, and otherwise
     /// (or past the analysis's budget) the bound of ``stepsLeftAtMost``.
     public var stepsLeft: StepsLeft { progressNow ?? StepsLeft(count: stepsLeftAtMost, isFixed: false) }
 
     /// Keeps ``stepsLeft`` exact from now on, at each step: for a person who reads it. A
     /// script, which shows no progress, need not pay for it.
     public mutating func trackProgress() {
-        if progress == nil { progress = RunProgress(routine) }
+        if progress == nil { progress = RunProgress(routine, asks: (0..<routine.nodeCount).map { routine.isQuestion($0) || isDue($0) }) }
         refreshProgress()
     }
 

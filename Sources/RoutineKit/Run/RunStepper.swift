@@ -14,7 +14,7 @@ public struct RunStepper: Sendable {
 
     public private(set) var run: RoutineRun
     public private(set) var waiting: Waiting = .finished(.completed)
-    /// A person answers: the end is confirmed, and Enter at a numeric habit records its target.
+    /// A person answers: the end is confirmed.
     public let interactive: Bool
     private let endOfInputResult: RunResult
     /// The node just asked, when its answer was refused: it is asked again, not passed over.
@@ -51,7 +51,6 @@ public struct RunStepper: Sendable {
     /// Interprets `line` at `node` without taking it: what the answer would do.
     public func interpret(_ text: String, at node: Int) -> RunInput {
         let facts = asked?.node == node ? asked!.facts : AskedNode(node, of: run.routine)
-        if interactive, let target = facts.target, text.trimmingWhitespace().isEmpty { return .decision(.done(value: target.amount)) }
         return AnswerInterpreter.interpret(text, at: facts)
     }
 

@@ -93,12 +93,13 @@ extension Parser {
                     return false
                 }
                 guard let arrow = parseOwnArrow(of: index) else { return false }
-                gather = GatherLine(span: then.union(arrow))
+                // A second gather is E107; the options after the first are still misplaced.
+                if gather == nil { gather = GatherLine(span: then.union(arrow)) }
             case .arrow where isQuestion && token.atLineStart:
                 // A bare arrow on its own line: the gather, as it always was, but said plainly.
                 guard let arrow = parseOwnArrow(of: index) else { return false }
                 diagnostics.append(bareGather(arrow, of: index))
-                gather = GatherLine(span: arrow)
+                if gather == nil { gather = GatherLine(span: arrow) }
             case .arrow:
                 guard parseOwnArrow(of: index) != nil else { return false }
             case .string where isQuestion, .unterminatedString where isQuestion:

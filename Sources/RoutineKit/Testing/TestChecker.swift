@@ -5,9 +5,8 @@ public enum TestChecker {
         let ids = routine.indexByID()
         let habits = ids.keys.filter { !routine.isQuestion(ids[$0]!) }.sorted()
         let questions = ids.keys.filter { routine.isQuestion(ids[$0]!) }.sorted()
-        let options = Set((0..<routine.nodeCount).flatMap { node in
-            (0..<routine.optionCount(of: node)).map { routine.answer($0, of: node).lowercased() }
-        })
+        let questionOptions = (0..<routine.nodeCount).filter(routine.isQuestion).map { OptionIndex(question: $0, of: routine) }
+        let options = Set(questionOptions.flatMap { $0.texts.map { $0.lowercased() } })
         var diagnostics: [Diagnostic] = []
         func require(_ id: String, question: Bool?, at span: Span) {
             if let index = ids[id], question == nil || routine.isQuestion(index) == question { return }
@@ -22,8 +21,8 @@ public enum TestChecker {
                 case .expect(.question(let id), _): require(id, question: true, at: step.argumentSpan)
                 case .notReached(let id): require(id, question: nil, at: step.argumentSpan)
                 case .answer(let text):
-                    let word = text.trimmingWhitespace().lowercased()
-                    if word.allSatisfy({ $0.isASCII && $0.isNumber }) || options.contains(where: { $0.hasPrefix(word) }) { continue }
+                    // Read as the run reads it: some question must take it.
+                    if questionOptions.contains(where: { AnswerInterpreter.option(text, in: $0) != .none }) { continue }
                     diagnostics.append(.unknownTestOption(text, known: options.sorted(), at: step.argumentSpan))
                 case .expect, .act, .ways: continue
                 }

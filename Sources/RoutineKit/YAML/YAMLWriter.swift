@@ -2,10 +2,44 @@ import CYAML
 
 /// Writes a routine as YAML (schema in grammar.md) through libyaml's emitter, which quotes
 /// and escapes every string correctly: colons, `#`, a leading dash, quotes, backslashes,
-/// emoji, line breaks.
+/// line breaks. Text is written as UTF-8, emoji too.
 public enum YAMLWriter {
     public static func write(_ routine: Routine) -> String {
-        let emitter = Emitter()
+        let (text, astral) = emit(routine, mark: nil)
+        guard astral else { return text }
+        // libyaml escapes every character past U+FFFF (`\U0001F634`), which YAML does not
+        // require: each goes through as a mark that the text holds nowhere else, its code
+        // after it, and is put back after.
+        let used = Set(text.unicodeScalars.filter { (0xE000...0xF8FF).contains($0.value) })
+        guard let mark = (UInt32(0xE000)...0xF8FF).lazy.compactMap(Unicode.Scalar.init).first(where: { !used.contains($0) }) else { return text }
+        return restore(emit(routine, mark: mark).text, mark: mark)
+    }
+
+    /// `text` with each mark and the hexadecimal code after it (up to a `;`) made the character.
+    private static func restore(_ text: String, mark: Unicode.Scalar) -> String {
+        var out = String.UnicodeScalarView()
+        var code: UInt32?
+        for scalar in text.unicodeScalars {
+            if scalar == mark {
+                code = 0
+            } else if let value = code {
+                if scalar == ";" {
+                    if let character = Unicode.Scalar(value) { out.append(character) }
+                    code = nil
+                } else {
+                    code = value &<< 4 | UInt32(Int(String(scalar), radix: 16) ?? 0)
+                }
+            } else {
+                out.append(scalar)
+            }
+        }
+        return String(out)
+    }
+
+    /// The YAML text, and whether a string held a character past U+FFFF; with `mark`, each
+    /// such character is written as the mark, its code in hexadecimal and a `;`.
+    private static func emit(_ routine: Routine, mark: Unicode.Scalar?) -> (text: String, astral: Bool) {
+        let emitter = Emitter(mark: mark)
         emitter.event { yaml_stream_start_event_initialize($0, YAML_UTF8_ENCODING) }
         emitter.event { yaml_document_start_event_initialize($0, nil, nil, nil, 1) }
         emitter.beginMapping()
@@ -49,7 +83,8 @@ public enum YAMLWriter {
         emitter.endMapping()
         emitter.event { yaml_document_end_event_initialize($0, 1) }
         emitter.event { yaml_stream_end_event_initialize($0) }
-        return emitter.finish()
+        let astral = emitter.astral
+        return (emitter.finish(), astral)
     }
 
     /// Whether a string written plain would be read back as something else (a number, a
@@ -67,12 +102,20 @@ public enum YAMLWriter {
 
 /// A small driver for `yaml_emitter_t` that collects the output in memory.
 private struct Emitter: ~Copyable {
-    final class Output { var bytes: [UInt8] = [] }
+    final class Output {
+        var bytes: [UInt8] = []
+        var astral = false
+    }
 
     private let emitter: UnsafeMutablePointer<yaml_emitter_t>
     private let output = Output()
+    private let mark: Unicode.Scalar?
 
-    init() {
+    /// Whether a scalar held a character past U+FFFF.
+    var astral: Bool { output.astral }
+
+    init(mark: Unicode.Scalar?) {
+        self.mark = mark
         emitter = .allocate(capacity: 1)
         yaml_emitter_initialize(emitter)
         yaml_emitter_set_unicode(emitter, 1)
@@ -98,6 +141,22 @@ private struct Emitter: ~Copyable {
 
     func scalar(_ text: String, style: yaml_scalar_style_t = YAML_PLAIN_SCALAR_STYLE) {
         var text = text
+        if text.unicodeScalars.contains(where: { $0.value > 0xFFFF }) {
+            output.astral = true
+            if let mark {
+                var marked = String.UnicodeScalarView()
+                for scalar in text.unicodeScalars {
+                    if scalar.value > 0xFFFF {
+                        marked.append(mark)
+                        marked.append(contentsOf: String(scalar.value, radix: 16).unicodeScalars)
+                        marked.append(";")
+                    } else {
+                        marked.append(scalar)
+                    }
+                }
+                text = String(marked)
+            }
+        }
         text.withUTF8 { bytes in
             let base = UnsafeMutablePointer(mutating: bytes.baseAddress ?? UnsafePointer(bitPattern: 1)!)
             event { yaml_scalar_event_initialize($0, nil, nil, base, Int32(bytes.count), 1, 1, style) }
