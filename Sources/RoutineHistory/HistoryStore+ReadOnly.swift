@@ -82,7 +82,7 @@ extension HistoryStore {
     }
 
     /// `path` for a `file:` URI: the characters a URI gives a meaning escaped.
-    private static func uriEscaped(_ path: String) -> String {
+    static func uriEscaped(_ path: String) -> String {
         var out = ""
         for byte in path.utf8 {
             if byte == UInt8(ascii: "%") || byte == UInt8(ascii: "?") || byte == UInt8(ascii: "#") || byte < 0x21 || byte >= 0x7F {

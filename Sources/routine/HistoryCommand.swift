@@ -63,13 +63,39 @@ struct HistoryImportCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: "The JSON Lines file; '-' reads standard input.", completion: .file(extensions: ["jsonl", "json"]))
+    @Argument(
+        help: "The JSON Lines file ('-' reads standard input); with --from, Loop's backup or CSV folder, or harsh's folder.",
+        completion: .file(extensions: ["jsonl", "json", "db"]))
     var file: String
+
+    @Option(help: "Import another tracker's history: loop (Loop Habit Tracker) or harsh.")
+    var from: Tracker?
+
+    @Option(help: "With --from: the routine file to write for the habits (.rt, .yaml); an import's own file is added to.",
+            completion: .file(extensions: ["rt", "yaml", "yml"]))
+    var routine: String?
+
+    @Option(help: "With --from: the routine's name (default: the routine file's name without its extension).")
+    var name: String?
+
+    @Flag(help: "With --from: import archived habits too.")
+    var archived = false
 
     @OptionGroup var history: HistoryOptions
 
+    func validate() throws {
+        if from != nil, routine == nil { throw ValidationError("--from needs --routine FILE, the routine to write for the habits") }
+        if from == nil, routine != nil || name != nil || archived {
+            throw ValidationError("--routine, --name and --archived go with --from loop or --from harsh")
+        }
+    }
+
     func run() throws {
         ignoreBrokenPipes()
+        if let from, let routine {
+            try TrackerImportCommand(tracker: from, file: file, output: routine, name: name, archived: archived, history: history).run()
+            return
+        }
         let colors = Terminal.wantsColor(.auto, fd: 2)
         // Read as a stream: memory holds the runs and one line, not the file.
         let lines: LineReader

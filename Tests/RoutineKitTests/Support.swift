@@ -26,7 +26,7 @@ func dump(_ routine: Routine) -> String {
     for node in routine.nodes {
         var line = "\(node.kind.rawValue) \(node.id) [\(node.title)]"
         if let d = node.duration { line += " for=\(d)" }
-        if let t = node.target { line += " target=\(t.amountText)" + (t.unit.map { "/\($0)" } ?? "") }
+        if let t = node.target { line += " target=" + (t.atMost ? "at-most-" : "") + t.amountText + (t.unit.map { "/\($0)" } ?? "") }
         if let days = node.days { line += " on=" + days.words.joined(separator: "+") }
         if let perWeek = node.perWeek { line += " per-week=\(perWeek)" }
         if let note = node.note { line += " note=[\(note)]" }

@@ -42,11 +42,11 @@ async def test_completion_after_an_arrow_offers_node_ids_with_titles(client, tmp
     [
         ('habit h4 "H4" -> h1, ', {"q1", "q2", "h1", "h2", "h3", "h4", "end"}),
         ('habit h4 "H4" on mon ', set(["mon", "tue", "wed", "thu", "fri", "sat", "sun", "weekdays", "weekends"])),
-        ('habit h4 "H4" ', {"for", "target", "on", "note"}),
-        ('habit h4 "H4" for 5m ', {"for", "target", "on", "note"}),
+        ('habit h4 "H4" ', {"for", "target", "target at most", "on", "note"}),
+        ('habit h4 "H4" for 5m ', {"for", "target", "target at most", "on", "note"}),
         ('habit h4 "H4 ', set()),
         ("# a comment -> ", set()),
-        ("", {"habit", "question", "start", "for", "target", "on", "note"}),
+        ("", {"habit", "question", "start", "for", "target", "target at most", "on", "note"}),
     ],
     ids=["after a comma", "after on", "after a habit header", "after an attribute", "in a string", "in a comment", "at a line start in a habit"],
 )

@@ -14,6 +14,13 @@ extension Diagnostic {
             fixIt: FixIt("write the quota in full", replacing: span, with: "\(number) per week"))
     }
 
+    /// `target at 2`: the limit's words cut short.
+    static func expectedAtMost(at span: Span) -> Diagnostic {
+        Diagnostic(
+            .expectedMost, "expected 'most' after 'target at', as in 'target at most 2'", at: span,
+            fixIt: FixIt("write 'at most'", replacing: span, with: "at most"))
+    }
+
     static func unquotedOption(_ text: String, at span: Span) -> Diagnostic {
         let quoted = StringLiteral.encode(text)
         return Diagnostic(

@@ -73,6 +73,23 @@ extension Diagnostic {
         Diagnostic(.unreadableInput, "cannot read the history '\(path)': \(reason)", at: nil)
     }
 
+    /// Another tracker's file that is none of the exports import reads.
+    public static func unreadableTrackerExport(_ path: String, reason: String) -> Diagnostic {
+        Diagnostic(.unreadableTrackerExport, "cannot import '\(path)': \(reason)", at: nil, notes: [Note("nothing was imported")])
+    }
+
+    /// A row or line of another tracker's export that cannot be read.
+    public static func invalidTrackerRecord(_ path: String, place: String, reason: String) -> Diagnostic {
+        Diagnostic(.invalidTrackerRecord, "'\(path)' \(place): \(reason)", at: nil, notes: [Note("nothing was imported")])
+    }
+
+    /// An import's routine file that holds another routine (or cannot be read as one).
+    public static func importWouldReplace(_ path: String, reason: String) -> Diagnostic {
+        Diagnostic(
+            .importWouldReplace, "'\(path)' \(reason)", at: nil,
+            notes: [Note("import only adds to the routine it wrote; name a new file with --routine")])
+    }
+
     public static func invalidImport(_ path: String, line: Int, reason: String) -> Diagnostic {
         Diagnostic(
             .invalidImport, "'\(path)' line \(line): \(reason)", at: nil,
@@ -319,6 +336,13 @@ extension Diagnostic {
         Diagnostic(
             .unknownKey, "'\(key)' does not belong here: \(reason)", at: span,
             fixIt: FixIt("did you mean '\(instead)'?", replacing: span, with: instead))
+    }
+
+    /// `target` and `at-most` on one YAML habit.
+    static func twoTargets(at span: Span, first: Span) -> Diagnostic {
+        Diagnostic(
+            .twoTargets, "a habit has one target: 'target' (to reach) or 'at-most' (a limit), not both", at: span,
+            secondary: [Label(first, "the other given here")])
     }
 
     static func duplicateKey(_ key: String, at span: Span, first: Span) -> Diagnostic {

@@ -17,7 +17,9 @@ extension EditableSource {
                 if i + 1 < range.upperBound, tokens[i + 1].kind == .word { last = i + 1 }
                 found[.duration] = Span(start: token.span.lowerBound, end: tokens[last].span.upperBound)
             case .kwTarget:
-                if i + 1 < range.upperBound, tokens[i + 1].kind == .word { last = i + 1 }
+                // `target at most 2`: the limit's two words before the number.
+                if sameLine(i + 2), text(tokens[i + 1].span) == "at", text(tokens[i + 2].span) == "most" { last = i + 2 }
+                if last + 1 < range.upperBound, tokens[last + 1].kind == .word { last += 1 }
                 if sameLine(last + 1), tokens[last + 1].kind == .identifier || tokens[last + 1].kind == .string { last += 1 }
                 found[.target] = Span(start: token.span.lowerBound, end: tokens[last].span.upperBound)
             case .kwOn:
@@ -60,7 +62,8 @@ extension EditableSource {
             if case .set(let value) = changes.unit { unit = value }
             if case .remove = changes.unit { unit = nil }
             if let amount {
-                var text = "target " + NumberText.format(amount)
+                // An edit of the amount keeps the target a limit when it was one.
+                var text = "target " + TargetValue(amount: amount, atMost: node.target?.atMost ?? false).boundText
                 if let unit {
                     let bare = Identifiers.isValid(unit) && !Identifiers.keywords.contains(unit)
                     text += " " + (bare ? unit : StringLiteral.encode(unit))

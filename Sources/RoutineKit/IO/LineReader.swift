@@ -13,6 +13,10 @@ public final class LineReader {
     public private(set) var lineNumber = 0
     private let fd: Int32
     private let owned: Bool
+    /// The longest line read; a longer one is refused once this much of it is read.
+    public var maximumLine = SourceFile.maximumSize
+    /// Whether the last failure was a line longer than ``maximumLine``.
+    public private(set) var lineTooLong = false
     private var buffer = [UInt8](repeating: 0, count: 65_536)
     private var start = 0
     private var end = 0
@@ -53,7 +57,10 @@ public final class LineReader {
                 pending.append(contentsOf: buffer[start..<(found ?? end)])
                 start = found.map { $0 + 1 } ?? end
                 if found != nil { return .success(finish(pending)) }
-                if pending.count > SourceFile.maximumSize { return .failure(.tooLarge(name, size: pending.count)) }
+                if pending.count > maximumLine {
+                    lineTooLong = true
+                    return .failure(.tooLarge(name, size: pending.count))
+                }
             }
             if atEnd { return .success(pending.isEmpty ? nil : finish(pending)) }
             if let failure = fill() { return .failure(failure) }

@@ -47,6 +47,8 @@ struct NodeRecord: Sendable {
     var days: Weekdays?
     /// How many times a week a habit is due (`3 per week`); 0 for none.
     var perWeek: UInt8 = 0
+    /// Whether the target is a limit (`target at most 2`).
+    var atMost = false
     var kind: RoutineNode.Kind
 
     init(id: TextRef, title: TextRef, firstOption: UInt32, idSpan: Span, titleSpan: Span, kind: RoutineNode.Kind) {

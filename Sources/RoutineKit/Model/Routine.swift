@@ -45,6 +45,7 @@ public struct Routine: Sendable {
         if let note = node.note { record.note = text.add(note) }
         if let unit = node.target?.unit { record.unit = text.add(unit) }
         record.amount = node.target?.amount
+        record.atMost = node.target?.atMost ?? false
         record.duration = node.duration
         record.days = node.days
         record.perWeek = UInt8(node.perWeek ?? 0)
@@ -115,7 +116,9 @@ public struct Routine: Sendable {
 
     /// The goal of habit `index`.
     public func target(of index: Int) -> TargetValue? {
-        records[index].amount.map { TargetValue(amount: $0, unit: text.optionalString(records[index].unit)) }
+        records[index].amount.map {
+            TargetValue(amount: $0, unit: text.optionalString(records[index].unit), atMost: records[index].atMost)
+        }
     }
 
     /// The days habit `index` is scheduled on; nil for every day.
@@ -151,7 +154,7 @@ public struct NodeList: RandomAccessCollection, Sendable {
         var node = RoutineNode(
             kind: record.kind, id: text.string(record.id), title: text.string(record.title),
             note: text.optionalString(record.note), duration: record.duration,
-            target: record.amount.map { TargetValue(amount: $0, unit: text.optionalString(record.unit)) },
+            target: record.amount.map { TargetValue(amount: $0, unit: text.optionalString(record.unit), atMost: record.atMost) },
             days: record.days, next: Array(routine.edges[record.next.range]), idSpan: record.idSpan,
             titleSpan: record.titleSpan, arrowSpan: record.arrowSpan, daysSpan: record.daysSpan)
         node.noteSpan = record.noteSpan

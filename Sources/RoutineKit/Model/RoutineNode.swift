@@ -70,7 +70,8 @@ public struct QuestionOption: Sendable {
     }
 }
 
-/// A numeric habit's goal: a positive amount and an optional unit ("8 glasses").
+/// A numeric habit's goal: a positive amount and an optional unit ("8 glasses"), to reach
+/// or, with ``atMost``, not to exceed ("at most 2 cups").
 public struct TargetValue: Hashable, Sendable {
     /// Large enough for any count a person tracks, small enough that sums stay exact in a `Double`.
     public static let maximum = 1_000_000_000.0
@@ -78,14 +79,30 @@ public struct TargetValue: Hashable, Sendable {
 
     public var amount: Double
     public var unit: String?
+    /// A limit rather than a goal: a day is met when the amount stays at or under it.
+    public var atMost: Bool
 
-    public init(amount: Double, unit: String? = nil) {
+    public init(amount: Double, unit: String? = nil, atMost: Bool = false) {
         self.amount = amount
         self.unit = unit
+        self.atMost = atMost
     }
 
     /// The amount as written canonically: no trailing `.0`.
     public var amountText: String { NumberText.format(amount) }
+
+    /// The amount with its bound, as `.rt` writes it after `target`: `8`, `at most 2`.
+    public var boundText: String { atMost ? "at most " + amountText : amountText }
+
+    /// Whether `value` meets the target: reaches it, or for a limit stays at or under it.
+    public func isMet(by value: Double) -> Bool { atMost ? value <= amount : value >= amount }
+
+    /// How much of the target `value` achieves, 0...1: the share reached; for a limit, 1 at
+    /// or under it, falling to 0 at twice the limit (as Loop Habit Tracker scores it).
+    public func achievement(of value: Double) -> Double {
+        guard amount > 0 else { return 1 }
+        return atMost ? min(1, max(0, 2 - value / amount)) : min(1, value / amount)
+    }
 }
 
 /// Canonical text for the numbers a routine holds.

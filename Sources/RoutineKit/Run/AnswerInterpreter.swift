@@ -37,7 +37,7 @@ public enum AnswerInterpreter {
     }
 
     public static func describe(_ target: TargetValue) -> String {
-        target.amountText + (target.unit.map { " " + $0 } ?? "")
+        target.boundText + (target.unit.map { " " + $0 } ?? "")
     }
 
     private static func command(_ word: String) -> RunInput? {

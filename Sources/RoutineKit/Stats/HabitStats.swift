@@ -78,7 +78,7 @@ public struct HabitStats: Sendable {
                 lastDone = day.date
                 if let value = day.value {
                     values.append((day.date, value))
-                    if let target, value >= target.amount { targetMet += 1 }
+                    if let target, target.isMet(by: value) { targetMet += 1 }
                 }
                 // Only days on which the person was timed: a scripted day is not a 0.
                 if let seconds = day.seconds { measured.append(seconds) }
@@ -118,11 +118,12 @@ public struct HabitStats: Sendable {
         }
     }
 
-    /// v in the score: 1 for a done day (a numeric habit's share of its target, at most 1),
+    /// v in the score: 1 for a done day (a numeric habit's share of its target, at most 1; for
+    /// a limit, 1 at or under it, down to 0 at twice it),
     /// 0 for a missed one; nil for a day that leaves the score as it is.
     static func scoreValue(_ day: HabitDay, target: TargetValue?) -> Double? {
         switch day.status {
-        case .done: target.map { t in t.amount > 0 ? min(1, (day.value ?? 0) / t.amount) : 1 } ?? 1
+        case .done: target.map { $0.achievement(of: day.value ?? 0) } ?? 1
         case .missed: 0
         case .skipped, .notDue, .unknown: nil
         }

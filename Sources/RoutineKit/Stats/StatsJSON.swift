@@ -120,6 +120,7 @@ public enum StatsJSON {
         if let target = habit.target {
             members.append(("target", .number(target.amount)))
             members.append(("unit", target.unit.map(JSONValue.string) ?? .null))
+            if target.atMost { members.append(("atMost", .bool(true))) }
             members.append(("lastValue", number(habit.values.last?.value)))
             members.append(("averageValue", number(habit.averageValue)))
             members.append(("valuesGiven", .int(habit.values.count)))

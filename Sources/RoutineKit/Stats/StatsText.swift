@@ -57,9 +57,9 @@ public enum StatsText {
         if let target = habit.target {
             let unit = target.unit.map { " " + Sanitizer.visible($0) } ?? ""
             if let last = habit.values.last, let average = habit.averageValue {
-                lines.append("values: last \(NumberText.format(last.value))\(unit) · average \(NumberText.format((average * 10).rounded() / 10))\(unit) · target \(target.amountText)\(unit) met \(habit.targetMet) of \(habit.values.count)")
+                lines.append("values: last \(NumberText.format(last.value))\(unit) · average \(NumberText.format((average * 10).rounded() / 10))\(unit) · target \(target.boundText)\(unit) met \(habit.targetMet) of \(habit.values.count)")
             } else {
-                lines.append("values: none given · target \(target.amountText)\(unit)")
+                lines.append("values: none given · target \(target.boundText)\(unit)")
             }
         }
         if let planned = habit.plannedSeconds {

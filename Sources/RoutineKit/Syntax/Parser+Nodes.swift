@@ -187,6 +187,18 @@ extension Parser {
             case .failure(let diagnostic): diagnostics.append(diagnostic)
             }
         case .kwTarget:
+            // `at most` are words only here, so a node may still be called `at` or `most`.
+            var atMost = false
+            if !token.atLineStart, token.kind == .identifier, text(token.span) == "at" {
+                let at = token.span
+                advance()
+                guard !token.atLineStart, token.kind == .identifier, text(token.span) == "most" else {
+                    diagnostics.append(.expectedAtMost(at: at))
+                    return false
+                }
+                advance()
+                atMost = true
+            }
             guard token.kind == .word || token.kind == .identifier else {
                 report(expected: "a number after 'target'")
                 return false
@@ -207,6 +219,7 @@ extension Parser {
                 unit = expectText("a unit")?.0 ?? .none
             }
             node.amount = amount
+            node.atMost = amount != nil && atMost
             node.unit = amount == nil ? .none : unit
         case .kwOn:
             parseDays(keyword: keyword, into: &node)

@@ -101,7 +101,7 @@ public enum RoutinePrinter {
             var header = "\(node.kind.rawValue) \(node.id) " + StringLiteral.encode(node.title)
             if let seconds = node.duration { header += " for " + DurationText.format(seconds) }
             if let target = node.target {
-                header += " target " + target.amountText
+                header += " target " + target.boundText
                 if let unit = target.unit { header += " " + (isIdentifier(unit) ? unit : StringLiteral.encode(unit)) }
             }
             if let days = node.days { header += " on " + days.words.joined(separator: " ") }

@@ -83,8 +83,11 @@ extension YAMLLoader {
                 case .success(let seconds): node.duration = seconds
                 case .failure(let diagnostic): loader.diagnostics.append(diagnostic)
                 }
-            case .target:
-                if let (amount, _) = try loader.readTarget() { node.amount = amount }
+            case .target, .atMost:
+                if let (amount, _) = try loader.readTarget(key.rawValue) {
+                    node.amount = amount
+                    node.atMost = key == .atMost
+                }
             case .unit:
                 unitSpan = keySpan
                 if let (unit, _) = try loader.readText("unit") { node.unit = unit }
@@ -165,20 +168,29 @@ extension YAMLLoader {
                 diagnostics.append(.misplacedKey("title", at: span, instead: "prompt", reason: "a question has a 'prompt'"))
             case (.habit, .options):
                 diagnostics.append(.misplacedKey("options", at: span, instead: "next", reason: "only a question has options"))
-            case (.question, .for), (.question, .target), (.question, .unit), (.question, .on), (.question, .perWeek):
+            case (.question, .for), (.question, .target), (.question, .unit), (.question, .on), (.question, .perWeek),
+                (.question, .atMost):
                 diagnostics.append(.attributeOnQuestion(key.rawValue, node: builder.routine.text.string(id), at: span))
             default:
                 break
             }
         }
+        if kind == .habit, keys.contains(.target), keys.contains(.atMost) {
+            // A habit has one target, and which of the two was meant is not known.
+            let spans = [keySpan(.target, of: keys), keySpan(.atMost, of: keys)].sorted { $0.start < $1.start }
+            diagnostics.append(.twoTargets(at: spans[1], first: spans[0]))
+            node.amount = nil
+            node.atMost = false
+        }
         if kind == .question {
             node.duration = nil
             node.amount = nil
+            node.atMost = false
             node.unit = .none
             node.days = nil
             node.perWeek = 0
         } else if node.amount == nil, !node.unit.isNone {
-            if let unitSpan, !keys.contains(.target) {
+            if let unitSpan, !keys.contains(.target), !keys.contains(.atMost) {
                 diagnostics.append(.missingKey("target", in: place, at: unitSpan, note: "'unit' names the unit of a 'target'"))
             }
             node.unit = .none

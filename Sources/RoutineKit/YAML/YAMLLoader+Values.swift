@@ -101,9 +101,10 @@ extension YAMLLoader {
         return try readText(key)
     }
 
-    mutating func readTarget() throws(Stop) -> (Double, Span)? {
+    /// Reads the number of `target` or `at-most` (`key`).
+    mutating func readTarget(_ key: String) throws(Stop) -> (Double, Span)? {
         guard event.kind == .scalar, !event.isNull else {
-            try refuse("'target'", expected: "a number")
+            try refuse("'\(key)'", expected: "a number")
             return nil
         }
         let text = Substring(event.text)
@@ -112,7 +113,7 @@ extension YAMLLoader {
         guard NumberText.parse(text) != nil || text.contains(where: { $0 == "e" || $0 == "E" })
             || AttributeValues.numberAndWord(text) != nil
         else {
-            diagnostics.append(.wrongType("'target'", expected: "a number", found: "'\(text.prefix(40))'", at: span))
+            diagnostics.append(.wrongType("'\(key)'", expected: "a number", found: "'\(text.prefix(40))'", at: span))
             return nil
         }
         switch AttributeValues.targetAmount(text, span: span, form: .yaml) {

@@ -26,12 +26,16 @@ enum YAMLKey: String, CaseIterable {
     case habit, question, title, prompt, `for`, target, unit, on, note, next, options
     case answer
     case perWeek = "per-week"
+    case atMost = "at-most"
 
     static let top: YAMLKeySet = [.routine, .start, .nodes]
-    static let node: YAMLKeySet = [.habit, .question, .title, .prompt, .for, .target, .unit, .on, .perWeek, .note, .next, .options]
+    static let node: YAMLKeySet = [.habit, .question, .title, .prompt, .for, .target, .unit, .on, .perWeek, .note, .next, .options, .atMost]
     static let option: YAMLKeySet = [.answer, .next]
     /// Keys that only one kind of node may have.
-    static let kindSpecific: [YAMLKey] = [.title, .prompt, .for, .target, .unit, .on, .perWeek, .options]
+    static let kindSpecific: [YAMLKey] = [.title, .prompt, .for, .target, .unit, .on, .perWeek, .options, .atMost]
+
+    /// How many keys there are: one span of each per mapping being read.
+    static let rowWidth = 17
 
     /// The key spelt by `bytes`, if it is one of `keys`.
     static func match(_ bytes: UnsafeBufferPointer<UInt8>, among keys: YAMLKeySet) -> YAMLKey? {
@@ -59,6 +63,7 @@ enum YAMLKey: String, CaseIterable {
         case 0x73_6E6F_6974_706F: self = .options
         case 0x7265_7773_6E61: self = .answer
         case 0x6B65_6577_2D72_6570: self = .perWeek
+        case 0x74_736F_6D2D_7461: self = .atMost
         default: return nil
         }
     }
@@ -82,6 +87,7 @@ enum YAMLKey: String, CaseIterable {
         case .options: 13
         case .answer: 14
         case .perWeek: 15
+        case .atMost: 16
         }
     }
 }
@@ -238,8 +244,10 @@ struct YAMLLoader: ~Copyable {
     ) throws(Stop) -> KeysRead {
         // Keys seen so far as bits; their spans live in the loader, one row per depth.
         var seen: UInt32 = 0
-        let row = depth * 16
-        if keySpans.count < row + 16 { keySpans += Array(repeating: Span(at: 0), count: row + 16 - keySpans.count) }
+        let row = depth * YAMLKey.rowWidth
+        if keySpans.count < row + YAMLKey.rowWidth {
+            keySpans += Array(repeating: Span(at: 0), count: row + YAMLKey.rowWidth - keySpans.count)
+        }
         try advance()
         while event.kind != .mappingEnd {
             guard event.kind == .scalar else {

@@ -56,7 +56,7 @@ public enum YAMLWriter {
             emitter.pair(node.isHabit ? "title" : "prompt", string: node.title)
             if let seconds = node.duration { emitter.pair("for", plain: DurationText.format(seconds)) }
             if let target = node.target {
-                emitter.pair("target", plain: target.amountText)
+                emitter.pair(target.atMost ? "at-most" : "target", plain: target.amountText)
                 if let unit = target.unit { emitter.pair("unit", string: unit) }
             }
             if let days = node.days {

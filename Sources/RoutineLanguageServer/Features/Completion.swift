@@ -35,11 +35,11 @@ extension LanguageServer {
         case .day:
             return .array(Weekdays.names.map { item($0, kind: 20) })
         case .habitAttribute:
-            return .array(["for", "target", "on", "note"].map { item($0, kind: 14) })
+            return .array(["for", "target", "target at most", "on", "note"].map { item($0, kind: 14) })
         case .lineStart(let kind):
             var words = ["habit", "question"]
             if snapshot.routine.startSpan == nil { words.append("start") }
-            if kind == .habit { words += ["for", "target", "on", "note"] }
+            if kind == .habit { words += ["for", "target", "target at most", "on", "note"] }
             if kind == .question { words += ["then", "note"] }
             if snapshot.loaded.diagnostics.contains(where: { $0.code == .missingRoutine }) { words.insert("routine", at: 0) }
             return .array(words.map { item($0, kind: 14) })

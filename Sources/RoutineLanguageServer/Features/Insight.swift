@@ -14,7 +14,7 @@ extension LanguageServer {
         var lines = ["**\(info.kind.rawValue)** `\(info.id)`: \(Self.markdown(info.title))"]
         var details: [String] = []
         if let seconds = info.duration { details.append("for \(DurationText.human(seconds))") }
-        if let target = info.target { details.append("target \(target.amountText)" + (target.unit.map { " \($0)" } ?? "")) }
+        if let target = info.target { details.append("target \(target.boundText)" + (target.unit.map { " \($0)" } ?? "")) }
         if let days = info.days { details.append("on " + days.words.joined(separator: " ")) }
         if let perWeek = info.perWeek { details.append("\(perWeek) per week") }
         if info.isQuestion { details.append("\(info.options.count) option\(info.options.count == 1 ? "" : "s")") }
