@@ -40,6 +40,7 @@ public enum DiagnosticCode: String, Sendable, Codable, CaseIterable {
     case missingTargets = "E111"
     case optionAfterGather = "E112"
     case looksLikeYAML = "E113"
+    case unknownNodeArgument = "E114"
     // Meaning
     case duplicateNode = "E201"
     case unknownTarget = "E202"
@@ -128,6 +129,7 @@ public enum DiagnosticCode: String, Sendable, Codable, CaseIterable {
         case .missingTargets: "an arrow with no target after it"
         case .optionAfterGather: "an option after the question's 'then'"
         case .looksLikeYAML: "a YAML routine read as the .rt language"
+        case .unknownNodeArgument: "a node named on the command line that the routine does not have"
         case .duplicateNode: "two nodes with the same ID"
         case .unknownTarget: "an arrow to a node that does not exist"
         case .unknownStart: "a start target that names no node"
