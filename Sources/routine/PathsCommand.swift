@@ -77,9 +77,7 @@ struct PathsCommand: ParsableCommand {
         } else if let index = routine.indexByID()[id] {
             target = index
         } else {
-            let message = "no node is named '\(id)' in '\(routine.name)'"
-                + nameHint(for: id, among: (0..<routine.nodeCount).map(routine.id(of:)), kind: "nodes")
-            StandardError.write(visible: "Error: \(message)\nUsage: \(RoutineCommand.usageString(for: Self.self))\n")
+            report(.unknownNodeArgument(id, option: "--to", of: routine), colors: input.colorsOnStandardError)
             throw ExitCode(64)
         }
         var seen = Set<String>()

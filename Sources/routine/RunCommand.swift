@@ -95,8 +95,6 @@ struct RunCommand: ParsableCommand {
 
         // Only a person at a terminal is timed; a resumed run keeps what was measured before.
         var timer = StepTimer(measures: interactive, kept: session.keptSeconds)
-        let before = interactive ? timer.total ?? 0 : 0
-        let started = StepTimer.monotonicSeconds()
         // What the next read answers, for the keys the terminal offers.
         var asking = PromptKind.line
         // The answer last given at each question, highlighted when the question comes again.
@@ -115,7 +113,8 @@ struct RunCommand: ParsableCommand {
                 timer.observe(event, run)
                 // The step is committed before it is shown: what the screen says is recorded.
                 session.recorder?.observe(event, run, seconds: timer.seconds)
-                var elapsed: Double? { interactive ? before + StepTimer.monotonicSeconds() - started : nil }
+                // What the run took, as `log` says it: its steps' times (the timer caught up above).
+                var elapsed: Double? { interactive ? timer.total ?? 0 : nil }
                 if json {
                     if let object = event.json(run, elapsed: elapsed) { out.write(object) }
                     if case .start = event, let resumed = session.resumedJSON { out.write(resumed) }

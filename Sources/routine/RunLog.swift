@@ -26,7 +26,7 @@ enum RunLog {
             table.endCell()
             counts(totals, into: &table)
             table.endCell()
-            table.append(took(run))
+            table.append(span(run))
             table.endCell()
         }
         return table
@@ -76,8 +76,8 @@ enum RunLog {
         }
         // A run on which nobody was timed (a scripted one) took no time anybody measured; a log
         // takes none.
-        let timed = run.kind == .run && run.endedAt != nil && run.steps.contains { $0.seconds != nil }
-        return text + "  " + counts(RunTotals(run.steps)) + (timed ? " · took \(took(run))" : "") + "\n"
+        let took = took(run)
+        return text + "  " + counts(RunTotals(run.steps)) + (took.isEmpty ? "" : " · took \(took)") + "\n"
     }
 
     static func counts(_ totals: RunTotals) -> String {
@@ -114,9 +114,18 @@ enum RunLog {
         }
     }
 
-    static func took(_ run: StoredRun) -> String {
+    /// From a finished run's start to its end, as the clock said; empty for a log and an
+    /// unfinished run. (The list reads no steps: what the run took is under `--date`.)
+    static func span(_ run: StoredRun) -> String {
         guard let ended = run.endedAt, run.kind == .run else { return "" }
         return DurationText.human(Int(max(0, run.startedAt.seconds(to: ended)).rounded()))
+    }
+
+    /// What a finished run took (``StepTimer/took(_:)``); empty for a log, an unfinished run
+    /// and one nobody timed.
+    static func took(_ run: StoredRun) -> String {
+        guard run.endedAt != nil, run.kind == .run, let seconds = StepTimer.took(run.steps.map(\.seconds)) else { return "" }
+        return DurationText.human(Int(seconds.rounded()))
     }
 }
 

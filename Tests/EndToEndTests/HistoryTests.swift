@@ -166,9 +166,9 @@ struct HistoryTests {
         let csv = try execute(["history", "export", "--history", history, "--format", "csv"])
         let rows = csv.stdout.components(separatedBy: "\r\n").filter { !$0.isEmpty }
         #expect(rows.first?.hasPrefix("date,routine,run_result,reached_end,started,ended,") == true)
-        // The header, then a row per step: 4 on Sunday (plan passed over, water2 never
-        // answered), 8 on Monday, 2 before quitting on Tuesday, 1 of the workout.
-        #expect(rows.count == 1 + 4 + 8 + 2 + 1)
+        // The header, then a row per step: 5 on Sunday (plan passed over, water2 its target
+        // for the empty line), 8 on Monday, 2 before quitting on Tuesday, 1 of the workout.
+        #expect(rows.count == 1 + 5 + 8 + 2 + 1)
 
         let bad = dir.appendingPathComponent("bad.jsonl").path
         try (text + "{\"date\":\"2026-11-23\"}\n").write(toFile: bad, atomically: true, encoding: .utf8)

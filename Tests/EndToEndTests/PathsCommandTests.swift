@@ -45,12 +45,14 @@ struct PathsCommandTests {
         #expect(always.stdout.contains("always: no answer needed"))
     }
 
-    @Test func unknownNodeIsAUsageError() throws {
-        let result = try execute(["paths", "routines/morning.rt", "--to", "shwer"])
+    /// An unknown node is a diagnostic (E114) with the closest name, not a usage error.
+    @Test(arguments: [("shwer", "did you mean 'shower'?"), ("meditat", "did you mean 'meditate'?"), ("yogaa", "its nodes are 'water'")])
+    func anUnknownNodeIsADiagnostic(_ id: String, hint: String) throws {
+        let result = try execute(["paths", "routines/morning.rt", "--to", id])
         #expect(result.status == 64)
-        #expect(result.stderr.contains("no node is named 'shwer' in 'Morning'; did you mean 'shower'?"))
-        // The usage shown is the command's own, not the tool's.
-        #expect(result.stderr.contains("\nUsage: routine paths <file> "))
+        #expect(result.stderr.hasPrefix("routine: error[E114]: --to: no node is named '\(id)' in 'Morning'"), "\(result.stderr)")
+        #expect(!result.stderr.contains("Usage:"), "\(result.stderr)")
+        #expect(result.stderr.contains(hint), "\(result.stderr)")
     }
 
     /// With no name close enough to be a typo, the error names the nodes there are.

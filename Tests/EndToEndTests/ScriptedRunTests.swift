@@ -80,6 +80,23 @@ struct ScriptedRunTests {
         #expect(lines.last?.contains(#""result":"completed""#) == true)
     }
 
+    /// A script's summary names the skips and the answers, as a terminal's does; a routine
+    /// with no timed habit plans no time, and says nothing of it.
+    @Test(arguments: [
+        ("routines/morning.rt", "\n\n2\ns\n\n7\n", ["skipped: Go for a walk\n", "How are you feeling today? Okay\n", "planned 5m · time not measured\n"]),
+        ("-", "y\n", ["Q? y\n", "  time not measured\n"]),
+    ])
+    func theSummaryNamesSkipsAndAnswers(_ file: String, answers: String, lines: [String]) throws {
+        let routine = "routine \"R\"\nquestion q \"Q?\"\n  \"y\"\n  \"n\"\n"
+        let dir = try temporaryDirectory()
+        let answersFile = dir.appendingPathComponent("answers.txt")
+        try answers.write(to: answersFile, atomically: true, encoding: .utf8)
+        let result = try execute(["run", file, "--no-history", "--date", "2026-11-23", "--answers", answersFile.path], stdin: file == "-" ? routine : "")
+        #expect(result.status == 0, "\(result.stderr)")
+        for line in lines { #expect(result.stdout.contains(line), "\(result.stdout)") }
+        #expect(!result.stdout.contains("planned 0s"), "\(result.stdout)")
+    }
+
     @Test func answersRunningOutExitsThree() throws {
         let result = try execute(["run", "routines/morning.rt", "--json", "--date", "2026-11-23"], stdin: "\n")
         #expect(result.status == 3)

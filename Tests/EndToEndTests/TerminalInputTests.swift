@@ -136,6 +136,23 @@ struct TerminalInputTests {
         #expect(Double(seconds.1)! >= Double(5 * 60 - left), "\(log)")
     }
 
+    /// The time a run took is one number: the summary at the terminal and `log --date` say
+    /// the same (the sum of the steps' times).
+    @Test func theSummaryAndTheLogAgreeOnTheTimeTaken() throws {
+        let history = freshHistoryPath()
+        let session = try atTheFirstHabit(history: history)
+        try session.press("d")
+        try session.waitFor("done? (t: timer) >")
+        Thread.sleep(forTimeInterval: 1.2)
+        try session.press("s")
+        try session.waitFor("answer (1-5) >")
+        try session.enter("q", shown: "answer (1-5) > q")
+        let screen = try session.waitFor("[exit=0]")
+        let shown = try #require(screen.firstMatch(of: #/(took [0-9hms ]+)\n/#)).1
+        let log = try execute(["log", "routines/morning.rt", "--history", history, "--date", "2020-01-06"]).stdout
+        #expect(log.contains("· " + shown + "\n"), "\(screen)\n\(log)")
+    }
+
     /// 200,000 random characters, controls and sequences among them, decide nothing.
     @Test(arguments: [false, true])
     func aLongRandomPasteDecidesNothing(bracketed: Bool) throws {

@@ -43,6 +43,7 @@ public enum DiagnosticCode: String, Sendable, Codable, CaseIterable {
     case missingTargets = "E111"
     case optionAfterGather = "E112"
     case looksLikeYAML = "E113"
+    case unknownNodeArgument = "E114"
     case expectedMost = "E116"
     // Meaning
     case duplicateNode = "E201"
@@ -137,6 +138,7 @@ public enum DiagnosticCode: String, Sendable, Codable, CaseIterable {
         case .optionAfterGather: "an option after the question's 'then'"
         case .looksLikeYAML: "a YAML routine read as the .rt language"
         case .expectedMost: "'target at' without 'most'"
+        case .unknownNodeArgument: "a node named on the command line that the routine does not have"
         case .duplicateNode: "two nodes with the same ID"
         case .unknownTarget: "an arrow to a node that does not exist"
         case .unknownStart: "a start target that names no node"

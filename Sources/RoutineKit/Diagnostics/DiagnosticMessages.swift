@@ -312,6 +312,14 @@ extension Diagnostic {
         Diagnostic(.emptyText, "\(what) is empty", at: span)
     }
 
+    /// E114: a command's option (`paths --to`) names a node the routine does not have.
+    public static func unknownNodeArgument(_ id: String, option: String, of routine: Routine) -> Diagnostic {
+        let names = (0..<routine.nodeCount).map(routine.id(of:))
+        return Diagnostic(
+            .unknownNodeArgument, "\(option): no node is named '\(id)' in '\(routine.name)'" + nameHint(for: id, among: names, kind: "nodes"),
+            at: nil)
+    }
+
     static func endAsStart(at span: Span) -> Diagnostic {
         Diagnostic(.endAsStart, "'end' cannot be a start target", at: span, notes: [Note("the routine would end before it began")])
     }

@@ -115,24 +115,24 @@ public struct RunTranscript: Sendable {
             if let target = habit.target { line += " of " + AnswerInterpreter.describe(target) }
             text += clean(line) + "\n"
         }
-        if interactive {
-            // At a terminal, what was decided, by name: the skipped habits and the answers.
-            let skipped = run.records.filter { $0.outcome == .habit(.skipped, value: nil) }.map { run.routine.title(of: $0.node) }
-            if !skipped.isEmpty { text += clean("  skipped: " + skipped.joined(separator: ", ")) + "\n" }
-            for (k, record) in run.records.enumerated() {
-                switch record.outcome {
-                case .answer(let k):
-                    text += clean("  \(run.routine.title(of: record.node)) \(run.routine.answer(k, of: record.node))") + "\n"
-                case .habit(.done, _):
-                    guard let planned = run.routine.duration(of: record.node), k < measured.count, let took = measured[k] else { continue }
-                    text += clean("  \(run.routine.title(of: record.node)): planned \(DurationText.human(planned)) · took \(DurationText.human(Int(took.rounded())))") + "\n"
-                default:
-                    continue
-                }
+        // What was decided, by name: the skipped habits and the answers (and at a terminal,
+        // each timed habit's planned time against its time).
+        let skipped = run.records.filter { $0.outcome == .habit(.skipped, value: nil) }.map { run.routine.title(of: $0.node) }
+        if !skipped.isEmpty { text += clean("  skipped: " + skipped.joined(separator: ", ")) + "\n" }
+        for (k, record) in run.records.enumerated() {
+            switch record.outcome {
+            case .answer(let k):
+                text += clean("  \(run.routine.title(of: record.node)) \(run.routine.answer(k, of: record.node))") + "\n"
+            case .habit(.done, _):
+                guard let planned = run.routine.duration(of: record.node), k < measured.count, let took = measured[k] else { continue }
+                text += clean("  \(run.routine.title(of: record.node)): planned \(DurationText.human(planned)) · took \(DurationText.human(Int(took.rounded())))") + "\n"
+            default:
+                continue
             }
         }
         let took = elapsed.map { "took " + DurationText.human(Int($0.rounded())) } ?? "time not measured"
-        text += "  planned \(DurationText.human(s.plannedSeconds)) · \(took)\n"
+        // A run with no timed habit planned no time: nothing to set against it.
+        text += "  " + (s.plannedSeconds > 0 ? "planned \(DurationText.human(s.plannedSeconds)) · " : "") + took + "\n"
         return text
     }
 

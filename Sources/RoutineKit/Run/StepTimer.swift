@@ -80,7 +80,12 @@ public struct StepTimer: Sendable {
     public func seconds(at index: Int) -> Double? { index < seconds.count ? seconds[index] : nil }
 
     /// The time measured over the whole run: the sum of its steps' times, nil when none was.
-    public var total: Double? {
+    public var total: Double? { Self.took(seconds) }
+
+    /// The time a run took, wherever it is shown (the summary at a terminal, `log`): the sum
+    /// of its steps' measured times, so that a resumed run counts what was measured before it
+    /// stopped and not the break; nil when no step was timed.
+    public static func took(_ seconds: some Sequence<Double?>) -> Double? {
         var sum: Double?
         for case let value? in seconds { sum = (sum ?? 0) + value }
         return sum

@@ -226,9 +226,9 @@ export class RunView {
     const resumable = run.result !== "completed" && run.recorded;
     return el("section", { class: "run-card summary", "aria-label": "Summary" },
       el("h3", { class: "run-title", text: heading || run.result }),
-      // The last line is the whole run's time ("planned 20m · took 23m"): named as such here,
-      // where no indentation sets it apart as the terminal's does.
-      el("ul", { class: "run-summary" }, lines.map((line, k) => k === lines.length - 1 && /^planned /.test(line)
+      // The last line is the whole run's time ("planned 20m · took 23m", or "took 3m" with no
+      // timed habit): named as such here, where no indentation sets it apart as the terminal's does.
+      el("ul", { class: "run-summary" }, lines.map((line, k) => k === lines.length - 1 && /^(planned |took |time not measured)/.test(line)
         ? el("li", { class: "run-total", text: `The whole run: ${line}` }) : el("li", { text: line }))),
       el("div", { class: "run-actions" },
         resumable ? el("button", { class: "primary", "data-action": "resume", onclick: () => this.start({ resume: true, date: run.date }), text: "Resume" }) : null,
