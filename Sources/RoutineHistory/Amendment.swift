@@ -14,15 +14,21 @@ public struct Amendment: Hashable, Sendable {
     public var before: Before?
 
     public struct Before: Hashable, Sendable {
+        /// `.answered` for a question's step, whose answer was changed.
         public var result: RecordedStep.Result
         public var value: Double?
         /// Nil when nobody was timed.
         public var seconds: Double?
+        /// The option a question's step held: its 0-based index and its text as recorded.
+        public var option: Int?
+        public var optionText: String?
 
-        public init(result: RecordedStep.Result, value: Double? = nil, seconds: Double?) {
+        public init(result: RecordedStep.Result, value: Double? = nil, seconds: Double?, option: Int? = nil, optionText: String? = nil) {
             self.result = result
             self.value = value
             self.seconds = seconds
+            self.option = option
+            self.optionText = optionText
         }
     }
 
@@ -33,8 +39,11 @@ public struct Amendment: Hashable, Sendable {
         self.before = before
     }
 
-    /// The columns ``init(raw:)`` reads, in its order.
-    static let columns = "runId, step, madeAt, added, result, value, seconds"
+    /// The columns ``init(raw:)`` reads, in its order; a read-only history older than v7 has
+    /// no options.
+    static func columns(_ store: HistoryStore) -> String {
+        "runId, step, madeAt, added, result, value, seconds, " + (store.hasAnswerAmendments ? "optionIndex, optionText" : "NULL, NULL")
+    }
 
     init(raw: OpaquePointer) {
         step = Int(sqlite3_column_int64(raw, 1))
@@ -42,6 +51,7 @@ public struct Amendment: Hashable, Sendable {
         added = sqlite3_column_int64(raw, 3) != 0
         before = added ? nil : Before(
             result: columnText(raw, 4).flatMap(RecordedStep.Result.init(rawValue:)) ?? .done, value: columnDouble(raw, 5),
-            seconds: columnDouble(raw, 6))
+            seconds: columnDouble(raw, 6), option: sqlite3_column_type(raw, 7) == SQLITE_NULL ? nil : Int(sqlite3_column_int64(raw, 7)),
+            optionText: columnText(raw, 8))
     }
 }

@@ -23,6 +23,11 @@ public enum HistoryJSON {
         if let before = amendment.before {
             var was: [(String, JSONValue)] = [("result", .string(before.result.rawValue))]
             if let value = before.value { was.append(("value", .number(value))) }
+            // An answer's, as a step writes it.
+            if let option = before.option {
+                was.append(("option", .string(before.optionText ?? "")))
+                was.append(("index", .int(option + 1)))
+            }
             if let seconds = before.seconds { was.append(("seconds", .number((seconds * 1000).rounded() / 1000))) }
             members.append(("before", .object(was)))
         } else {
@@ -97,21 +102,36 @@ public enum HistoryJSON {
             guard n == k + 1 else { throw ImportProblem("the steps are not numbered 1, 2, 3 and so on") }
             decoded.steps.append(try decode(step, n))
         }
-        for amendment in run.amendments ?? [] { decoded.amendments.append(try decode(amendment, steps: run.steps.count)) }
+        for amendment in run.amendments ?? [] { decoded.amendments.append(try decode(amendment, steps: decoded.steps)) }
         return decoded
     }
 
-    private static func decode(_ line: AmendmentLine, steps: Int) throws(ImportProblem) -> Amendment {
-        guard line.step >= 1, line.step <= steps else { throw ImportProblem("an amendment names step \(line.step), which the run does not have") }
+    private static func decode(_ line: AmendmentLine, steps: [StoredStep]) throws(ImportProblem) -> Amendment {
+        guard line.step >= 1, line.step <= steps.count else { throw ImportProblem("an amendment names step \(line.step), which the run does not have") }
         let at = try timestamp(line.at, "an amendment's 'at'")
         if line.added == true {
             guard line.before == nil else { throw ImportProblem("an amendment that added its step has no 'before'") }
             return Amendment(step: line.step, madeAt: at, added: true, before: nil)
         }
         guard let before = line.before else { throw ImportProblem("an amendment needs 'before' (or 'added': true)") }
-        guard let result = RecordedStep.Result(rawValue: before.result), result != .answered else {
-            throw ImportProblem("an amendment's 'before.result' is not done, skipped or not-scheduled: '\(before.result)'")
+        guard let result = RecordedStep.Result(rawValue: before.result) else {
+            throw ImportProblem("an amendment's 'before.result' is not done, skipped, not-scheduled or answered: '\(before.result)'")
         }
+        // An answer changed before was a question's; a habit's result, a habit's.
+        if (result == .answered) != (steps[line.step - 1].decision.kind == .question) {
+            throw ImportProblem("an amendment of step \(line.step) holds a '\(before.result)' before, which a \(steps[line.step - 1].decision.kind.rawValue) cannot")
+        }
+        if result == .answered {
+            guard let index = before.index, index >= 1, index <= Double(Int16.max), index.rounded() == index, let text = before.option, before.value == nil else {
+                throw ImportProblem("an amendment of an answer needs 'option' and its 'index' (1, 2, 3...) before, and no 'value'")
+            }
+            if let problem = RecordedValues.textProblem(text) { throw ImportProblem("an amendment's 'before.option' \(problem)") }
+            if let seconds = before.seconds, let why = RecordedValues.secondsProblem(seconds) { throw ImportProblem("an amendment's 'before.seconds' \(why)") }
+            return Amendment(
+                step: line.step, madeAt: at, added: false,
+                before: Amendment.Before(result: .answered, seconds: before.seconds, option: Int(index) - 1, optionText: text))
+        }
+        if before.option != nil || before.index != nil { throw ImportProblem("an amendment of a habit's step has no 'option' before") }
         if let value = before.value, let why = RecordedValues.amountProblem(value) { throw ImportProblem("an amendment's 'before.value' \(why)") }
         if let seconds = before.seconds, let why = RecordedValues.secondsProblem(seconds) { throw ImportProblem("an amendment's 'before.seconds' \(why)") }
         return Amendment(step: line.step, madeAt: at, added: false, before: Amendment.Before(result: result, value: before.value, seconds: before.seconds))
@@ -225,6 +245,9 @@ public enum HistoryJSON {
     private struct BeforeLine: Decodable {
         var result: String
         var value, seconds: Double?
+        /// An answer's option text and its 1-based index (v7).
+        var option: String?
+        var index: Double?
     }
 
     /// Counts are read as numbers and checked after, so that `1.5` or `2^63 + 5` is named

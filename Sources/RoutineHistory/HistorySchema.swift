@@ -125,6 +125,35 @@ enum HistorySchema {
                 ) WITHOUT ROWID
                 """)
         }
+        migrator.registerMigration("v7: amended answers") { db in
+            // An amendment may change a question's answer: it keeps the option the step held
+            // (index and text), and 'answered' joins the results it may hold. SQLite cannot
+            // change a CHECK in place: the table is rebuilt, its index as v5 made it.
+            try db.execute(sql: """
+                CREATE TABLE amendment_v7 (
+                    id INTEGER PRIMARY KEY,
+                    runId INTEGER NOT NULL REFERENCES run (id) ON DELETE CASCADE,
+                    step INTEGER NOT NULL,
+                    madeAt TEXT NOT NULL,
+                    added INTEGER NOT NULL DEFAULT 0,
+                    result TEXT CHECK (result IN ('done', 'skipped', 'not-scheduled', 'answered')),
+                    value REAL,
+                    seconds REAL,
+                    optionIndex INTEGER,
+                    optionText TEXT
+                );
+                INSERT INTO amendment_v7 (id, runId, step, madeAt, added, result, value, seconds)
+                    SELECT id, runId, step, madeAt, added, result, value, seconds FROM amendment;
+                DROP TABLE amendment;
+                ALTER TABLE amendment_v7 RENAME TO amendment;
+                CREATE INDEX amendment_by_run ON amendment (runId, step);
+                """)
+        }
+        migrator.registerMigration("v8: passes over what was done earlier") { db in
+            // `log` counts a run's passes over habits done earlier apart from those not
+            // scheduled: the few steps with a reason, without reading every step.
+            try db.execute(sql: "CREATE INDEX step_passed ON step (runId) WHERE reason IS NOT NULL")
+        }
         return migrator
     }
 }

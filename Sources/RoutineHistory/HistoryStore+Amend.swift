@@ -54,18 +54,95 @@ extension HistoryStore {
                 let runID = try Self.insertUnique(log, db)
                 return .success(AmendOutcome(runID: runID, date: date.description, step: log.steps[0], amendment: amendment))
             }
-            return .success(try self.change(row[0], step: row[1], to: change, now: now, db))
+            return try self.changeUnlessSame(row[0], step: row[1], to: change, now: now, db)
         }
     }
 
     /// Changes step `number` of run `runID` (a run's or a log's habit step), keeping what it
-    /// held: the studio's corrections of a step it shows. Nil when there is no such habit step.
-    public func amendStep(_ number: Int, of runID: Int64, to change: AmendChange, now: Timestamp = .now()) throws(HistoryError) -> AmendOutcome? {
+    /// held: the studio's corrections of a step it shows. Nil when there is no such habit step;
+    /// refused when the step already holds the change.
+    public func amendStep(_ number: Int, of runID: Int64, to change: AmendChange, now: Timestamp = .now()) throws(HistoryError)
+        -> Result<AmendOutcome, LogRefusal>?
+    {
         try write { db in
             let sql = "SELECT 1 FROM step WHERE runId = ? AND step = ? AND kind = 'habit'"
             guard try Bool.fetchOne(db, sql: sql, arguments: [runID, number]) == true else { return nil }
-            return try self.change(runID, step: number, to: change, now: now, db)
+            return try self.changeUnlessSame(runID, step: number, to: change, now: now, db)
         }
+    }
+
+    /// Changes the day's answer to question `id` of `routine` on `date` (the answer of the
+    /// newest run that day that answered it) to option `option`, keeping the option it held.
+    /// Refused when no run answered it that day, or it already holds that option.
+    public func amendAnswer(_ id: String, of routine: Routine, on date: CalendarDate, to option: Int, now: Timestamp = .now()) throws(HistoryError)
+        -> Result<AmendOutcome, LogRefusal>
+    {
+        try write { db in
+            // The day's answer is the last given: the newest run by start, as the statistics take it.
+            let sql = """
+                SELECT step.runId, step.step FROM run CROSS JOIN step ON step.runId = run.id
+                WHERE run.routine = ? AND run.date = ? AND step.node = ? AND step.kind = 'question'
+                ORDER BY run.startedAt DESC, run.id DESC LIMIT 1
+                """
+            guard let index = routine.indexByID()[id], routine.isQuestion(index),
+                let row = try Row.fetchOne(db, sql: sql, arguments: [routine.name, date.description, id])
+            else {
+                return .failure(.questionNotAnswered(id: id, date: date))
+            }
+            return try self.changeAnswer(row[0], step: row[1], of: index, in: routine, to: option, now: now, db)
+        }
+    }
+
+    /// Changes the answer of step `number` of run `runID`, a question's step, to option
+    /// `option` of `routine`: the studio's correction of an answer it shows. Nil when there is
+    /// no such question step; refused when it already holds that option.
+    public func amendAnswerStep(_ number: Int, of runID: Int64, in routine: Routine, to option: Int, now: Timestamp = .now()) throws(HistoryError)
+        -> Result<AmendOutcome, LogRefusal>?
+    {
+        try write { db in
+            let sql = "SELECT node FROM step WHERE runId = ? AND step = ? AND kind = 'question'"
+            guard let node = try String.fetchOne(db, sql: sql, arguments: [runID, number]), let index = routine.indexByID()[node],
+                routine.isQuestion(index)
+            else { return nil }
+            return try self.changeAnswer(runID, step: number, of: index, in: routine, to: option, now: now, db)
+        }
+    }
+
+    private func changeAnswer(_ runID: Int64, step number: Int, of index: Int, in routine: Routine, to option: Int, now: Timestamp, _ db: Database) throws
+        -> Result<AmendOutcome, LogRefusal>
+    {
+        var step = try Self.step(runID, number, db, self)
+        let date = try String.fetchOne(db, sql: "SELECT date FROM run WHERE id = ?", arguments: [runID]) ?? ""
+        let text = routine.answer(option, of: index)
+        if step.decision.option == option {
+            return .failure(.answerUnchanged(id: routine.id(of: index), answer: text, date: CalendarDate(date) ?? .today()))
+        }
+        let before = Amendment.Before(result: .answered, seconds: step.seconds, option: step.decision.option, optionText: step.decision.optionText)
+        let amendment = Amendment(step: number, madeAt: now, added: false, before: before)
+        try Self.insertAmendment(amendment, run: runID, db)
+        step.decision.option = option
+        step.decision.optionText = text
+        try db.execute(sql: "UPDATE step SET optionIndex = ?, optionText = ? WHERE runId = ? AND step = ?", arguments: [option, text, runID, number])
+        return .success(AmendOutcome(runID: runID, date: date, step: step, amendment: amendment))
+    }
+
+    /// ``change(_:step:to:now:_:)``, refused (E501) when the step already holds what it would
+    /// be changed to: an amendment that changes nothing is no amendment.
+    private func changeUnlessSame(_ runID: Int64, step number: Int, to change: AmendChange, now: Timestamp, _ db: Database) throws
+        -> Result<AmendOutcome, LogRefusal>
+    {
+        let step = try Self.step(runID, number, db, self)
+        let d = step.decision
+        if d.result == change.result, d.value == (change.result == .done ? change.value : nil), change.seconds == nil {
+            let row = try Row.fetchOne(db, sql: "SELECT kind = 'log', utcOffset, date FROM run WHERE id = ?", arguments: [runID])
+            let by = Completion(
+                source: row?[0] == true ? .log : .run, time: step.decidedAt.clockTime(offset: row?[1] ?? 0), value: d.value, seconds: step.seconds ?? 0)
+            let date = CalendarDate(row?[2] ?? "") ?? .today()
+            return .failure(change.result == .done
+                ? .alreadyDone(id: d.node, title: step.title, date: date, by: by)
+                : .alreadySkipped(id: d.node, title: step.title, date: date, by: by))
+        }
+        return .success(try self.change(runID, step: number, to: change, now: now, db))
     }
 
     /// The run and step of the newest amendment of `routine`, and when it was made.
@@ -109,10 +186,17 @@ extension HistoryStore {
             let (amendmentID, runID, number, date): (Int64, Int64, Int, String) = (row[0], row[1], row[2], row[3])
             if let expected, expected.run != runID || expected.step != number { return nil }
             var amendment: Amendment?
-            try db.forEachRawRow("SELECT \(Amendment.columns) FROM amendment WHERE id = ?", arguments: [amendmentID]) { amendment = Amendment(raw: $0) }
+            try db.forEachRawRow("SELECT \(Amendment.columns(self)) FROM amendment WHERE id = ?", arguments: [amendmentID]) { amendment = Amendment(raw: $0) }
             guard let amendment else { return nil }
             var step = try Self.step(runID, number, db, self)
-            if let before = amendment.before {
+            if let before = amendment.before, before.result == .answered {
+                step.decision.option = before.option
+                step.decision.optionText = before.optionText
+                try db.execute(
+                    sql: "UPDATE step SET optionIndex = ?, optionText = ? WHERE runId = ? AND step = ?",
+                    arguments: [before.option, before.optionText, runID, number])
+                try db.execute(sql: "DELETE FROM amendment WHERE id = ?", arguments: [amendmentID])
+            } else if let before = amendment.before {
                 step.decision.result = before.result
                 step.decision.value = before.value
                 step.seconds = before.seconds

@@ -40,7 +40,7 @@ extension HistoryStore {
             run.steps.append(StoredStep(raw: $0))
         }
         if store.hasLogColumns {
-            try db.forEachRawRow("SELECT \(Amendment.columns) FROM amendment WHERE runId = ? ORDER BY id", arguments: [id]) {
+            try db.forEachRawRow("SELECT \(Amendment.columns(store)) FROM amendment WHERE runId = ? ORDER BY id", arguments: [id]) {
                 run.amendments.append(Amendment(raw: $0))
             }
         }

@@ -27,6 +27,8 @@ extension HistoryStore {
         let state = try store.checkOwnership()
         let hasRuns = (try? store.queue.read { try $0.tableExists("run") }) ?? false
         store.hasLogColumns = (try? store.queue.read { db in try db.columns(in: "run").contains { $0.name == "kind" } }) ?? false
+        store.hasAnswerAmendments = store.hasLogColumns
+            && ((try? store.queue.read { db in try db.columns(in: "amendment").contains { $0.name == "optionIndex" } }) ?? false)
         return state.isMarked && hasRuns ? store : nil
     }
 

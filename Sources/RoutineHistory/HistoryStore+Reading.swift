@@ -41,7 +41,7 @@ extension HistoryStore {
                     if let k = position[sqlite3_column_int64(raw, 0)] { runs[k].steps.append(StoredStep(raw: raw)) }
                 }
                 if hasLogColumns {
-                    let sql = "SELECT \(Amendment.columns) FROM amendment WHERE runId IN (SELECT id FROM run \(selection)) ORDER BY id"
+                    let sql = "SELECT \(Amendment.columns(self)) FROM amendment WHERE runId IN (SELECT id FROM run \(selection)) ORDER BY id"
                     try db.forEachRawRow(sql, arguments: arguments) { raw in
                         if let k = position[sqlite3_column_int64(raw, 0)] { runs[k].amendments.append(Amendment(raw: raw)) }
                     }

@@ -5,7 +5,8 @@ import RoutineKit
 extension HistoryStore {
     /// The runs `filter` selects as the statistics read them: day, whether it completed, and
     /// each step's node, result, value and time, without titles or timestamps (ten years
-    /// of daily runs are read in tens of milliseconds).
+    /// of daily runs are read in tens of milliseconds). Oldest first, a day's runs in the
+    /// order they started, whatever the filter's order: a day's answer is its last run's.
     public func statsRuns(_ filter: RunFilter, of routine: Routine) throws(HistoryError) -> [StatsRun] {
         try statsRuns(filter, of: routine, runsForTwoThreads: SecondConnection.runsWorthIt)
     }
@@ -46,7 +47,14 @@ extension HistoryStore {
                     if let run = runOfRank[rank] { runs[run].answers.append(answer) }
                 }
             }
-            return runs
+            if hasAnswerAmendments {
+                let (selection, arguments) = filter.sql
+                let sql = "SELECT DISTINCT runId FROM amendment WHERE result = 'answered' AND runId IN (SELECT id FROM run \(selection))"
+                try db.forEachRawRow(sql, arguments: arguments) { raw in
+                    if let rank = reader.rank[sqlite3_column_int64(raw, 0)], let run = runOfRank[rank] { runs[run].answersAmended = true }
+                }
+            }
+            return filter.oldestFirst ? runs : runs.reversed()
         }
     }
 }

@@ -96,10 +96,12 @@ extension HistoryStore {
 
     static func insertAmendment(_ amendment: Amendment, run id: Int64, _ db: Database) throws {
         let before = amendment.before
-        try db.cachedStatement(sql: "INSERT INTO amendment (runId, step, madeAt, added, result, value, seconds) VALUES (?, ?, ?, ?, ?, ?, ?)")
-            .execute(arguments: [
-                id, amendment.step, amendment.madeAt.description, amendment.added, before?.result.rawValue, before?.value, before?.seconds,
-            ])
+        try db.cachedStatement(
+            sql: "INSERT INTO amendment (runId, step, madeAt, added, result, value, seconds, optionIndex, optionText) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
+        ).execute(arguments: [
+            id, amendment.step, amendment.madeAt.description, amendment.added, before?.result.rawValue, before?.value, before?.seconds,
+            before?.option, before?.optionText,
+        ])
     }
 
     func write<T>(_ body: (Database) throws -> T) throws(HistoryError) -> T {

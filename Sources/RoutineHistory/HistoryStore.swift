@@ -17,6 +17,8 @@ public final class HistoryStore: @unchecked Sendable {
     /// Whether the file has the columns of logs (v5); a read-only file of an older schema,
     /// which is read without migrating, has not.
     var hasLogColumns = true
+    /// Whether its amendments may hold a question's answer (v7); see ``hasLogColumns``.
+    var hasAnswerAmendments = true
 
     init(path: String, queue: DatabaseQueue, location: String) {
         self.path = path

@@ -7,7 +7,10 @@ import RoutineKit
 public struct RunTotals: Hashable, Sendable {
     public var done = 0
     public var skipped = 0
+    /// Passed over because not scheduled (a day off its schedule, a met quota).
     public var notScheduled = 0
+    /// Passed over because a log or an earlier run had done it that day (a step with a reason).
+    public var doneEarlier = 0
     /// Numeric habits' values in step order: the node's ID, the value, the target as it was.
     public var values: [Value] = []
 
@@ -22,7 +25,7 @@ public struct RunTotals: Hashable, Sendable {
     /// The totals of `steps`.
     public init(_ steps: [StoredStep]) {
         for step in steps {
-            count(step.decision.result)
+            if step.reason != nil { doneEarlier += 1 } else { count(step.decision.result) }
             if let value = step.decision.value { values.append(Value(node: step.decision.node, value: value, target: step.target)) }
         }
     }
@@ -68,6 +71,16 @@ extension HistoryStore {
                 }
             }
             guard let first = ids.first, let last = ids.last else { return [] }
+            if hasLogColumns {
+                // A pass over what was done earlier is a step with a reason: few, read from their own index (v8).
+                let passed = "SELECT runId, count(*) FROM step WHERE runId BETWEEN ? AND ? AND reason IS NOT NULL GROUP BY runId"
+                try db.forEachRawRow(passed, arguments: [first, last]) { raw in
+                    guard let rank = counter.rank[sqlite3_column_int64(raw, 0)], let k = runOfRank[rank] else { return }
+                    let count = Int(sqlite3_column_int64(raw, 1))
+                    totals[k].doneEarlier = count
+                    totals[k].notScheduled -= count
+                }
+            }
             // The planner takes the covering index on its own; naming it would fail on a
             // history that a read-only file kept at an older schema.
             let values = "SELECT runId, node, value, target FROM step WHERE runId BETWEEN ? AND ? AND value IS NOT NULL ORDER BY runId, step"

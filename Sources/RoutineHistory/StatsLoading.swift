@@ -29,3 +29,20 @@ public struct StatsLoading: Sendable {
             routine: routine, runs: runs, since: window.since, until: until, unconditional: unconditional, daysOff: Set(daysOff.map(\.date)))
     }
 }
+
+extension StatsLoading {
+    /// Each habit of `routine` on `date` by the statistics' rules, in declaration order: the
+    /// one rule `stats`, the week grid and the studio's day view share. Read over `date`'s ISO
+    /// week, since a weekly quota's shortfall falls on the week's last days, and one day more
+    /// (up to `today`): the last day of a window is open while nothing is recorded, which only
+    /// `today` may be. Empty while the day is still open.
+    public static func day(_ date: CalendarDate, of routine: Routine, store: HistoryStore?, today: CalendarDate = .today()) throws(HistoryError)
+        -> [(index: Int, day: HabitDay)]
+    {
+        let afterWeek = date.weekStart.adding(days: 7)
+        let window = DateWindow(since: date.weekStart, until: max(date, min(afterWeek, today)))
+        let report = try StatsLoading(of: routine, in: window, store: store, today: today).report
+        let offset = date.dayNumber - report.first.dayNumber
+        return report.habits.compactMap { habit in offset >= 0 && offset < habit.days.count ? (habit.index, habit.days[offset]) : nil }
+    }
+}

@@ -13,13 +13,16 @@ enum StudioCorrectionBody {
         case habit(String, date: CalendarDate)
     }
 
-    /// A `POST /api/correct` body: `{run, step}` or `{date, habit}`, and the change.
+    /// A `POST /api/correct` body: `{run, step}` or `{date, habit}`, and the change; or
+    /// `{run, step, answer}`, a question's step and its new answer.
     struct Correction: Equatable {
         var target: Target
-        /// Done or skipped; nil when only a value is given (done with that value).
+        /// Done or skipped (done when only a value is given); `.answered` with `answer`.
         var result: RecordedStep.Result
         var value: Double?
         var seconds: Double?
+        /// The new answer, by number or text as a run takes it.
+        var answer: String?
 
         var change: AmendChange { AmendChange(result: result, value: value, seconds: seconds) }
     }
@@ -35,7 +38,7 @@ enum StudioCorrectionBody {
     }
 
     static func correction(_ bytes: [UInt8]) throws(Malformed) -> Correction {
-        let fields = try object(bytes, keys: ["run", "step", "date", "habit", "result", "value", "seconds"], of: "a correction")
+        let fields = try object(bytes, keys: ["run", "step", "date", "habit", "result", "value", "seconds", "answer"], of: "a correction")
         let target: Target
         if let run = try fields.optionalInt("run") {
             if fields.value("date") != nil || fields.value("habit") != nil {
@@ -47,6 +50,13 @@ enum StudioCorrectionBody {
         } else {
             let habit = try fields.string("habit")
             target = .habit(habit, date: try date(fields.string("date")))
+        }
+        if let answer = try fields.optionalString("answer") {
+            guard case .step = target else { throw .init(reason: "an answer is corrected on its recorded step (run, step)") }
+            if ["result", "value", "seconds"].contains(where: { fields.value($0) != nil }) {
+                throw .init(reason: "a correction of an answer takes no 'result', 'value' or 'seconds'")
+            }
+            return Correction(target: target, result: .answered, answer: answer)
         }
         let value = try fields.optionalNumber("value")
         let seconds = try fields.optionalNumber("seconds")

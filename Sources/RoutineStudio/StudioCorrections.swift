@@ -41,6 +41,7 @@ struct StudioCorrections: Sendable {
                 case .success(let outcome): return try Self.done(outcome, "correction", routine, store)
                 }
             case .step(let runID, let number):
+                if let answer = correction.answer { return try Self.correctAnswer(answer, step: number, of: runID, routine, store) }
                 guard let run = try store.run(id: runID), run.routine == routine.name,
                     let step = run.steps.first(where: { $0.decision.step == number && $0.decision.kind == .habit })
                 else { return Self.stale(.stepNotRecorded(run: runID, step: number)) }
@@ -49,18 +50,33 @@ struct StudioCorrections: Sendable {
                 let rules = DayRules(routine: routine, facts: DayFacts(date: date), unconditional: [])
                 let request = LogRequest(id: step.decision.node, skip: correction.result == .skipped, value: correction.value, seconds: correction.seconds, force: true)
                 if case .failure(let refusal) = rules.mayLog(request) { return try Self.refused(refusal, routine, on: date, store) }
-                if step.decision.result == correction.result, step.decision.value == correction.value, correction.seconds == nil {
-                    let by = Completion(source: run.kind == .log ? .log : .run, time: step.decidedAt.clockTime(offset: run.utcOffset), value: step.decision.value)
-                    let same: LogRefusal = correction.result == .done
-                        ? .alreadyDone(id: step.decision.node, title: step.title, date: date, by: by)
-                        : .alreadySkipped(id: step.decision.node, title: step.title, date: date, by: by)
-                    return try Self.refused(same, routine, on: date, store)
+                switch try store.amendStep(number, of: runID, to: correction.change) {
+                case nil: return Self.stale(.stepNotRecorded(run: runID, step: number))
+                case .failure(let refusal)?: return try Self.refused(refusal, routine, on: date, store)
+                case .success(let outcome)?: return try Self.done(outcome, "correction", routine, store)
                 }
-                guard let outcome = try store.amendStep(number, of: runID, to: correction.change) else {
-                    return Self.stale(.stepNotRecorded(run: runID, step: number))
-                }
-                return try Self.done(outcome, "correction", routine, store)
             }
+        }
+    }
+
+    /// A question's recorded answer changed, as `routine amend FILE DATE QUESTION ANSWER` does.
+    static func correctAnswer(_ answer: String, step number: Int, of runID: Int64, _ routine: Routine, _ store: HistoryStore) throws(HistoryError)
+        -> Answer
+    {
+        guard let run = try store.run(id: runID), run.routine == routine.name,
+            let step = run.steps.first(where: { $0.decision.step == number && $0.decision.kind == .question }),
+            let question = routine.indexByID()[step.decision.node], routine.isQuestion(question)
+        else { return stale(.stepNotRecorded(run: runID, step: number)) }
+        let date = CalendarDate(run.date) ?? .today()
+        let option: Int
+        switch routine.option(answer, of: question) {
+        case .failure(let refusal): return try refused(refusal, routine, on: date, store)
+        case .success(let found): option = found
+        }
+        switch try store.amendAnswerStep(number, of: runID, in: routine, to: option) {
+        case nil: return stale(.stepNotRecorded(run: runID, step: number))
+        case .failure(let refusal)?: return try refused(refusal, routine, on: date, store)
+        case .success(let outcome)?: return try done(outcome, "correction", routine, store)
         }
     }
 
@@ -138,11 +154,21 @@ extension StudioCorrections {
         }
     }
 
-    /// The day's JSON (``DayRecord/json``) of `routine`, with one more member when given.
+    /// The day's JSON (``DayRecord/json``) of `routine`, with `missing`: the habits the
+    /// statistics call missed that day (due, nothing recorded), which the day view offers to
+    /// add; and one more member when given.
     static func json(_ routine: Routine, on date: CalendarDate, store: HistoryStore?, extra: (String, JSONValue)? = nil) throws(HistoryError) -> [UInt8] {
         var json = try store?.dayRecord(of: routine.name, on: date).json ?? DayRecord(date: date).json
-        if let extra, case .object(var members) = json {
-            members.append(extra)
+        if case .object(var members) = json {
+            let missed = try StatsLoading.day(date, of: routine, store: store).filter { $0.day.status == .missed }
+            members.append(("missing", .array(missed.map { habit in
+                let target = routine.target(of: habit.index)
+                return .object([
+                    ("node", .string(routine.id(of: habit.index))), ("title", .string(routine.title(of: habit.index))),
+                    ("target", target.map { .number($0.amount) } ?? .null), ("unit", target?.unit.map(JSONValue.string) ?? .null),
+                ])
+            })))
+            if let extra { members.append(extra) }
             json = .object(members)
         }
         var out = ByteWriter()
@@ -157,7 +183,9 @@ extension StudioCorrections {
             ("title", .string(outcome.step.title)), ("at", .string(outcome.amendment.madeAt.description)), ("added", .bool(outcome.amendment.added)),
         ]
         if let before = outcome.amendment.before {
-            about.append(("before", .object([("result", .string(before.result.rawValue)), ("value", before.value.map(JSONValue.number) ?? .null)])))
+            var was: [(String, JSONValue)] = [("result", .string(before.result.rawValue)), ("value", before.value.map(JSONValue.number) ?? .null)]
+            if let option = before.optionText { was.append(("option", .string(option))) }
+            about.append(("before", .object(was)))
         }
         return (.ok, try json(routine, on: CalendarDate(outcome.date) ?? .today(), store: store, extra: (name, .object(about))))
     }

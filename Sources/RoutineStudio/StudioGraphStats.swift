@@ -44,7 +44,7 @@ enum StudioGraphStats {
         }
         return .object([
             ("first", .string(history.first.description)), ("until", .string(history.until.description)), ("runs", .int(history.runs)),
-            ("bands", .array(bands)), ("nodes", .array(nodes)),
+            ("bands", .array(bands)), ("countNote", .string(GraphHistory.countNote)), ("nodes", .array(nodes)),
         ])
     }
 }

@@ -87,7 +87,8 @@ enum RunLog {
         return String(table.text.dropLast())
     }
 
-    /// "27 done, 2 skipped, 0 not scheduled · h9 4/8": a routine of many numeric habits would
+    /// "27 done, 2 skipped, 0 not scheduled · h9 4/8" (", 1 done earlier" when a log or an
+    /// earlier run had done a habit the run passed over): a routine of many numeric habits would
     /// make a line per run unreadable, so three values, then how many more (`log --date`
     /// shows them all).
     static func counts(_ totals: RunTotals, into table: inout TextTable) {
@@ -97,6 +98,11 @@ enum RunLog {
         table.append(" skipped, ")
         table.append(totals.notScheduled)
         table.append(" not scheduled")
+        if totals.doneEarlier > 0 {
+            table.append(", ")
+            table.append(totals.doneEarlier)
+            table.append(" done earlier")
+        }
         for value in totals.values.prefix(3) {
             table.append(" · ")
             table.append(visible: value.node)

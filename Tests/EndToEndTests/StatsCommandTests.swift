@@ -72,6 +72,40 @@ struct StatsCommandTests {
         #expect(rows == ["2026-11-02,a,done", "2026-11-02,left,done", "2026-11-02,right,not-due", "2026-11-02,c,missed"])
     }
 
+    /// Two runs on one day, "Good" then "Bad": the day's answer is the last one given, in
+    /// `stats --question` (text and JSON) and in `graph --stats`, which count days alike; a
+    /// second day of "Good" makes a tie, and both are named.
+    @Test func theDaysAnswerIsTheLastOneGiven() throws {
+        let dir = try temporaryDirectory()
+        try "routine \"Two\"\nquestion q \"How?\"\n  \"Good\" -> a\n  \"Bad\" -> b\nhabit a \"A\"\nhabit b \"B\"\n"
+            .write(to: dir.appendingPathComponent("two.rt"), atomically: true, encoding: .utf8)
+        func run(_ date: String, _ answers: String) throws {
+            let result = try execute(["run", "two.rt", "--date", date, "--history", "h.sqlite", "--answers", "-"], stdin: answers, in: dir)
+            #expect(result.status == 0, "\(date): \(result.stderr)")
+        }
+        func question(_ until: String) throws -> [String: Any] {
+            let json = try execute(["stats", "two.rt", "--history", "h.sqlite", "--until", until, "--question", "q", "--json"], in: dir)
+            return try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        }
+        try run("2026-11-02", "1\nd\n")
+        try run("2026-11-02", "2\nd\n")
+        let one = try question("2026-11-02")
+        #expect(one["mostChosen"] as? String == "Bad" && one["mostChosenAll"] as? [String] == ["Bad"], "\(one)")
+        let chosen = (one["options"] as? [[String: Any]])?.map { ($0["chosen"] as? [String: Any])?["all"] as? Int }
+        #expect(chosen == [0, 1], "one day, counted once, for its last answer")
+        let rows = try execute(["stats", "two.rt", "--history", "h.sqlite", "--until", "2026-11-02"], in: dir).stdout
+        #expect(rows.contains("q         \"Bad\" 100% of 1 day answered\n"), "\(rows)")
+        let graph = try execute(["graph", "two.rt", "--stats", "--history", "h.sqlite", "--until", "2026-11-02"], in: dir).stdout
+        #expect(graph.contains(#"label="Bad · 1×""#) && graph.contains(#"label="Good · 0×""#), "\(graph)")
+        #expect(graph.contains("N× on an answer: days it was the day's answer (the last one given)"))
+
+        try run("2026-11-03", "1\nd\n")
+        let tie = try question("2026-11-03")
+        #expect(tie["mostChosenAll"] as? [String] == ["Good", "Bad"] && tie["mostChosenShare"] as? Double == 0.5, "\(tie)")
+        let table = try execute(["stats", "two.rt", "--history", "h.sqlite", "--until", "2026-11-03"], in: dir).stdout
+        #expect(table.contains("q         \"Good\" and \"Bad\" 50% each of 2 days answered\n"), "\(table)")
+    }
+
     @Test func questionShowsEachAnswerAndTheHabitsAfterIt() throws {
         let dir = try recorded()
         let page = try execute(["stats", "day.rt", "--history", "h.sqlite", "--until", "2026-11-06", "--question", "mood"], in: dir)
@@ -83,7 +117,8 @@ struct StatsCommandTests {
         let questions = try #require(object["questions"] as? [[String: Any]])
         #expect(questions.first?["id"] as? String == "mood")
         let table = try execute(["stats", "day.rt", "--history", "h.sqlite", "--until", "2026-11-06"], in: dir)
-        #expect(table.stdout.contains("question  most chosen\nmood      \"Good\" 50% of 2 days answered\n"), "\(table.stdout)")
+        // One day each: a tie, both named.
+        #expect(table.stdout.contains("question  most chosen\nmood      \"Good\" and \"Tired\" 50% each of 2 days answered\n"), "\(table.stdout)")
         let wrong = try execute(["stats", "day.rt", "--history", "h.sqlite", "--question", "tea"], in: dir)
         #expect(wrong.status == 64)
         #expect(wrong.stderr.contains("'tea' is not a question of 'Day'"))

@@ -106,7 +106,7 @@ struct AmendStoreTests {
         let log = try store.log(LogRequest(id: "water", skip: true), of: LogStoreTests.routine, on: day, path: "/m.rt", sourceHash: "h").get()
         let id = try #require(log.id)
         #expect(try store.amendStep(2, of: id, to: AmendChange(result: .done)) == nil)
-        let outcome = try #require(try store.amendStep(1, of: id, to: AmendChange(result: .done, seconds: 30)))
+        let outcome = try #require(try store.amendStep(1, of: id, to: AmendChange(result: .done, seconds: 30))).get()
         #expect(outcome.amendment.before == Amendment.Before(result: .skipped, seconds: nil) && outcome.date == "2026-11-24")
         let facts = try store.dayFacts(of: LogStoreTests.routine, on: day)
         #expect(facts.entries.map(\.result) == [.done] && facts.entries.first?.seconds == 30)
@@ -114,5 +114,20 @@ struct AmendStoreTests {
         #expect(undone.step.decision.result == .skipped)
         #expect(try store.runs(RunFilter()).first?.amendments.isEmpty == true)
         #expect(try store.undoAmendment(of: "Morning") == nil)
+    }
+
+    /// A change to what the step holds already is refused and records nothing: done on a done
+    /// step (E501), skipped on a skipped one.
+    @Test(arguments: [(AmendChange(result: .skipped), DiagnosticCode.alreadyDone), (AmendChange(result: .done), .alreadyDone)])
+    func aChangeThatChangesNothingIsRefused(_ first: AmendChange, _ code: DiagnosticCode) throws {
+        let store = try #require(try HistoryStore.open(try temporaryHistoryPath(), create: true))
+        let day = CalendarDate("2026-11-24")!
+        let log = try store.log(LogRequest(id: "water", skip: true), of: LogStoreTests.routine, on: day, path: "/m.rt", sourceHash: "h").get()
+        let id = try #require(log.id)
+        if first.result == .done { _ = try store.amendStep(1, of: id, to: first) }
+        let again = try #require(try store.amendStep(1, of: id, to: first))
+        guard case .failure(let refusal) = again else { Issue.record("a no-op amendment was recorded"); return }
+        #expect(refusal.diagnostic.code == code)
+        #expect(try store.runs(RunFilter()).first?.amendments.count == (first.result == .done ? 1 : 0))
     }
 }

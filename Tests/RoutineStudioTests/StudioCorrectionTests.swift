@@ -231,4 +231,96 @@ struct StudioCorrectionTests {
             #expect(await studio.send("POST", "/api/run/restore", #"{}"#).status == 400)
         }
     }
+
+    static let answers = """
+        routine "Answers"
+        habit tea "Tea" -> swim
+        habit swim "Swim" 3 per week -> mood
+        question mood "Mood?"
+          "Good" -> gym
+          "Bad" -> nap
+        habit gym "Gym"
+        habit nap "Nap"
+
+        """
+
+    /// A run of `date`: tea done, swim skipped, `option` answered, and the habit it leads to done.
+    static func answeredRun(_ studio: StudioFixture, _ date: String, option: Int) throws -> Int64 {
+        let store = try Self.store(studio)
+        let start = try #require(Timestamp(date + "T06:00:00.000Z"))
+        func step(_ n: Int, _ node: String, _ kind: RoutineNode.Kind, _ result: RecordedStep.Result, option: Int? = nil) -> StoredStep {
+            StoredStep(
+                decision: RecordedStep(step: n, node: node, kind: kind, result: result, option: option, optionText: option.map { ["Good", "Bad"][$0] }),
+                title: node, decidedAt: Timestamp(milliseconds: start.milliseconds + Int64(n) * 1000), seconds: 1)
+        }
+        let run = StoredRun(
+            routine: "Answers", path: studio.path, sourceHash: "x", date: date, startedAt: start, utcOffset: 0,
+            endedAt: Timestamp(milliseconds: start.milliseconds + 60_000), result: .completed,
+            steps: [step(1, "tea", .habit, .done), step(2, "swim", .habit, .skipped), step(3, "mood", .question, .answered, option: option),
+                    step(4, option == 0 ? "gym" : "nap", .habit, .done)])
+        #expect(try store.insertRuns([run]) == 1)
+        return try #require(try store.runs(RunFilter(routine: "Answers", since: date, until: date)).first?.id)
+    }
+
+    /// An answer corrected by its step: the refusals (no option, the same one), the change
+    /// with what it held, the day's `missing` replayed with it, and the undo.
+    @Test func anAnswerIsCorrectedOnItsStep() async throws {
+        try await StudioFixture.with(Self.answers, history: true) { studio in
+            let id = try Self.answeredRun(studio, Self.monday, option: 0)
+            let before = try Self.export(studio)
+            func missing() async throws -> [String] {
+                let day = try Self.object(await studio.get("/api/day?date=\(Self.monday)"))
+                return (day["missing"] as? [[String: Any]])?.compactMap { $0["node"] as? String } ?? []
+            }
+            #expect(try await missing() == [])
+            let refusals: [(String, Int, String)] = [
+                (#"{"run": \#(id), "step": 3, "answer": "Maybe"}"#, 422, "E510"),
+                (#"{"run": \#(id), "step": 3, "answer": "1"}"#, 422, "E511"),
+                (#"{"run": \#(id), "step": 1, "answer": "2"}"#, 409, "E509"),
+                (#"{"run": \#(id), "step": 3, "answer": "2", "result": "done"}"#, 400, "E601"),
+                (#"{"date": "2026-11-23", "habit": "mood", "answer": "2"}"#, 400, "E601"),
+            ]
+            for (body, status, code) in refusals {
+                let answer = await studio.send("POST", "/api/correct", body)
+                #expect(answer.status == status && Self.code(answer) == code, "\(body): \(answer.body)")
+            }
+            #expect(try Self.export(studio) == before, "a refusal writes nothing")
+            let changed = await studio.send("POST", "/api/correct", #"{"run": \#(id), "step": 3, "answer": "bad"}"#)
+            #expect(changed.status == 200, "\(changed.body)")
+            let correction = try #require(try Self.object(changed)["correction"] as? [String: Any])
+            #expect((correction["before"] as? [String: Any])?["option"] as? String == "Good")
+            #expect(Self.steps(try Self.object(changed), run: id)[2]["option"] as? String == "Bad")
+            // "Bad" opens nap, which nobody did: missed, so offered; gym is ruled out.
+            #expect(try await missing() == ["nap"])
+            #expect(await studio.send("POST", "/api/correct/undo", #"{"run": \#(id), "step": 3}"#).status == 200)
+            #expect(try Self.export(studio) == before)
+        }
+    }
+
+    /// What the day view offers as due but not recorded is what `stats` calls missed: a
+    /// `3 per week` habit is not missing on a Tuesday of a week that fell short, only on the
+    /// week's last days, where its shortfall falls.
+    @Test func aWeeklyQuotaIsMissingWhereTheStatisticsSay() async throws {
+        try await StudioFixture.with(Self.answers, history: true) { studio in
+            _ = try Self.answeredRun(studio, "2026-11-02", option: 0)
+            func missing(_ date: String) async throws -> [String] {
+                let day = try Self.object(await studio.get("/api/day?date=\(date)"))
+                return (day["missing"] as? [[String: Any]])?.compactMap { $0["node"] as? String } ?? []
+            }
+            #expect(try await missing("2026-11-03") == ["tea"], "no run: tea is on every way; swim's week is not judged day by day")
+            #expect(try await missing("2026-11-08") == ["tea", "swim"], "Sunday takes a share of swim's shortfall")
+            let csv = try Self.statsCSV(studio, since: "2026-11-02", until: "2026-11-09")
+            #expect(csv.contains("2026-11-03,swim,not-due") && csv.contains("2026-11-08,swim,missed"), "\(csv)")
+        }
+    }
+
+    /// `stats --csv` of the studio's routine and history, as the figures' rule gives it.
+    static func statsCSV(_ studio: StudioFixture, since: String, until: String) throws -> String {
+        let store = try Self.store(studio, create: false)
+        let routine = RoutineLoader.load(SourceFile(name: "a.rt", text: answers), format: .rt).routine
+        let window = DateWindow(since: CalendarDate(since), until: CalendarDate(until))
+        var text = ""
+        StatsJSON.csv(try StatsLoading(of: routine, in: window, store: store).report) { text += $0 }
+        return text
+    }
 }

@@ -24,6 +24,15 @@ habit pushups "Push-ups" target 20 reps -> stretch
 habit stretch "Stretch" for 3s
 """
 
+ANSWERS = """routine "Answers"
+habit tea "Tea" -> mood
+question mood "Mood?"
+  "Good" -> gym
+  "Bad" -> nap
+habit gym "Gym"
+habit nap "Nap"
+"""
+
 HOSTILE = """routine "Hostile"
 habit xss "<script>window.injected = 1</script>" -> img
 habit img "<img src=x onerror=\\"window.injected = 2\\">" -> quotes
@@ -117,6 +126,54 @@ class DayTests(unittest.TestCase):
             log = self.routine(studio, "log", str(studio.path), "--date", yesterday).stdout
             self.assertIn("Glass of water: skipped\n", log)
             self.assertNotIn("(amended)", log)
+        finally:
+            studio.close()
+
+    def test_an_answer_is_corrected_and_the_day_replayed(self):
+        studio = base.Studio(ANSWERS)
+        try:
+            yesterday = (datetime.date.today() - datetime.timedelta(days=1)).isoformat()
+            answers = pathlib.Path(studio.folder.name) / "answers"
+            answers.write_text("d\n1\nd\n")
+            run = self.routine(studio, "run", str(studio.path), "--date", yesterday, "--answers", str(answers))
+            self.assertEqual(run.returncode, 0, run.stdout + run.stderr)
+            before = self.export(studio)
+
+            def most_chosen():
+                answer = self.routine(studio, "stats", str(studio.path), "--until", yesterday, "--question", "mood", "--json")
+                return json.loads(answer.stdout)["mostChosen"]
+
+            self.open_day(yesterday)
+            self.shows("Mood? Good", '#day-view .day-step[data-node="mood"]')
+            self.assertFalse(driver().find_elements(By.CSS_SELECTOR, "#day-view .day-missing"))
+            click('#day-view .day-step[data-node="mood"] [data-action=change-answer]')
+            select = wait(lambda: driver().find_element(By.CSS_SELECTOR, '#day-view .day-step[data-node="mood"] select.answer'), message="the options")
+            self.assertEqual([o.text for o in select.find_elements(By.TAG_NAME, "option")], ["Good", "Bad"])
+            self.assertEqual(select.get_attribute("value"), "1", "the recorded answer is chosen")
+            # The same answer again is refused with its reason, and nothing is written.
+            driver().find_element(By.CSS_SELECTOR, "#day-view .day-step[data-node=\"mood\"] form button[type=submit]").click()
+            self.shows("E511", "#day-view .day-message")
+            self.assertEqual(self.export(studio), before)
+            # The form stays open after a refusal: another option is chosen in it.
+            def choose_bad():
+                field = driver().find_element(By.CSS_SELECTOR, '#day-view .day-step[data-node="mood"] select.answer')
+                driver().execute_script("arguments[0].value = '2'", field)
+                field.find_element(By.XPATH, "ancestor::form").find_element(By.CSS_SELECTOR, "button[type=submit]").click()
+                return True
+            wait(choose_bad, message="the new answer")
+            self.shows("Mood? Bad", '#day-view .day-step[data-node="mood"]')
+            self.shows("(amended)", '#day-view .day-step[data-node="mood"]')
+            self.shows('Mood?: corrected (was "Good")', "#day-view .day-undo")
+            # Replayed: "Bad" opens nap, which nobody did, so the day offers it; gym is ruled out.
+            self.shows("Nap", "#day-view .day-missing")
+            self.assertNotIn("Gym", driver().find_element(By.CSS_SELECTOR, "#day-view .day-missing").text)
+            self.assertIn("Mood? Bad (amended)", self.routine(studio, "log", str(studio.path), "--date", yesterday).stdout)
+            self.assertEqual(most_chosen(), "Bad")
+            studio.shot("43-day-answer-corrected")
+            click("#day-view [data-action=undo-correction]")
+            self.shows("Mood? Good", '#day-view .day-step[data-node="mood"]')
+            self.assertEqual(most_chosen(), "Good")
+            self.assertEqual(self.export(studio), before)
         finally:
             studio.close()
 

@@ -88,6 +88,24 @@ extension Diagnostic {
             notes: [Note("finish or quit it first; its steps can be corrected meanwhile")])
     }
 
+    static func notAnOption(_ id: String, answer: String, reason: String) -> Diagnostic {
+        Diagnostic(
+            .notAnOption, "'\(answer)' is not an answer to '\(id)'", at: nil,
+            notes: [Note("nothing was recorded; " + reason)])
+    }
+
+    static func answerUnchanged(_ id: String, answer: String, date: CalendarDate) -> Diagnostic {
+        Diagnostic(
+            .answerUnchanged, "'\(id)' is already answered \(StringLiteral.encode(answer)) on \(date.weekdayName) \(date)", at: nil,
+            notes: [Note("nothing was recorded; --undo takes back the newest amendment")])
+    }
+
+    static func questionNotAnswered(_ id: String, date: CalendarDate) -> Diagnostic {
+        Diagnostic(
+            .questionNotAnswered, "no run answered '\(id)' on \(date.weekdayName) \(date): there is no answer to change", at: nil,
+            notes: [Note("nothing was recorded; a question is answered in 'routine run'")])
+    }
+
     public static func nothingToRestore(run: Int64) -> Diagnostic {
         Diagnostic(.notRecorded, "run \(run) was not deleted by this studio since it started, or is back already", at: nil)
     }

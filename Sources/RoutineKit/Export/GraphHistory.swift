@@ -5,7 +5,8 @@ public struct GraphHistory: Sendable {
     public var rates: [Int: Double] = [:]
     /// Whether any run of the window reached each node.
     public var reached: [Bool]
-    /// How often each option of each question was chosen, by question.
+    /// On how many days each option of each question was the day's answer (the last one
+    /// given that day, as `stats --question` counts), by question.
     public var chosen: [Int: [Int]] = [:]
     /// The runs counted, and the window, for the legend.
     public var runs: Int
@@ -24,11 +25,17 @@ public struct GraphHistory: Sendable {
         for run in runs {
             for step in run.steps where step.result != .notScheduled { reached[step.node] = true }
         }
-        for answer in runs.flatMap(\.answers) where answer.option < routine.optionCount(of: answer.question) {
-            reached[answer.question] = true
-            chosen[answer.question, default: Array(repeating: 0, count: routine.optionCount(of: answer.question))][answer.option] += 1
+        for (ordinal, question) in report.questions.enumerated() {
+            let count = routine.optionCount(of: question)
+            for option in report.answers[ordinal] where option >= 0 && Int(option) < count {
+                reached[question] = true
+                chosen[question, default: Array(repeating: 0, count: count)][Int(option)] += 1
+            }
         }
     }
+
+    /// What a count on an answer is, for the legends of `graph --stats` and the studio.
+    public static let countNote = "N× on an answer: days it was the day's answer (the last one given)"
 
     /// The fill colour of a completion rate: red through amber to green, in five steps.
     public static func color(rate: Double) -> String {

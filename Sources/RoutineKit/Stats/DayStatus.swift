@@ -38,6 +38,9 @@ public struct StatsRun: Sendable {
     public var steps: ArraySlice<Step>
     /// The answers given, as (question, option) indices.
     public var answers: [Answer] = []
+    /// An answer was amended afterwards (`routine amend`): the steps after it followed the old
+    /// answer, so ``StatsReport`` replays the run with the answers it holds now.
+    public var answersAmended = false
 
     /// How a run that stopped early left the habits it did not reach; nil for a completed run
     /// (set by ``StatsReport`` before the days are classified).

@@ -45,10 +45,11 @@ public struct QuestionStats: Sendable {
         public var others: [Tally]
     }
 
-    /// The option chosen most often and its share of the days answered; nil before any answer.
-    public var mostChosen: (option: Int, share: Double)? {
-        guard answered.all > 0, let best = options.indices.max(by: { options[$0].chosen.all < options[$1].chosen.all }) else { return nil }
-        return (best, Double(options[best].chosen.all) / Double(answered.all))
+    /// The options chosen most often (several on a tie, in the routine's order) and the share
+    /// of the days answered each has; nil before any answer.
+    public var mostChosen: (options: [Int], share: Double)? {
+        guard answered.all > 0, let most = options.map(\.chosen.all).max() else { return nil }
+        return (options.indices.filter { options[$0].chosen.all == most }, Double(most) / Double(answered.all))
     }
 
     /// The figures of question `index` (one of `report.questions`) over the report's window;

@@ -141,7 +141,9 @@ public enum StatsJSON {
         let most = question.mostChosen
         return .object([
             ("id", .string(question.id)), ("prompt", .string(question.prompt)), ("answered", window(question.answered)),
-            ("mostChosen", most.map { .string(question.options[$0.option].text) } ?? .null), ("mostChosenShare", number(most?.share)),
+            // `mostChosen` the first in the routine's order; `mostChosenAll` every one on a tie.
+            ("mostChosen", most.map { .string(question.options[$0.options[0]].text) } ?? .null),
+            ("mostChosenAll", .array((most?.options ?? []).map { .string(question.options[$0].text) })), ("mostChosenShare", number(most?.share)),
             ("weeks", .array(question.weeks.map { .string($0.description) })),
             ("options", .array(question.options.map { option in
                 .object([("text", .string(option.text)), ("chosen", window(option.chosen)), ("weekly", .array(option.weekly.map(JSONValue.int)))])

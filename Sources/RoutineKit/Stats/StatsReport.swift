@@ -17,7 +17,8 @@ public struct StatsReport: Sendable {
     public var questions: [Int]
     public var answers: [[Int16]]
 
-    /// Builds the report from `runs` (any order) for the days from `since` (or the first run)
+    /// Builds the report from `runs` (days in any order, but each day's runs in the order they
+    /// started: the last answer of a day is its answer) for the days from `since` (or the first run)
     /// through `until`. `unconditional` are the habits on every way through the routine;
     /// `daysOff` the routine's days off.
     public init(
@@ -37,11 +38,13 @@ public struct StatsReport: Sendable {
         self.until = until
         self.daysOff = daysOff
         // The runs of the window in date order, each day's a range of them: no array per day.
+        // The sort is stable, so a day's runs keep the order they started in.
         var inWindow = runs.filter { run in run.date <= until && since.map { run.date >= $0 } ?? true }
         if zip(inWindow, inWindow.dropFirst()).contains(where: { $0.date > $1.date }) { inWindow.sort { $0.date < $1.date } }
-        if inWindow.contains(where: { !$0.completed }) {
+        if inWindow.contains(where: { !$0.completed || $0.answersAmended }) {
             let analyzer = StopAnalyzer(routine: routine)
-            for k in inWindow.indices where !inWindow[k].completed { inWindow[k].stop = analyzer.outcome(of: inWindow[k]) }
+            for k in inWindow.indices where inWindow[k].answersAmended { inWindow[k] = analyzer.replayingAnswers(of: inWindow[k]) }
+            for k in inWindow.indices where !inWindow[k].completed && inWindow[k].stop == nil { inWindow[k].stop = analyzer.outcome(of: inWindow[k]) }
         }
         var dayStart: [Int: Int] = [:]
         for (k, run) in inWindow.enumerated() where dayStart[run.date.dayNumber] == nil { dayStart[run.date.dayNumber] = k }
@@ -83,7 +86,8 @@ public struct StatsReport: Sendable {
         (questions, answers) = Self.answersByDay(routine, runs: inWindow, days: days)
     }
 
-    /// Each question's answer on each day: runs in date order, so a day's last run has the last word.
+    /// Each question's answer on each day: runs in date and start order, so the day's last run
+    /// that answered has the last word.
     static func answersByDay(_ routine: Routine, runs: [StatsRun], days: Range<Int>) -> ([Int], [[Int16]]) {
         let questions = (0..<routine.nodeCount).filter(routine.isQuestion)
         var ordinal = [Int](repeating: -1, count: routine.nodeCount)

@@ -1,7 +1,7 @@
 /// The answers of a routine's questions as text: a row per question under the habits' table,
 /// and a question's own page (`--question ID`).
 extension StatsText {
-    /// One row per question: its most chosen answer and that answer's share of the days answered.
+    /// One row per question: its most chosen answer (each, on a tie) and its share of the days answered.
     public static func questionRows(_ report: StatsReport) -> String {
         guard !report.questions.isEmpty else { return "" }
         let questions = report.questions.map { QuestionStats($0, in: report, withHabits: false) }
@@ -9,9 +9,10 @@ extension StatsText {
         var text = "question".padding(width) + "  most chosen\n"
         for question in questions {
             text += Sanitizer.visible(question.id).padding(width) + "  "
-            if let (option, share) = question.mostChosen {
-                text += Sanitizer.visible(StringLiteral.encode(question.options[option].text))
-                text += " \(percent(share)) of \(question.answered.all) day\(question.answered.all == 1 ? "" : "s") answered\n"
+            if let (options, share) = question.mostChosen {
+                let names = options.map { Sanitizer.visible(StringLiteral.encode(question.options[$0].text)) }
+                text += names.count > 1 ? names.dropLast().joined(separator: ", ") + " and " + names[names.count - 1] : names[0]
+                text += " \(percent(share))\(options.count > 1 ? " each" : "") of \(question.answered.all) day\(question.answered.all == 1 ? "" : "s") answered\n"
             } else {
                 text += "never answered\n"
             }

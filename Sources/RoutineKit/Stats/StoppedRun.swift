@@ -14,9 +14,13 @@ public struct StopOutcome: Sendable {
     }
 
     let ways: Ways
+    /// Habits on the way the answers determine that the run walked past without a record
+    /// (a run replayed with an amended answer): missed.
+    var missed: Set<Int> = []
 
     /// The status of a habit the run did not reach, on a day it was scheduled.
     public func status(of node: Int) -> DayStatus {
+        if missed.contains(node) { return .missed }
         switch ways {
         case .exact(let ways):
             return ways.every.contains(node) ? .missed : ways.some.contains(node) ? .unknown : .notDue
@@ -44,6 +48,11 @@ public final class StopAnalyzer {
 
     public func outcome(of run: StatsRun) -> StopOutcome {
         guard let stopped = Self.replay(run, of: routine) else { return StopOutcome(ways: .unknown) }
+        return outcome(stopped)
+    }
+
+    /// What `stopped`, a run of this routine as it was when it stopped, leaves of the rest.
+    func outcome(_ stopped: RoutineRun) -> StopOutcome {
         let agenda = stopped.agendaTargets
         if let known = memo[agenda] { return known }
         var outcome: StopOutcome
@@ -83,5 +92,64 @@ public final class StopAnalyzer {
             run.decide(.option(answer.option))
         }
         return run
+    }
+}
+
+extension StopAnalyzer {
+    /// `recorded` as if the answers it holds now had been given while it ran (an answer amended
+    /// afterwards, grammar.md "Amended answers"): walked again from the start, each question
+    /// taking its answer, each habit the step the run recorded for it. A habit on the way that
+    /// the run never recorded (the branch the new answer opens) is missed; where the way
+    /// reaches a question the run never answered, it stops there as a run that quit (certain
+    /// to come: missed; hanging on the question: unknown). Habits the answers rule out are not
+    /// due, their steps dropped; steps of habits still within reach keep their result.
+    /// Iterative: each node is taken at most once.
+    public func replayingAnswers(of recorded: StatsRun) -> StatsRun {
+        let steps = Array(recorded.steps)
+        var stepOf: [Int: Int] = [:]
+        for (k, step) in steps.enumerated() where stepOf[step.node] == nil { stepOf[step.node] = k }
+        var optionOf: [Int: Int] = [:]
+        for answer in recorded.answers { optionOf[answer.question] = answer.option }
+        var run = RoutineRun(routine: routine, date: recorded.date)
+        var kept: [StatsRun.Step] = []
+        var answers: [StatsRun.Answer] = []
+        var taken = Set<Int>()
+        var unrecorded = Set<Int>()
+        while let node = run.current, !taken.contains(node) {
+            if routine.isQuestion(node) {
+                guard let option = optionOf[node], option < routine.optionCount(of: node) else { break }
+                answers.append(StatsRun.Answer(question: node, option: option, after: kept.count))
+                run.decide(.option(option))
+            } else if let k = stepOf[node] {
+                kept.append(steps[k])
+                // A pass over a habit replays as a skip, as in ``replay(_:of:)``.
+                run.decide(steps[k].result == .done ? .done(value: steps[k].value) : .skip)
+            } else {
+                // On the way, and nobody recorded it: the walk goes on past it (a habit's
+                // result never changes the way), and it is missed.
+                unrecorded.insert(node)
+                run.decide(.skip)
+            }
+            taken.insert(node)
+        }
+        var stop: StopOutcome?
+        if run.current != nil {
+            let rest = outcome(run)
+            stop = rest
+            // Still on some way from the stop (the agenda's own bound may hold a node no way reaches).
+            let onSomeWay = { (node: Int) in !taken.contains(node) && rest.status(of: node) != .notDue }
+            for (k, step) in steps.enumerated() where stepOf[step.node] == k && onSomeWay(step.node) { kept.append(step) }
+            for answer in recorded.answers where onSomeWay(answer.question) {
+                answers.append(StatsRun.Answer(question: answer.question, option: answer.option, after: kept.count))
+            }
+        } else if !unrecorded.isEmpty {
+            stop = StopOutcome(ways: .live(current: nil, live: []))
+        }
+        stop?.missed = unrecorded
+        var replayed = StatsRun(date: recorded.date, completed: stop == nil, steps: kept[...])
+        replayed.isLog = recorded.isLog
+        replayed.answers = answers
+        replayed.stop = stop
+        return replayed
     }
 }

@@ -5,7 +5,7 @@ import Darwin
 #endif
 
 /// Decoding and encoding of `.rt` string literals.
-enum StringLiteral {
+public enum StringLiteral {
     /// The text of the literal whose content (between the quotes) is `bytes[range]`, where
     /// `bytes` are `storage`'s source: that range itself unless the literal has escapes.
     static func text(
@@ -97,7 +97,7 @@ enum StringLiteral {
 
     /// `value` as a literal, quotes included: every control character is escaped, so any
     /// string survives printing and parsing unchanged.
-    static func encode(_ value: String) -> String {
+    public static func encode(_ value: String) -> String {
         var out = "\""
         for scalar in value.unicodeScalars {
             switch scalar {

@@ -29,6 +29,11 @@ public enum LogRefusal: Error, Sendable, Hashable {
     case valueNeeded(id: String, target: TargetValue)
     case valueNotExpected(id: String)
     case nothingToUndo(id: String, date: CalendarDate)
+    /// An amended answer that names no option; `reason` as a run would say it.
+    case notAnOption(id: String, answer: String, reason: String)
+    /// An amendment to what the step already holds.
+    case answerUnchanged(id: String, answer: String, date: CalendarDate)
+    case questionNotAnswered(id: String, date: CalendarDate)
 
     /// Whether `--force` records anyway: a habit that exists, whatever the day says of it.
     public var isForceable: Bool {
@@ -49,6 +54,9 @@ public enum LogRefusal: Error, Sendable, Hashable {
         case .valueNeeded(let id, let target): .valueNeeded(id, target: target)
         case .valueNotExpected(let id): .valueNotExpected(id)
         case .nothingToUndo(let id, let date): .nothingToUndo(id, date: date)
+        case .notAnOption(let id, let answer, let reason): .notAnOption(id, answer: answer, reason: reason)
+        case .answerUnchanged(let id, let answer, let date): .answerUnchanged(id, answer: answer, date: date)
+        case .questionNotAnswered(let id, let date): .questionNotAnswered(id, date: date)
         }
     }
 }
@@ -90,5 +98,18 @@ extension DayRules {
             return .failure(.quotaMet(id: request.id, title: title, quota: quota, done: facts.doneEarlierThisWeek[index, default: 0]))
         }
         return .success(index)
+    }
+}
+
+extension Routine {
+    /// The option `text` names at question `index`, read exactly as a scripted answer line
+    /// (`run --answers`) is: its number, its text or a prefix of it; else why not.
+    public func option(_ text: String, of index: Int) -> Result<Int, LogRefusal> {
+        let id = self.id(of: index)
+        switch AnswerInterpreter.interpret(text, at: AskedNode(index, of: self)) {
+        case .decision(.option(let k)): return .success(k)
+        case .invalid(let reason): return .failure(.notAnOption(id: id, answer: text, reason: reason))
+        default: return .failure(.notAnOption(id: id, answer: text, reason: "choose 1 to \(optionCount(of: index)), or an option's text"))
+        }
     }
 }

@@ -72,7 +72,7 @@ function questions(list) {
   const share = (count, of) => (of ? `${count} · ${draw.percent(count / of)}` : "–");
   return el("section", { class: "questions" }, el("h3", { text: "Questions" }), ...list.map((q) => el("div", { class: "question" },
     el("p", {}, el("strong", { text: q.prompt || q.id }), el("span", { class: "muted",
-      text: q.mostChosen === null ? " · not answered yet" : ` · most chosen: ${q.mostChosen}, ${draw.percent(q.mostChosenShare)} of ${plural(q.answered.all, "day")} answered` })),
+      text: q.mostChosen === null ? " · not answered yet" : ` · most chosen: ${q.mostChosenAll.length > 1 ? q.mostChosenAll.slice(0, -1).join(", ") + " and " + q.mostChosenAll.at(-1) : q.mostChosen}, ${draw.percent(q.mostChosenShare)}${q.mostChosenAll.length > 1 ? " each" : ""} of ${plural(q.answered.all, "day")} answered` })),
     el("table", { class: "answers" },
       el("thead", {}, el("tr", {}, el("th", { text: "answer" }), el("th", { text: "all" }), el("th", { text: "30 days" }), el("th", { text: "7 days" }))),
       el("tbody", {}, ...q.options.map((o) => el("tr", {}, el("th", { scope: "row", text: o.text }),

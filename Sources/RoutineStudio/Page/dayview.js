@@ -10,7 +10,6 @@ export class DayView {
     this.root = root;
     this.date = null;
     this.day = null;
-    this.today = null;
     this.message = null;
     // What this page did, newest last: the bar undoes the newest, as the server undoes
     // corrections newest first.
@@ -27,13 +26,12 @@ export class DayView {
     this.date = date;
     this.root.hidden = false;
     const query = "?date=" + encodeURIComponent(date);
-    const [day, today] = await Promise.all([get("/api/day" + query), get("/api/today" + query)]);
+    const day = await get("/api/day" + query);
     if (date !== this.date) return;
     if (day.ok) {
       this.day = day.answer;
       if (this.message && !this.message.code) this.message = null;
     } else { this.day = null; this.message = day.answer.error; }
-    this.today = today.ok ? today.answer : null;
     this.render();
   }
 
@@ -74,7 +72,9 @@ export class DayView {
   correct(body, title) {
     return this.send("/api/correct", body, (answer) => {
       const c = answer.correction;
-      const was = c.added ? "added as a log" : `was ${c.before.result === "done" && typeof c.before.value === "number" ? number(c.before.value) : c.before.result}`;
+      const before = c.added ? null : c.before.result === "answered" ? `"${c.before.option}"`
+        : c.before.result === "done" && typeof c.before.value === "number" ? number(c.before.value) : c.before.result;
+      const was = c.added ? "added as a log" : `was ${before}`;
       this.undos.push({ text: `${title}: corrected (${was}).`, body: c.added ? {} : { run: c.run, step: c.step }, path: "/api/correct/undo" });
     });
   }
@@ -144,8 +144,9 @@ export class DayView {
     if (step.result !== "not-scheduled" && typeof step.seconds === "number") text += " · " + human(step.seconds);
     const li = el("li", { class: "day-step " + step.result, "data-step": step.step, "data-node": step.node, "data-result": step.result },
       el("span", { class: "text", text }), amended ? el("span", { class: "amended", text: "(amended)" }) : null);
-    if (step.kind !== "habit") return li;
     const key = `${run}:${step.step}`;
+    if (step.kind === "question") return this.answerActions(li, run, step, key);
+    if (step.kind !== "habit") return li;
     const numeric = typeof step.target === "number";
     if (this.editing === key) {
       li.append(this.valueForm(step.title, step.value ?? step.target, (value) => this.correct({ run, step: step.step, value }, step.title)));
@@ -161,6 +162,32 @@ export class DayView {
       actions.append(el("button", { "data-action": "mark-skipped", onclick: () => this.correct({ run, step: step.step, result: "skipped" }, step.title), text: "Mark skipped" }));
     }
     li.append(actions);
+    return li;
+  }
+
+  /// A recorded answer can be changed to another option of the question as the routine has it
+  /// now, as `routine amend FILE DATE QUESTION ANSWER` does; the server refuses the same one.
+  answerActions(li, run, step, key) {
+    const state = window.studio && window.studio.api.state;
+    const node = state && state.nodes.find((n) => n.id === step.node);
+    const options = (node && node.options) || [];
+    if (!options.length) return li;
+    if (this.editing !== key) {
+      li.append(el("span", { class: "day-actions" },
+        el("button", { "data-action": "change-answer", onclick: () => this.edit(key), text: "Change answer…" })));
+      return li;
+    }
+    const select = el("select", { class: "answer", "aria-label": `New answer to ${step.title}` },
+      ...options.map((option, k) => el("option", { value: String(k + 1), text: option.text, selected: typeof step.index === "number" && step.index === k + 1 })));
+    const form = el("form", { class: "day-value" }, select,
+      el("button", { class: "primary", type: "submit", text: "Record" }),
+      el("button", { type: "button", onclick: () => { this.editing = null; this.render(); }, text: "Cancel" }));
+    form.onsubmit = (event) => {
+      event.preventDefault();
+      this.correct({ run, step: step.step, answer: select.value }, step.title);
+    };
+    form.onkeydown = (event) => { if (event.key === "Escape") { this.editing = null; this.render(); } };
+    li.append(form);
     return li;
   }
 
@@ -181,9 +208,10 @@ export class DayView {
     return form;
   }
 
-  /// Habits due that day that nothing recorded: each can be added as a log.
+  /// Habits due that day that nothing recorded, by the statistics' rules (the day's
+  /// `missing`, as `stats` and the week grid count them): each can be added as a log.
   missing() {
-    const habits = ((this.today && this.today.routines[0] && this.today.routines[0].habits) || []).filter((h) => h.status === "due");
+    const habits = (this.day && this.day.missing) || [];
     if (!habits.length) return null;
     return el("section", { class: "day-missing", "aria-label": "Not recorded" },
       el("h3", { text: "Due but not recorded" }),

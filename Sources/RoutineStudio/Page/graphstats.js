@@ -1,5 +1,5 @@
 // The builder's stats toggle: habits' cards filled by their completion rate and answers
-// labelled with how often they were chosen, over the recorded history: what
+// labelled with on how many days each was the day's answer, over the recorded history: what
 // `routine graph --stats` draws (GET /api/graph-stats). While shown, it follows the history:
 // a run or a log, in a terminal or a page, redraws it.
 import { el } from "./dom.js";
@@ -68,7 +68,7 @@ export class GraphStats {
       }
       (node.chosen || []).forEach((count, option) => {
         const port = card.querySelector(`.port[data-option="${option}"]`);
-        if (port) port.append(el("span", { class: "stat chosen", title: `chosen ${count} time${count === 1 ? "" : "s"}`, text: ` · ${count}×` }));
+        if (port) port.append(el("span", { class: "stat chosen", title: `the day's answer on ${count} day${count === 1 ? "" : "s"}`, text: ` · ${count}×` }));
       });
     }
   }
@@ -88,6 +88,6 @@ export class GraphStats {
         swatch.style.background = band.color;
         return swatch;
       })),
-      el("div", { class: "stats-note", text: "N× on an answer: times chosen · faded: never reached" }));
+      el("div", { class: "stats-note", text: `${data.countNote} · faded: never reached` }));
   }
 }
