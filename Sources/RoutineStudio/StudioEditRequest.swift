@@ -21,29 +21,48 @@ struct StudioEditRequest: Sendable {
         }
         let fields = Fields(object: object)
         version = try fields.int("version")
-        let name = try fields.string("op")
-        switch name {
+        switch try fields.string("op") {
         case "undo": action = .undo
         case "redo": action = .redo
+        default: action = .op(try Self.op(fields))
+        }
+    }
+
+    /// The op a body (or one member of a `together` body's `ops`) names.
+    static func op(_ fields: Fields) throws(Malformed) -> RoutineEditOp {
+        let name = try fields.string("op")
+        switch name {
         case "addHabit":
-            action = .op(.addHabit(id: try fields.optionalString("id"), title: try fields.string("title"), after: try fields.optionalString("after")))
+            return .addHabit(
+                id: try fields.optionalString("id"), title: try fields.string("title"), after: try fields.optionalString("after"),
+                attributes: try fields.attributeChanges())
         case "addQuestion":
-            action = .op(.addQuestion(
+            return .addQuestion(
                 id: try fields.optionalString("id"), text: try fields.string("text"), options: try fields.strings("options"),
-                after: try fields.optionalString("after")))
+                after: try fields.optionalString("after"), attributes: try fields.attributeChanges())
         case "connect":
-            action = .op(.connect(from: try fields.string("from"), option: try fields.optionalInt("option"), to: try fields.string("to")))
+            return .connect(from: try fields.string("from"), option: try fields.optionalInt("option"), to: try fields.string("to"))
         case "disconnect":
-            action = .op(.disconnect(from: try fields.string("from"), option: try fields.optionalInt("option"), to: try fields.string("to")))
-        case "setTitle": action = .op(.setTitle(id: try fields.string("id"), title: try fields.string("title")))
-        case "setAttributes": action = .op(.setAttributes(id: try fields.string("id"), try fields.attributeChanges()))
-        case "addOption": action = .op(.addOption(id: try fields.string("id"), text: try fields.string("text")))
-        case "removeOption": action = .op(.removeOption(id: try fields.string("id"), option: try fields.int("option")))
-        case "moveOption":
-            action = .op(.moveOption(id: try fields.string("id"), option: try fields.int("option"), to: try fields.int("to")))
-        case "rename": action = .op(.rename(id: try fields.string("id"), newID: try fields.string("newId")))
-        case "delete": action = .op(.delete(id: try fields.string("id")))
-        case "setName": action = .op(.setName(try fields.string("name")))
+            return .disconnect(from: try fields.string("from"), option: try fields.optionalInt("option"), to: try fields.string("to"))
+        case "setTitle": return .setTitle(id: try fields.string("id"), title: try fields.string("title"))
+        case "setAttributes": return .setAttributes(id: try fields.string("id"), try fields.attributeChanges())
+        case "addOption": return .addOption(id: try fields.string("id"), text: try fields.string("text"))
+        case "removeOption": return .removeOption(id: try fields.string("id"), option: try fields.int("option"))
+        case "moveOption": return .moveOption(id: try fields.string("id"), option: try fields.int("option"), to: try fields.int("to"))
+        case "rename": return .rename(id: try fields.string("id"), newID: try fields.string("newId"))
+        case "delete": return .delete(id: try fields.string("id"))
+        case "setName": return .setName(try fields.string("name"))
+        case "together":
+            guard let list = fields.value("ops") as? [Any], let members = list as? [[String: Any]] else {
+                throw Malformed(reason: "'ops' must be a list of ops")
+            }
+            var ops: [RoutineEditOp] = []
+            for member in members {
+                let inner = Fields(object: member)
+                if try inner.string("op") == "together" { throw Malformed(reason: "'together' holds ops, not other groups") }
+                ops.append(try op(inner))
+            }
+            return .together(ops)
         default: throw Malformed(reason: "'\(name)' is not an op")
         }
     }
@@ -116,7 +135,12 @@ struct StudioEditRequest: Sendable {
             var changes = AttributeChanges()
             changes.duration = try change("duration") { raw throws(Malformed) in
                 if let number = raw as? NSNumber, !Self.isBool(number), let seconds = Int(exactly: number.doubleValue) { return seconds }
-                if let text = raw as? String, case .success(let seconds) = DurationText.parse(Substring(text)) { return seconds }
+                if let text = raw as? String {
+                    switch DurationText.parse(Substring(text)) {
+                    case .success(let seconds): return seconds
+                    case .failure(let failure): throw Malformed(reason: "'\(text)' is not a duration such as '10m' or '1h30m': \(failure.reason)")
+                    }
+                }
                 throw Malformed(reason: "'duration' must be seconds or a duration such as '10m'")
             }
             changes.target = try change("target") { raw throws(Malformed) in

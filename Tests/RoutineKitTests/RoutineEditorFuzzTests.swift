@@ -38,10 +38,10 @@ struct RoutineEditorFuzzTests {
         /// Applies an op the editor accepted.
         mutating func apply(_ op: RoutineEditOp, newID: String?) {
             switch op {
-            case .addHabit(_, let title, let after):
+            case .addHabit(_, let title, let after, _):
                 let node = Node(kind: .habit, id: newID!, title: title)
                 if let after { nodes.insert(node, at: index(after) + 1) } else { nodes.append(node) }
-            case .addQuestion(_, let text, let options, let after):
+            case .addQuestion(_, let text, let options, let after, _):
                 var node = Node(kind: .question, id: newID!, title: text)
                 node.options = options.map { ($0, []) }
                 if let after { nodes.insert(node, at: index(after) + 1) } else { nodes.append(node) }
@@ -82,6 +82,8 @@ struct RoutineEditorFuzzTests {
                     nodes[i].next.removeAll { $0 == id }
                     for k in nodes[i].options.indices { nodes[i].options[k].next.removeAll { $0 == id } }
                 }
+            case .together(let ops):
+                for op in ops { apply(op, newID: newID) }
             }
         }
     }

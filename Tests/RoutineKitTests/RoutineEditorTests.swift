@@ -88,6 +88,13 @@ struct RoutineEditorTests {
              expected: base(("\"Yes\" -> b   # yes", "\"Yes\"   # yes"), ("habit b \"B\" target 8 glasses\n", ""))),
         Case(name: "delete the start node", op: .delete(id: "a"),
              expected: base(("start -> a\n\n", ""), ("habit a \"A\" for 5m -> q   # first\n", ""))),
+        Case(name: "a new habit with its attributes",
+             op: .addHabit(id: nil, title: "Read", after: nil, attributes: AttributeChanges(duration: .set(600), note: .set("a chapter"))),
+             expected: base + "habit read \"Read\" for 10m\n  note \"a chapter\"\n"),
+        Case(name: "together: each op on the text the one before left",
+             op: .together([.rename(id: "b", newID: "bee"), .setTitle(id: "bee", title: "Bee"),
+                            .setAttributes(id: "bee", AttributeChanges(target: .set(6)))]),
+             expected: base(("-> b ", "-> bee "), ("habit b \"B\" target 8 ", "habit bee \"Bee\" target 6 "))),
     ]
 
     @Test(arguments: cases)
@@ -123,6 +130,10 @@ struct RoutineEditorTests {
         Refusal(name: "a habit attribute on a question", op: .setAttributes(id: "q", AttributeChanges(duration: .set(60))),
                 code: .editRefused, message: "'q' is a question; only a note can be set on it"),
         Refusal(name: "an empty title", op: .setTitle(id: "a", title: ""), code: .emptyText, message: ""),
+        Refusal(name: "together: a later refusal refuses the ops before it",
+                op: .together([.setTitle(id: "a", title: "New"), .rename(id: "a", newID: "b")]), code: .editRefused,
+                message: "a node is already named 'b'"),
+        Refusal(name: "together: nothing", op: .together([]), code: .editRefused, message: "there is nothing to change"),
     ]
 
     @Test(arguments: refusals)

@@ -48,6 +48,31 @@ struct StudioAPITests {
         }
     }
 
+    /// A dialog's Save: written whole and undone in one step, or refused whole.
+    @Test(arguments: [
+        (#"{"op": "rename", "id": "a", "newId": "x"}, {"op": "setAttributes", "id": "x", "duration": "5 min"}"#, 400, "'5 min' is not a duration"),
+        (#"{"op": "setTitle", "id": "a", "title": "New"}, {"op": "rename", "id": "a", "newId": "b"}"#, 422, "a node is already named 'b'"),
+        (#"{"op": "together", "ops": []}"#, 400, "'together' holds ops"),
+        (#"{"op": "rename", "id": "a", "newId": "x"}, {"op": "setTitle", "id": "x", "title": "X"}, {"op": "setAttributes", "id": "x", "duration": "5m"}"#, 200, ""),
+    ])
+    func aSaveIsOneEditAllOrNothing(ops: String, status: Int, message: String) async throws {
+        let text = "routine \"R\"\n\nhabit a \"A\"\nhabit b \"B\"\n"
+        try await StudioFixture.with(text) { studio in
+            let v1 = await studio.version()
+            let answer = await studio.post("{\"version\": \(v1), \"op\": \"together\", \"ops\": [\(ops)]}")
+            #expect(answer.status == status, "\(answer.body)")
+            #expect(answer.body.contains(message), "\(answer.body)")
+            guard status == 200 else {
+                #expect(studio.text == text)
+                #expect(await studio.version() == v1)
+                return
+            }
+            #expect(studio.text == "routine \"R\"\n\nhabit x \"X\" for 5m\nhabit b \"B\"\n")
+            #expect(await studio.post("{\"version\": \(await studio.version()), \"op\": \"undo\"}").status == 200)
+            #expect(studio.text == text)
+        }
+    }
+
     @Test func aStaleVersionOrAChangedFileIs409() async throws {
         let text = "routine \"R\"\n\nhabit a \"A\"\nhabit b \"B\"\n"
         try await StudioFixture.with(text) { studio in

@@ -2,10 +2,10 @@
 extension EditableSource {
     func edits(for op: RoutineEditOp, fileName: String, message: inout String?) throws(Diagnostic) -> [TextEdit] {
         switch op {
-        case .addHabit(let id, let title, let after):
+        case .addHabit(let id, let title, let after, _):
             let id = try newID(id, title: title, kind: .habit)
             return try adding("habit \(id) \(StringLiteral.encode(title))", after: after, fileName: fileName)
-        case .addQuestion(let id, let text, let options, let after):
+        case .addQuestion(let id, let text, let options, let after, _):
             let id = try newID(id, title: text, kind: .question)
             var lines = "question \(id) \(StringLiteral.encode(text))"
             for option in options { lines += newline + "  " + StringLiteral.encode(option) }
@@ -80,6 +80,9 @@ extension EditableSource {
                 return [TextEdit(Span(at: bytes.count), head + "routine " + StringLiteral.encode(name) + newline)]
             }
             return [TextEdit(routine.nameSpan, StringLiteral.encode(name))]
+        case .together:
+            // Each op of a group sees the text the one before it left: ``RoutineEditor`` applies them one by one.
+            throw .refused("a group of edits cannot be one text edit")
         }
     }
 

@@ -1,10 +1,12 @@
 /// One change an author makes to a routine from a visual editor. Each becomes the smallest
 /// text edit of the file (``RoutineEditor``); `undo` and `redo` are kept by ``EditHistory``.
 public enum RoutineEditOp: Sendable, Equatable {
-    /// A new habit, declared after `after` (or at the end); its ID is made from the title when nil.
-    case addHabit(id: String?, title: String, after: String?)
-    /// A new question with its answers, declared after `after` (or at the end).
-    case addQuestion(id: String?, text: String, options: [String], after: String?)
+    /// A new habit, declared after `after` (or at the end), with `attributes` set; its ID is
+    /// made from the title when nil.
+    case addHabit(id: String?, title: String, after: String?, attributes: AttributeChanges = AttributeChanges())
+    /// A new question with its answers, declared after `after` (or at the end); of the
+    /// attributes, a question takes only a note.
+    case addQuestion(id: String?, text: String, options: [String], after: String?, attributes: AttributeChanges = AttributeChanges())
     /// An arrow from a habit, from answer `option` of a question, or from a question's gather (option nil).
     case connect(from: String, option: Int?, to: String)
     case disconnect(from: String, option: Int?, to: String)
@@ -20,6 +22,9 @@ public enum RoutineEditOp: Sendable, Equatable {
     case delete(id: String)
     /// The routine's name: the string of its `routine` line (written first in an empty file).
     case setName(String)
+    /// Ops applied in order as one edit: all of them are written, or none (the first refusal
+    /// says why), and one undo takes them back. A dialog's Save is one of these.
+    indirect case together([RoutineEditOp])
 }
 
 /// What to do with one attribute: leave it, remove it, or give it a value.

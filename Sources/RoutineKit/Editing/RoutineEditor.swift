@@ -13,7 +13,9 @@ public struct EditOutcome: Sendable {
 /// the file did not have) is refused with that error.
 public enum RoutineEditor {
     public static func apply(_ op: RoutineEditOp, to file: SourceFile) -> Result<EditOutcome, Diagnostic> {
+        if case .together(let ops) = op { return applyTogether(ops, to: file) }
         let before = RoutineLoader.load(file, format: .rt)
+        if let split = withAttributesApart(op, in: before.routine) { return applyTogether(split, to: file) }
         let source = EditableSource(file.bytes, routine: before.routine)
         let isEmpty = source.tokens.count == 1
         if !isEmpty, let broken = before.diagnostics.first(where: { $0.severity == .error && isSyntax($0.code) }) {
@@ -39,6 +41,39 @@ public enum RoutineEditor {
             return .failure(worse)
         }
         return .success(EditOutcome(bytes: bytes, message: message))
+    }
+
+    /// Each op on the text the one before it left; the first refusal refuses them all, so
+    /// that nothing of a half-made change reaches the file.
+    static func applyTogether(_ ops: [RoutineEditOp], to file: SourceFile) -> Result<EditOutcome, Diagnostic> {
+        guard !ops.isEmpty else { return .failure(.nothingTo("change")) }
+        var current = file
+        var messages: [String] = []
+        for op in ops {
+            switch apply(op, to: current) {
+            case .failure(let diagnostic): return .failure(diagnostic)
+            case .success(let outcome):
+                current = SourceFile(name: file.name, bytes: outcome.bytes)
+                if let message = outcome.message { messages.append(message) }
+            }
+        }
+        return .success(EditOutcome(bytes: current.bytes, message: messages.isEmpty ? nil : messages.joined(separator: "; ")))
+    }
+
+    /// A new node with attributes as the add and then the attributes set on the ID it gets,
+    /// so that they are written as a change of the node would write them; nil for any other op.
+    static func withAttributesApart(_ op: RoutineEditOp, in routine: Routine) -> [RoutineEditOp]? {
+        let none = AttributeChanges()
+        switch op {
+        case .addHabit(let id, let title, let after, let attributes) where attributes != none:
+            let made = id ?? makeID(from: title, kind: .habit, taken: Set(routine.indexByID().keys))
+            return [.addHabit(id: made, title: title, after: after), .setAttributes(id: made, attributes)]
+        case .addQuestion(let id, let text, let options, let after, let attributes) where attributes != none:
+            let made = id ?? makeID(from: text, kind: .question, taken: Set(routine.indexByID().keys))
+            return [.addQuestion(id: made, text: text, options: options, after: after), .setAttributes(id: made, attributes)]
+        default:
+            return nil
+        }
     }
 
     /// Whether two blank lines follow each other somewhere in `bytes`.

@@ -30,7 +30,8 @@ export class Api {
   }
 
   /// Sends one op; edits go one after another, each on the version the last one left.
-  edit(op) {
+  /// `refused`, when given, hears a refusal instead of the page's toast (a dialog shows it).
+  edit(op, refused) {
     this.editing = (this.editing || 0) + 1;
     const run = async () => {
       const body = JSON.stringify({ version: this.state.version, ...op });
@@ -41,7 +42,9 @@ export class Api {
         return answer;
       }
       if (response.status === 409 && answer.state) this.show(answer.state);
-      this.onError(answer.error ? answer.error : { message: response.statusText }, response.status);
+      const error = answer.error ? answer.error : { message: response.statusText };
+      if (refused && response.status !== 409) refused(error);
+      else this.onError(error, response.status);
       return null;
     };
     const next = this.busy.then(run, run).finally(() => {

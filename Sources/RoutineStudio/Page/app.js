@@ -148,9 +148,10 @@ class Studio {
     return found && this.node(found) ? found : null;
   }
 
-  async edit(op) {
+  /// `refused`, when given, hears a refusal instead of the toast (a dialog shows it itself).
+  async edit(op, refused) {
     if (this.readOnly() && op.op !== "undo" && op.op !== "redo") return null;
-    const answer = await this.api.edit(op);
+    const answer = await this.api.edit(op, refused);
     if (answer && answer.message && op.op === "delete") toast(answer.message);
     return answer;
   }
@@ -162,7 +163,7 @@ class Studio {
 
   open(id) {
     const node = this.node(id);
-    if (node && !this.readOnly()) forms.editNode(node, this.api.state, { edit: (op) => this.edit(op) });
+    if (node && !this.readOnly()) forms.editNode(node, this.api.state, { edit: (op, refused) => this.edit(op, refused) });
   }
 
   remove(id) {
@@ -172,7 +173,15 @@ class Studio {
 
   add(kind) {
     if (this.readOnly()) return;
-    forms.addNode(kind, this.canvas.selected, { edit: (op) => this.edit(op) });
+    const before = new Set(this.api.state.nodes.map((n) => n.id));
+    forms.addNode(kind, this.canvas.selected, {
+      edit: (op, refused) => this.edit(op, refused),
+      // The new card is selected, focused and brought into view.
+      added: (state) => {
+        const node = state.nodes.find((n) => !before.has(n.id));
+        if (node) this.canvas.select(node.id);
+      },
+    });
   }
 
   /// Moves the selection along an arrow: forward to where it leads, or back to where it came from.

@@ -42,11 +42,14 @@ export function editNode(node, state, api) {
   body.push(...field("Note", note));
   if (node.kind === "question") body.push(answersEditor(node, api));
   body.push(arrowsEditor(node, state, api));
+  const problem = el("p", { class: "problem", role: "alert", hidden: true });
+  body.push(problem);
+  // One Save is one edit: the server writes all of it or none, and one Undo takes it back.
   const save = async () => {
-    let current = node.id;
-    if (id.value !== node.id && !(await api.edit({ op: "rename", id: node.id, newId: id.value }))) return;
-    current = id.value;
-    if (title.value !== node.title && !(await api.edit({ op: "setTitle", id: current, title: title.value }))) return;
+    const ops = [];
+    if (id.value !== node.id) ops.push({ op: "rename", id: node.id, newId: id.value });
+    const current = id.value;
+    if (title.value !== node.title) ops.push({ op: "setTitle", id: current, title: title.value });
     const changes = {};
     const text = (box, old) => { const v = box.value.trim(); return v === (old ?? "") ? undefined : (v === "" ? null : v); };
     if (node.kind === "habit") {
@@ -59,8 +62,12 @@ export function editNode(node, state, api) {
       if (chosen.join() !== before.join()) changes.days = chosen.length === 7 || chosen.length === 0 ? null : chosen;
     }
     const n = text(note, node.note); if (n !== undefined) changes.note = n;
-    if (Object.keys(changes).length && !(await api.edit({ op: "setAttributes", id: current, ...changes }))) return;
-    close();
+    if (Object.keys(changes).length) ops.push({ op: "setAttributes", id: current, ...changes });
+    if (!ops.length) { close(); return; }
+    problem.hidden = true;
+    const sent = ops.length === 1 ? ops[0] : { op: "together", ops };
+    const refused = (error) => { problem.textContent = "Not saved: " + error.message; problem.hidden = false; };
+    if (await api.edit(sent, refused)) close();
   };
   show(node.kind === "habit" ? "Habit" : "Question", [el("form", { id: "node-form", onsubmit: form(save) }, ...body)],
     [el("button", { class: "danger", onclick: () => { close(); confirmDelete(node, state, api); }, text: "Delete…" }),
@@ -107,23 +114,66 @@ function arrowsEditor(node, state, api) {
   return el("div", {}, el("label", { text: "Arrows" }), list, el("div", { class: "row" }, from, to, connect));
 }
 
-/// A new habit or question, after the selected card when there is one.
+/// A new habit or question, after the selected card when there is one, with every attribute
+/// the card's own dialog has; a question's answers one field each, so an answer may hold a comma.
 export function addNode(kind, after, api) {
-  const title = input("f-title", "", { required: true, "aria-label": kind === "habit" ? "Title" : "Question", placeholder: kind === "habit" ? "Drink a glass of water" : "How are you feeling?" });
+  const habit = kind === "habit";
+  const title = input("f-title", "", { required: true, "aria-label": habit ? "Title" : "Question", placeholder: habit ? "Drink a glass of water" : "How are you feeling?" });
   const id = input("f-id", "", { placeholder: "made from the title", "aria-label": "ID (optional)" });
-  const answers = input("f-answers", "", { placeholder: "Yes, No", "aria-label": "Answers, separated by commas" });
-  const body = [...field(kind === "habit" ? "Title" : "Question", title), ...field("ID (optional)", id)];
-  if (kind === "question") body.push(...field("Answers (separated by commas)", answers));
+  const note = input("f-note", "", { "aria-label": "Note" });
+  const body = [...field(habit ? "Title" : "Question", title), ...field("ID (optional)", id)];
+  let duration, target, unit, perWeek, days, answers;
+  if (habit) {
+    duration = input("f-duration", "", { placeholder: "10m, 1h30m", "aria-label": "Duration" });
+    target = input("f-target", "", { inputmode: "decimal", placeholder: "8", "aria-label": "Target" });
+    unit = input("f-unit", "", { placeholder: "glasses", "aria-label": "Unit" });
+    perWeek = input("f-per-week", "", { type: "number", min: 1, max: 7, placeholder: "—", "aria-label": "Times per week" });
+    days = DAYS.map((d) => el("input", { type: "checkbox", id: `f-day-${d}`, value: d, checked: true }));
+    body.push(el("div", { class: "row" }, el("div", {}, ...field("Duration", duration)), el("div", {}, ...field("Target", target)), el("div", {}, ...field("Unit", unit))));
+    body.push(el("label", { text: "Days" }), el("div", { class: "days", role: "group", "aria-label": "Days" }, ...days.map((box) => el("label", {}, box, box.value))));
+    body.push(...field("Times per week (a quota)", perWeek));
+  } else {
+    answers = el("ol", { class: "answer-fields", "aria-label": "Answers" });
+    const addAnswer = (value) => {
+      const k = answers.children.length + 1;
+      const box = input(`f-answer-${k}`, value, { class: "answer", placeholder: `Answer ${k}`, "aria-label": `Answer ${k}` });
+      answers.append(el("li", {}, box));
+      return box;
+    };
+    addAnswer("Yes");
+    addAnswer("No");
+    body.push(el("label", { text: "Answers (one each)" }), answers,
+      el("button", { type: "button", "data-action": "add-answer", onclick: () => addAnswer("").focus(), text: "Another answer" }));
+  }
+  body.push(...field("Note", note));
   if (after) body.push(el("p", { class: "hint", text: `Declared after '${after}' in the file.` }));
+  const problem = el("p", { class: "problem", role: "alert", hidden: true });
+  body.push(problem);
   const save = async () => {
     if (!title.value.trim()) return;
-    const op = kind === "habit"
+    const op = habit
       ? { op: "addHabit", title: title.value.trim(), id: id.value.trim() || null, after }
-      : { op: "addQuestion", text: title.value.trim(), id: id.value.trim() || null, after, options: answers.value.split(",").map((s) => s.trim()).filter(Boolean) };
-    if (kind === "question" && !op.options.length) op.options = ["Yes", "No"];
-    if (await api.edit(op)) close();
+      : { op: "addQuestion", text: title.value.trim(), id: id.value.trim() || null, after,
+          options: [...answers.querySelectorAll("input.answer")].map((box) => box.value.trim()).filter(Boolean) };
+    if (!habit && !op.options.length) op.options = ["Yes", "No"];
+    const given = (box) => box.value.trim() || undefined;
+    if (habit) {
+      op.duration = given(duration);
+      op.target = given(target);
+      op.unit = given(unit);
+      if (given(perWeek)) op.perWeek = Number(perWeek.value);
+      const chosen = days.filter((b) => b.checked).map((b) => b.value);
+      if (chosen.length && chosen.length < 7) op.days = chosen;
+    }
+    op.note = given(note);
+    problem.hidden = true;
+    const refused = (error) => { problem.textContent = "Not added: " + error.message; problem.hidden = false; };
+    const answer = await api.edit(op, refused);
+    if (!answer) return;
+    close();
+    if (api.added) api.added(answer);
   };
-  show(kind === "habit" ? "New habit" : "New question", [el("form", { id: "add-form", onsubmit: form(save) }, ...body)],
+  show(habit ? "New habit" : "New question", [el("form", { id: "add-form", onsubmit: form(save) }, ...body)],
     [el("button", { onclick: close, text: "Cancel" }), el("button", { class: "primary", type: "submit", form: "add-form", text: "Add" })]);
 }
 

@@ -1,6 +1,6 @@
 // The Today view: the day of the routine as `routine today` sees it, and logs as `routine done`
 // records them (docs/studio.md). Every text reaches the page as a text node.
-import { el } from "./dom.js";
+import { el, svg } from "./dom.js";
 import { onLiveLost } from "./dayview.js";
 import { Timer, clockText } from "./timer.js";
 
@@ -19,6 +19,35 @@ function number(value) { return Number.isInteger(value) ? String(value) : String
 function pageWords(note) {
   return note.replace("--undo takes back", "Undo takes back").replace("--force records it again", "“Record anyway” records it again")
     .replace("--force records it anyway", "“Record anyway” records it all the same");
+}
+
+/// "Monday 23 November 2026", and "today" or "yesterday" when it is one of those on this computer.
+export function dayHeading(date) {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(date || "")) return "Today";
+  const at = new Date(date + "T12:00:00Z");
+  const words = at.toLocaleDateString("en-GB", { weekday: "long", day: "numeric", month: "long", year: "numeric", timeZone: "UTC" });
+  const now = new Date();
+  const local = (d) => `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, "0")}-${String(d.getDate()).padStart(2, "0")}`;
+  const yesterday = new Date(now.getFullYear(), now.getMonth(), now.getDate() - 1);
+  const near = date === local(now) ? " (today)" : date === local(yesterday) ? " (yesterday)" : "";
+  return words.replace(",", "") + near;
+}
+
+function weekdayShort(date) {
+  return new Date(date + "T12:00:00Z").toLocaleDateString("en-GB", { weekday: "short", timeZone: "UTC" });
+}
+
+/// The seven days up to `date` of a habit's days from `stats --json`; a day before the
+/// history began is unknown.
+function lastSeven(days, date) {
+  const byDate = new Map(days.map((d) => [d.date, d]));
+  const end = Date.parse(date + "T12:00:00Z");
+  const out = [];
+  for (let k = 6; k >= 0; k--) {
+    const day = new Date(end - k * 86400000).toISOString().slice(0, 10);
+    out.push(byDate.get(day) || { date: day, status: "unknown" });
+  }
+  return out;
 }
 
 export class Today {
@@ -40,15 +69,52 @@ export class Today {
     if (!response) { this.away(); return; }
     const answer = await response.json().catch(() => ({ error: { message: response.statusText } }));
     if (response.ok) {
+      const glance = await this.loadGlance(answer.date);
       const cleared = this.message && !this.message.retry;
       if (cleared) this.message = null;
       // The page's own log announced again by the live channel: nothing to redraw.
-      if (!cleared && this.day && JSON.stringify(answer) === JSON.stringify(this.day)) return;
+      if (!cleared && this.day && JSON.stringify(answer) === JSON.stringify(this.day) && JSON.stringify(glance) === JSON.stringify(this.glance)) return;
       this.day = answer;
+      this.glance = glance;
     } else {
       this.message = { error: answer.error || { message: response.statusText } };
     }
     this.render();
+  }
+
+  /// Per habit, what `routine stats` says up to the day shown: the current streak, the score,
+  /// and the last seven days; null without a history to read.
+  async loadGlance(date) {
+    const response = await fetch("/api/stats?until=" + encodeURIComponent(date), { cache: "no-store" }).catch(() => null);
+    if (!response || !response.ok) return null;
+    const stats = await response.json().catch(() => null);
+    if (!stats) return null;
+    const glance = {};
+    for (const habit of stats.habits) {
+      glance[habit.id] = { streak: habit.currentStreak, score: habit.score, days: lastSeven(habit.days, date) };
+    }
+    return glance;
+  }
+
+  /// One click on a day's mark: done becomes skipped, anything else done (a numeric habit
+  /// with its target), through the corrections the day view makes.
+  async correct(habit, day) {
+    const body = { date: day.date, habit: habit.node, result: day.status === "done" ? "skipped" : "done" };
+    if (body.result === "done" && typeof habit.target === "number") body.value = habit.target;
+    const response = await fetch("/api/correct", {
+      method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body),
+    }).catch(() => null);
+    if (!response) {
+      this.message = { error: { message: "the studio cannot be reached: nothing was recorded" } };
+      return this.render();
+    }
+    if (!response.ok) {
+      const answer = await response.json().catch(() => ({ error: { message: response.statusText } }));
+      this.message = { error: answer.error || { message: response.statusText } };
+      return this.render();
+    }
+    this.message = null;
+    await this.load();
   }
 
   /// The studio is away (stopped, or restarting): no mark stays on screen that may be stale;
@@ -118,7 +184,7 @@ export class Today {
       ? `${day.done} of ${day.due} done` + (day.skipped ? `, ${day.skipped} skipped` : "") + (day.maybe ? `, ${day.maybe} maybe` : "")
       : "";
     return el("div", { class: "today-head" },
-      el("h2", { text: "Today" }), picker,
+      el("h2", { id: "today-heading", text: dayHeading(day ? day.date : this.date) }), picker,
       el("span", { id: "today-summary", class: "summary", text: summary }),
       this.meter(day ? day.percentage : 0));
   }
@@ -160,15 +226,21 @@ export class Today {
       details.push("target " + number(habit.target) + (habit.unit ? " " + habit.unit : ""));
     }
     if (settled) details.push(`by ${habit.by === "log" ? "a log" : "a run"} at ${habit.at}`);
-    if (habit.reason) details.push(REASONS[habit.reason] || habit.reason);
+    if (habit.reason) details.push(this.reasonText(habit));
     const actions = [];
     const duration = this.duration(habit.node);
     if (this.editing === habit.node) {
       actions.push(this.valueForm(habit));
     } else if (this.timer && this.timer.node === habit.node) {
       actions.push(this.timerBox(habit));
+    } else if (habit.status === "not-due") {
+      // Not due: the reason is said above, and a log is a deliberate, quiet choice.
+      actions.push(el("button", {
+        class: "quiet", "data-action": "force", title: "Record it although it is not due on this day",
+        onclick: () => numeric ? this.edit(habit.node) : this.log({ habit: habit.node, force: true }),
+        text: numeric ? "Record anyway…" : "Record anyway",
+      }));
     } else if (!settled) {
-      // A habit not due keeps its buttons: the log is refused with the reason, and can then be forced.
       actions.push(el("button", {
         class: "primary done", "data-action": "done",
         onclick: () => numeric ? this.edit(habit.node) : this.log({ habit: habit.node }),
@@ -193,9 +265,49 @@ export class Today {
     };
     return el("li", { class: "today-card " + habit.status, "data-node": habit.node, "data-status": habit.status, onkeydown },
       el("div", { class: "title", text: habit.title }),
+      this.glanceRow(habit),
       el("div", { class: "status", text: habit.status === "not-due" ? "not due" : habit.status }),
       el("div", { class: "details", text: details.join(" · ") }),
       el("div", { class: "actions" }, actions));
+  }
+
+  /// Why a habit is not due, with its days when the day is not one of them.
+  reasonText(habit) {
+    const state = window.studio && window.studio.api.state;
+    const node = state && state.nodes.find((n) => n.id === habit.node);
+    if (habit.reason === "not-scheduled" && node && node.days && this.day) {
+      const weekday = new Date(this.day.date + "T12:00:00Z").toLocaleDateString("en-GB", { weekday: "long", timeZone: "UTC" });
+      return `not scheduled on ${weekday}s: only on ${node.days.join(", ")}`;
+    }
+    if (habit.reason === "quota-met" && node && node.perWeek) return `this week's quota of ${node.perWeek} is met`;
+    return REASONS[habit.reason] || habit.reason;
+  }
+
+  /// The streak, a small score ring and the last seven days, as Loop shows them at a glance.
+  glanceRow(habit) {
+    const glance = this.glance && this.glance[habit.node];
+    if (!glance) return null;
+    const score = typeof glance.score === "number" ? Math.round(glance.score * 100) : null;
+    const ring = svg("svg", { class: "score-ring", viewBox: "0 0 20 20", width: 18, height: 18, "aria-hidden": "true" });
+    const circumference = 2 * Math.PI * 8;
+    ring.append(svg("circle", { cx: 10, cy: 10, r: 8, class: "ring-track" }),
+      svg("circle", { cx: 10, cy: 10, r: 8, class: "ring-fill", "stroke-dasharray": `${circumference * (score ?? 0) / 100} ${circumference}`, transform: "rotate(-90 10 10)" }));
+    const marks = el("ol", { class: "week-marks", "aria-label": `The last seven days of ${habit.title}` }, glance.days.map((day) => {
+      const words = `${weekdayShort(day.date)} ${day.date.slice(8).replace(/^0/, "")}: ${day.status.replace("-", " ")}`;
+      const correctable = day.status !== "not-due" && day.status !== "off";
+      const next = day.status === "done" ? "skipped" : "done";
+      return el("li", {}, el("button", {
+        class: "mark " + day.status, "data-date": day.date, "data-status": day.status, disabled: !correctable,
+        title: correctable ? `${words}; click to mark it ${next}` : words,
+        "aria-label": correctable ? `${words}. Mark it ${next}` : words,
+        onclick: () => this.correct(habit, day),
+      }, el("span", { class: "letter", text: weekdayShort(day.date).slice(0, 1) })));
+    }));
+    return el("div", { class: "glance" },
+      el("span", { class: "streak", title: "Days in a row, as routine stats counts them", text: `streak ${glance.streak}` }),
+      el("span", { class: "score", title: "Strength score, as routine stats gives it" }, ring,
+        el("span", { text: score === null ? "no score" : `${score}%` })),
+      marks);
   }
 
   edit(node) { this.editing = node; this.message = null; this.render(); }
@@ -215,7 +327,8 @@ export class Today {
         this.render();
         return;
       }
-      this.log({ habit: habit.node, value, ...(this.measured ? { seconds: this.measured } : {}) });
+      const force = habit.status === "not-due" ? { force: true } : {};
+      this.log({ habit: habit.node, value, ...force, ...(this.measured ? { seconds: this.measured } : {}) });
     };
     return form;
   }

@@ -1,0 +1,85 @@
+"""Today at a glance in a real Chromium: the heading names the chosen day, and each habit shows
+the streak and score `routine stats` gives and its last seven days, whose marks correct a day
+in one click through the day view's corrections. Screenshots go to .build/studio-screenshots/
+(7x-today-*.png)."""
+
+import datetime
+import json
+import unittest
+
+from selenium.webdriver.common.by import By
+
+import test_studio as base
+from test_run import routine
+from test_studio import Studio, wait
+
+setUpModule = base.setUpModule
+tearDownModule = base.tearDownModule
+
+TEXT = 'routine "Glance"\n\nhabit water "Glass of water" -> pushups\nhabit pushups "Push-ups" target 20 reps\n'
+TODAY = datetime.date.today()
+
+
+def day(n):
+    return (TODAY - datetime.timedelta(days=n)).isoformat()
+
+
+def card(node):
+    return base.driver.find_element(By.CSS_SELECTOR, f'#today-view .today-card[data-node="{node}"]')
+
+
+def mark(node, date):
+    return card(node).find_element(By.CSS_SELECTOR, f'.week-marks .mark[data-date="{date}"]')
+
+
+class TodayGlanceTests(unittest.TestCase):
+    def test_streak_score_and_marks_agree_with_stats_and_correct_a_day(self):
+        studio = Studio(TEXT)
+        try:
+            for n in (1, 2, 4):
+                done = routine(studio, "done", str(studio.path), "water", "--date", day(n))
+                self.assertEqual(done.returncode, 0, done.stderr)
+            base.driver.find_element(By.ID, "tab-today").click()
+            wait(lambda: card("water").find_elements(By.CSS_SELECTOR, ".week-marks .mark"), message="the marks")
+            self.assertIn("(today)", base.driver.find_element(By.ID, "today-heading").text)
+            stats = json.loads(routine(studio, "stats", str(studio.path), "--json").stdout)
+            water = next(h for h in stats["habits"] if h["id"] == "water")
+            self.assertIn(f"streak {water['currentStreak']}", card("water").text)
+            self.assertIn(f"{round(water['score'] * 100)}%", card("water").text)
+            marks = card("water").find_elements(By.CSS_SELECTOR, ".week-marks .mark")
+            self.assertEqual([m.get_attribute("data-date") for m in marks], [day(n) for n in range(6, -1, -1)])
+            self.assertEqual(mark("water", day(1)).get_attribute("data-status"), "done")
+            self.assertNotEqual(mark("water", day(3)).get_attribute("data-status"), "done")
+            studio.shot("70-today-glance")
+            # One click marks a day done; a second, skipped: each through /api/correct.
+            mark("water", day(3)).click()
+            wait(lambda: mark("water", day(3)).get_attribute("data-status") == "done", message="day 3 done")
+            log = routine(studio, "log", str(studio.path), "--date", day(3))
+            self.assertIn("Glass of water", log.stdout)
+            self.assertIn("done", log.stdout)
+            mark("water", day(3)).click()
+            wait(lambda: mark("water", day(3)).get_attribute("data-status") == "skipped", message="day 3 skipped")
+            # A numeric habit is marked done with its target.
+            mark("pushups", day(2)).click()
+            wait(lambda: mark("pushups", day(2)).get_attribute("data-status") == "done", message="push-ups done")
+            values = json.loads(routine(studio, "stats", str(studio.path), "--json").stdout)
+            pushups = next(h for h in values["habits"] if h["id"] == "pushups")
+            self.assertEqual(next(d for d in pushups["days"] if d["date"] == day(2))["value"], 20)
+            studio.shot("71-today-corrected")
+        finally:
+            studio.close()
+
+    def test_the_heading_names_the_chosen_day(self):
+        studio = Studio(TEXT)
+        try:
+            base.driver.find_element(By.ID, "tab-today").click()
+            picker = wait(lambda: base.driver.find_element(By.ID, "today-date"), message="the day picker")
+            base.driver.execute_script("arguments[0].value = '2026-11-23'; arguments[0].dispatchEvent(new Event('change'))", picker)
+            wait(lambda: base.driver.find_element(By.ID, "today-heading").text.startswith("Monday 23 November 2026"), message="the heading")
+            self.assertNotIn("Today", base.driver.find_element(By.ID, "today-heading").text)
+        finally:
+            studio.close()
+
+
+if __name__ == "__main__":
+    unittest.main()
