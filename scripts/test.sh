@@ -22,6 +22,8 @@ have chromium || need+=(chromium)
 have chromedriver || need+=(chromium-driver)
 have systemd-analyze || need+=(systemd)
 have notify-send || need+=(libnotify-bin)
+have git || need+=(git)
+have syncthing || need+=(syncthing)
 python3 -c 'import ensurepip, venv' >/dev/null 2>&1 || need+=(python3-venv)
 if [ ${#need[@]} -gt 0 ]; then
     echo "installing: ${need[*]}"

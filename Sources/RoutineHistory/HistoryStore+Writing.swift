@@ -105,6 +105,13 @@ extension HistoryStore {
     }
 
     func write<T>(_ body: (Database) throws -> T) throws(HistoryError) -> T {
+        let result = try transaction(body)
+        if syncOn { syncAfterWrite() }
+        return result
+    }
+
+    /// One IMMEDIATE transaction, without the journal's turn that ``write(_:)`` adds.
+    func transaction<T>(_ body: (Database) throws -> T) throws(HistoryError) -> T {
         do {
             // IMMEDIATE takes the write lock at the start, where the busy timeout waits for it;
             // a deferred transaction that reads first could fail later without waiting.

@@ -19,6 +19,10 @@ public final class HistoryStore: @unchecked Sendable {
     var hasLogColumns = true
     /// Whether its amendments may hold a question's answer (v7); see ``hasLogColumns``.
     var hasAnswerAmendments = true
+    /// Whether this history is a member of a sync folder: each write then goes to the journal.
+    var syncOn = false
+    /// What the sync on opening brought in, for `routine sync` to say.
+    var syncArrived: [SyncArrival] = []
 
     init(path: String, queue: DatabaseQueue, location: String) {
         self.path = path
@@ -30,7 +34,15 @@ public final class HistoryStore: @unchecked Sendable {
     /// is true, and otherwise the result is nil (a command that only reads has nothing to read).
     /// `readOnly`: the caller only reads, so a file that this user cannot write (a backup, a
     /// read-only folder) is read as it is, without the files WAL mode would create beside it.
+    /// A member of a sync folder first writes what it owes its journal and reads what is new
+    /// in the other devices' journals.
     public static func open(_ path: String, create: Bool, readOnly: Bool = false) throws(HistoryError) -> HistoryStore? {
+        let store = try openStore(path, create: create, readOnly: readOnly)
+        store?.syncAfterOpen(readOnly: readOnly)
+        return store
+    }
+
+    static func openStore(_ path: String, create: Bool, readOnly: Bool = false) throws(HistoryError) -> HistoryStore? {
         var info = stat()
         if stat(path, &info) == 0 {
             guard (info.st_mode & S_IFMT) == S_IFREG else {

@@ -6,7 +6,7 @@ struct HistoryCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "history",
         abstract: "Export the run history, import runs into it, check it, or recover what a damaged one still holds.",
-        subcommands: [HistoryExportCommand.self, HistoryImportCommand.self, HistoryCheckCommand.self, HistoryRecoverCommand.self]
+        subcommands: [HistoryExportCommand.self, HistoryImportCommand.self, HistoryCheckCommand.self, HistoryRecoverCommand.self, HistoryRebuildCommand.self]
     )
 }
 

@@ -1,4 +1,5 @@
 import ArgumentParser
+import RoutineHistory
 import RoutineKit
 
 #if canImport(Glibc)
@@ -26,7 +27,7 @@ struct RoutineCommand: ParsableCommand {
         subcommands: [
             CheckCommand.self, RunCommand.self, GraphCommand.self, PathsCommand.self, ConvertCommand.self, FormatCommand.self,
             LogCommand.self, StatsCommand.self, OffCommand.self, HistoryCommand.self, LSPCommand.self, TestCommand.self,
-            DoneCommand.self, TodayCommand.self, RemindCommand.self, AmendCommand.self, StudioCommand.self,
+            DoneCommand.self, TodayCommand.self, RemindCommand.self, AmendCommand.self, StudioCommand.self, SyncCommand.self,
         ]
     )
 }
@@ -35,6 +36,7 @@ extension RoutineCommand {
     /// Runs the command line; a first word that is close to a subcommand's name (`chek`) is
     /// answered with that name rather than with "unexpected arguments".
     static func main() {
+        HistoryStore.syncWarning = { report($0, colors: Terminal.wantsColor(.auto, fd: 2)) }
         let arguments = Array(CommandLine.arguments.dropFirst())
         let names = configuration.subcommands.map { $0._commandName } + ["help"]
         if let first = arguments.first, !first.hasPrefix("-"), !names.contains(first) {

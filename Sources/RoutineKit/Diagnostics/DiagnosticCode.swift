@@ -1,7 +1,7 @@
 /// Every diagnostic's stable code. Codes are never reused or renumbered.
 ///
 /// E0xx: reading and lexing; E1xx: syntax; E2xx: meaning; E3xx: YAML; E4xx: test files;
-/// E5xx: logs outside a run; E6xx: the studio's edits; W0xx: warnings; N0xx: notes.
+/// E5xx: logs outside a run; E6xx: the studio's edits; E7xx: sync folders; W0xx: warnings; N0xx: notes.
 public enum DiagnosticCode: String, Sendable, Codable, CaseIterable {
     // Reading and lexing
     case unreadableInput = "E001"
@@ -81,6 +81,12 @@ public enum DiagnosticCode: String, Sendable, Codable, CaseIterable {
     // Edits from the studio
     case editRefused = "E601"
     case editConflict = "E602"
+    // Sync folders
+    case syncBadLine = "E701"
+    case syncUnreadable = "E702"
+    case syncUnavailable = "E703"
+    case syncDeviceCopied = "E704"
+    case syncNotMember = "E705"
     // Warnings
     case unreachableNode = "W001"
     case optionsAllSame = "W002"
@@ -150,6 +156,11 @@ public enum DiagnosticCode: String, Sendable, Codable, CaseIterable {
         case .unknownStart: "a start target that names no node"
         case .editRefused: "an edit the studio refuses: an unknown node or answer, an invalid or taken ID, a read-only file"
         case .editConflict: "an edit made on a version of the file that has changed since"
+        case .syncBadLine: "a line of a sync journal that is not JSON, is of a newer format, or holds what no history could record; it is skipped"
+        case .syncUnreadable: "a sync journal file that cannot be read"
+        case .syncUnavailable: "a sync folder or this device's journal that cannot be written"
+        case .syncDeviceCopied: "another device writes with this device's id (a copied history): this one takes a new id"
+        case .syncNotMember: "a sync command for a history that is not a member of a sync folder"
         case .cycle: "a path that leads back to where it started"
         case .duplicateOption: "two options of one question with the same text"
         case .questionWithoutOptions: "a question with no options"

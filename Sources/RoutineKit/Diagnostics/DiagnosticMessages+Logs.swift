@@ -110,3 +110,41 @@ extension Diagnostic {
         Diagnostic(.notRecorded, "run \(run) was not deleted by this studio since it started, or is back already", at: nil)
     }
 }
+
+/// The catalogue, continued: sync folders (docs/sync.md).
+extension Diagnostic {
+    /// A journal line that is skipped: the rest of the file is read.
+    public static func syncBadLine(_ path: String, line: Int, reason: String) -> Diagnostic {
+        var diagnostic = Diagnostic(.syncBadLine, "'\(path)' line \(line): \(reason); the line is skipped", at: nil)
+        diagnostic.severity = .warning
+        return diagnostic
+    }
+
+    public static func syncUnreadable(_ path: String, reason: String) -> Diagnostic {
+        var diagnostic = Diagnostic(.syncUnreadable, "cannot read the journal '\(path)': \(reason)", at: nil)
+        diagnostic.severity = .warning
+        return diagnostic
+    }
+
+    public static func syncUnavailable(_ folder: String, reason: String) -> Diagnostic {
+        var diagnostic = Diagnostic(
+            .syncUnavailable, "cannot sync with '\(folder)': \(reason)", at: nil,
+            notes: [Note("the history keeps what is not written yet; the next command writes it")])
+        diagnostic.severity = .warning
+        return diagnostic
+    }
+
+    public static func syncDeviceCopied(_ device: String, file: String) -> Diagnostic {
+        var diagnostic = Diagnostic(
+            .syncDeviceCopied, "another device writes as this one ('\(device)', in '\(file)'): this history takes a new device id", at: nil,
+            notes: [Note("a history or home folder copied to another machine does this; nothing either wrote is lost")])
+        diagnostic.severity = .warning
+        return diagnostic
+    }
+
+    public static func syncNotMember(_ path: String) -> Diagnostic {
+        Diagnostic(
+            .syncNotMember, "the history '\(path)' is not a member of a sync folder", at: nil,
+            notes: [Note("'routine sync init FOLDER' makes it one")])
+    }
+}

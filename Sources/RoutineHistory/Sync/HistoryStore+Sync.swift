@@ -1,0 +1,442 @@
+import Foundation
+import GRDB
+import RoutineKit
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Where this history syncs, and as which device.
+public struct SyncSettings: Hashable, Sendable {
+    public var folder: String
+    /// 32 hexadecimal digits, the name of this device's folder in the sync folder.
+    public var device: String
+    public var name: String
+}
+
+/// What a sync brought in from one device.
+public struct SyncArrival: Hashable, Sendable {
+    public var device: String
+    public var runs = 0, logs = 0, deletions = 0, daysOff = 0
+
+    public var isEmpty: Bool { runs + logs + deletions + daysOff == 0 }
+}
+
+/// What a sync did: what came in from whom, and what it could not read.
+public struct SyncReport: Sendable {
+    public var arrivals: [SyncArrival] = []
+    /// Events this device wrote to its journal.
+    public var written = 0
+    /// Lines and files that could not be read, each said once.
+    public var problems: [Diagnostic] = []
+}
+
+/// One device as `sync status` lists it.
+public struct SyncDevice: Hashable, Sendable {
+    public var id: String
+    public var name: String
+    /// Its newest event's time, and how many of its events this history has.
+    public var lastEvent: String?
+    public var events: Int
+    public var highestSequence: Int64
+}
+
+/// `sync status`: the devices, what this one has not written yet, and what could not be read.
+public struct SyncStatus: Sendable {
+    public var settings: SyncSettings
+    public var devices: [SyncDevice]
+    public var unwritten: Int
+    public var problems: [String]
+}
+
+extension HistoryStore {
+    /// Where this history's warnings about the sync folder go (a line that cannot be read,
+    /// another device writing with this one's id): each is said once, by the command that met it.
+    nonisolated(unsafe) public static var syncWarning: (Diagnostic) -> Void = { _ in }
+
+    /// The sync settings, or nil when this history is not a member of a sync folder.
+    public func syncSettings() throws(HistoryError) -> SyncSettings? {
+        try read { db in try Self.syncSettings(db) }
+    }
+
+    static func syncSettings(_ db: Database) throws -> SyncSettings? {
+        guard try SyncSchema.isInstalled(db), let row = try Row.fetchOne(db, sql: "SELECT folder, device, name FROM syncState") else { return nil }
+        return SyncSettings(folder: row[0], device: row[1], name: row[2])
+    }
+
+    /// Makes this history a member of the sync folder `folder` (created when missing, mode
+    /// 0700) as a new device: its whole history goes into its journal, then everyone's
+    /// journals are read. Joining again keeps the device and changes its folder or name.
+    public func joinSync(folder: String, name: String) throws(HistoryError) -> SyncReport {
+        if let problem = SyncJournal.makeFolder(folder) { throw .unavailable(path: folder, reason: problem) }
+        let existing = try syncSettings()
+        let device = existing?.device ?? SyncEvent.newID()
+        if let problem = SyncJournal.makeFolder(folder + "/" + device) { throw .unavailable(path: folder + "/" + device, reason: problem) }
+        try transaction { db in
+            try SyncSchema.install(db, folder: folder, device: device, name: name)
+            try db.execute(sql: "INSERT OR IGNORE INTO syncOutbox SELECT 'run', routine, date, startedAt FROM run")
+            try db.execute(sql: "INSERT OR IGNORE INTO syncOutbox SELECT 'day', routine, date, '' FROM dayOff")
+            if existing?.name != name {
+                try Self.emit(.device, payload: JSONValue.string(name).text, key: "", device: device, db)
+            }
+        }
+        syncOn = true
+        return try syncNow()
+    }
+
+    /// Stops syncing: the history forgets the folder, its device and what it read. The
+    /// journals stay where they are. False when it was not a member.
+    public func leaveSync() throws(HistoryError) -> Bool {
+        syncOn = false
+        return try transaction { db in
+            guard try SyncSchema.isInstalled(db) else { return false }
+            try SyncSchema.remove(db)
+            return true
+        }
+    }
+
+    /// Writes what this device has not written yet, then reads what is new in the other
+    /// devices' journals.
+    public func syncNow() throws(HistoryError) -> SyncReport {
+        guard let settings = try syncSettings() else { return SyncReport() }
+        var report = SyncReport(arrivals: syncArrived)
+        syncArrived = []
+        report.written = try drainOutbox()
+        try catchUp(settings, all: false, into: &report)
+        return report
+    }
+
+    /// The devices of the folder and what this history has of each.
+    public func syncStatus() throws(HistoryError) -> SyncStatus? {
+        try read { db in
+            guard let settings = try Self.syncSettings(db) else { return nil }
+            var devices: [SyncDevice] = []
+            let names = try Self.deviceNames(db)
+            let sql = "SELECT device, max(at), count(*), max(seq) FROM syncEvent WHERE written = 1 GROUP BY device ORDER BY device"
+            for row in try Row.fetchAll(db, sql: sql) {
+                let id: String = row[0]
+                devices.append(SyncDevice(id: id, name: names[id] ?? "", lastEvent: row[1], events: row[2], highestSequence: row[3]))
+            }
+            let unwritten = try Int.fetchOne(db, sql: "SELECT (SELECT count(*) FROM syncOutbox) + (SELECT count(*) FROM syncEvent WHERE written = 0)") ?? 0
+            let problems = try Row.fetchAll(db, sql: "SELECT path, line, reason FROM syncProblem ORDER BY path, line").map { row in
+                "\(row[0] as String) line \(row[1] as Int): \(row[2] as String)"
+            }
+            return SyncStatus(settings: settings, devices: devices, unwritten: unwritten, problems: problems)
+        }
+    }
+
+    static func deviceNames(_ db: Database) throws -> [String: String] {
+        var names: [String: String] = [:]
+        var newest: [String: Int64] = [:]
+        for row in try Row.fetchAll(db, sql: "SELECT device, seq, payload FROM syncEvent WHERE type = 'device'") {
+            let (device, seq, payload): (String, Int64, String) = (row[0], row[1], row[2])
+            guard seq >= newest[device] ?? 0 else { continue }
+            newest[device] = seq
+            names[device] = (try? JSONDecoder().decode(String.self, from: Data(payload.utf8))) ?? ""
+        }
+        return names
+    }
+
+    /// Called once a store is open: a member of a sync folder writes what it owes and reads
+    /// what changed. Nothing but a query and a `stat` per journal file when nothing did.
+    func syncAfterOpen(readOnly: Bool) {
+        guard let settings = try? syncSettings() else { return }
+        if !readOnly { syncOn = true }
+        let pending = (try? read { db in
+            try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM syncOutbox) OR EXISTS (SELECT 1 FROM syncEvent WHERE written = 0)")
+        }) ?? false
+        let changed = (try? changedFiles(settings, all: false)) ?? []
+        guard pending == true || !changed.isEmpty else { return }
+        do {
+            // A reader's connection may be read-only: the sync writes through its own.
+            let writer = readOnly ? try Self.openStore(path, create: false) : self
+            guard let writer else { return }
+            syncArrived = try writer.syncNow().arrivals
+        } catch {
+            Self.syncWarning(.syncUnavailable(settings.folder, reason: error.description))
+        }
+    }
+
+    /// Called after each of the history's transactions.
+    func syncAfterWrite() {
+        do {
+            _ = try drainOutbox()
+        } catch {
+            Self.syncWarning(.syncUnavailable((try? syncSettings())??.folder ?? path, reason: error.description))
+        }
+    }
+
+    // MARK: Writing this device's events
+
+    /// Turns the keys the triggers collected into events, then appends the events not yet in
+    /// the journal to it. Returns how many lines were written.
+    func drainOutbox() throws(HistoryError) -> Int {
+        let settings: SyncSettings? = try transaction { db in
+            guard let settings = try Self.syncSettings(db) else { return nil }
+            let keys = try Row.fetchAll(db, sql: "SELECT family, routine, date, startedAt FROM syncOutbox")
+            guard !keys.isEmpty else { return settings }
+            try db.execute(sql: "UPDATE syncState SET importing = 1")
+            for row in keys {
+                let (family, routine, date, started): (String, String, String, String) = (row[0], row[1], row[2], row[3])
+                if family == "run" {
+                    try outgoingRun(routine: routine, date: date, started: started, device: settings.device, db)
+                } else {
+                    try outgoingDay(routine: routine, date: date, device: settings.device, db)
+                }
+            }
+            try db.execute(sql: "DELETE FROM syncOutbox")
+            try db.execute(sql: "UPDATE syncState SET importing = 0")
+            return settings
+        }
+        guard let settings else { return 0 }
+        return try writeJournal(settings)
+    }
+
+    private func outgoingRun(routine: String, date: String, started: String, device: String, _ db: Database) throws {
+        let key = SyncEvent.runKey(routine: routine, date: date, started: started)
+        let reference = SyncEvent.runReference(routine: routine, date: date, started: started)
+        let local = try Self.localRun(routine: routine, date: date, started: started, db, self)
+        var merged = try SyncMerge.run(key, db)
+        guard let local else {
+            if merged.run != nil { try Self.emit(.delete, payload: reference, key: key, device: device, db) }
+            return
+        }
+        let text = HistoryJSON.encode(local).text
+        if merged.deleted {
+            // Put back: the run returns with what the devices hold of it, amendments made
+            // elsewhere while it was gone included.
+            try Self.emit(.restore, payload: reference, key: key, device: device, db)
+            merged = try SyncMerge.run(key, db)
+        } else if merged.run.map({ HistoryJSON.encode($0).text }) != text {
+            try Self.emit(.run, payload: text, key: key, device: device, db)
+            merged = try SyncMerge.run(key, db)
+        }
+        if !merged.hasContent { try Self.emit(.run, payload: text, key: key, device: device, db) }
+        _ = try Self.setLocalRun(routine: routine, date: date, started: started, to: try SyncMerge.run(key, db).run, db, self)
+    }
+
+    private func outgoingDay(routine: String, date: String, device: String, _ db: Database) throws {
+        let key = SyncEvent.dayKey(routine: routine, date: date)
+        let local = try Self.localDay(routine: routine, date: date, db)
+        let merged = try SyncMerge.day(key, db)
+        if local == merged { return }
+        if let local {
+            try Self.emit(.dayOff, payload: HistoryJSON.encode(local).text, key: key, device: device, db)
+        } else {
+            try Self.emit(.dayOn, payload: SyncEvent.dayReference(routine: routine, date: date), key: key, device: device, db)
+        }
+        _ = try Self.setLocalDay(routine: routine, date: date, to: try SyncMerge.day(key, db), db)
+    }
+
+    static func emit(_ kind: SyncEvent.Kind, payload: String, key: String, device: String, _ db: Database) throws {
+        try db.execute(sql: "UPDATE syncState SET seq = seq + 1")
+        let seq = try Int64.fetchOne(db, sql: "SELECT seq FROM syncState") ?? 1
+        try db.execute(
+            sql: "INSERT INTO syncEvent (id, device, seq, at, type, family, key, payload, written) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 0)",
+            arguments: [SyncEvent.newID(), device, seq, Timestamp.now().description, kind.rawValue, kind.family, key, payload])
+    }
+
+    /// Appends the events not yet written, by month of their time. Before appending, the
+    /// file must be as this device left it: anything else was written by another device with
+    /// this device's id (a copied history), and this one takes a new id.
+    private func writeJournal(_ settings: SyncSettings) throws(HistoryError) -> Int {
+        var settings = settings
+        let pending = try read { db in
+            try Row.fetchAll(db, sql: "SELECT id, seq, at, type, key, payload FROM syncEvent WHERE written = 0 ORDER BY seq").map { row in
+                SyncEvent(
+                    id: row[0], device: settings.device, seq: row[1], at: Timestamp(row[2] as String) ?? .now(),
+                    kind: SyncEvent.Kind(rawValue: row[3]) ?? .run, payload: row[5], key: row[4])
+            }
+        }
+        guard !pending.isEmpty else { return 0 }
+        if let copy = try copyWritesAsThisDevice(settings, pending: pending) {
+            Self.syncWarning(.syncDeviceCopied(settings.device, file: copy))
+            settings.device = try reidentify(settings)
+            return try writeJournal(settings)
+        }
+        var months: [(String, [SyncEvent])] = []
+        for event in pending {
+            let month = String(event.at.description.prefix(7))
+            if months.last?.0 == month { months[months.count - 1].1.append(event) } else { months.append((month, [event])) }
+        }
+        var written = 0
+        for (month, events) in months {
+            let relative = settings.device + "/" + month + ".jsonl"
+            let file = settings.folder + "/" + relative
+            if let problem = SyncJournal.makeFolder(settings.folder + "/" + settings.device) { throw .unavailable(path: file, reason: problem) }
+            switch SyncJournal.append(events.map(\.line), to: file) {
+            case .failure(let failure): throw .unavailable(path: file, reason: failure.reason)
+            case .success(let sizes):
+                try transaction { db in
+                    for event in events { try db.execute(sql: "UPDATE syncEvent SET written = 1 WHERE id = ?", arguments: [event.id]) }
+                    try db.execute(sql: "UPDATE syncState SET journal = ?, journalSize = ?", arguments: [relative, sizes.after])
+                }
+                written += events.count
+            }
+        }
+        return written
+    }
+
+    /// The journal file of this device's id that holds lines this history did not write, or nil.
+    private func copyWritesAsThisDevice(_ settings: SyncSettings, pending: [SyncEvent]) throws(HistoryError) -> String? {
+        let (last, size): (String?, Int64?) = try read { db in
+            let row = try Row.fetchOne(db, sql: "SELECT journal, journalSize FROM syncState")
+            return (row?[0], row?[1])
+        }
+        let mine = Set(pending.map(\.id))
+        // The file last appended to, and those about to be: older months are never written again.
+        var paths = Set(pending.map { settings.device + "/" + $0.at.description.prefix(7) + ".jsonl" })
+        if let last { paths.insert(last) }
+        for path in paths {
+            let from = path == last ? (size ?? 0) : 0
+            guard let info = SyncJournal.kind(settings.folder + "/" + path) else { continue }
+            let file = SyncJournal.FileState(path: path, inode: info.inode, size: info.size)
+            if file.size == from { continue }
+            // Lines past what this device recorded may be its own, written just before a
+            // crash kept it from saying so.
+            guard file.size > from, case .success(let bytes) = SyncJournal.read(settings.folder + "/" + file.path, from: from) else { return file.path }
+            let foreign = bytes.split(separator: 0x0A).contains { line in
+                guard let event = try? SyncEvent.parse(line) else { return true }
+                return !mine.contains(event.id) && event.device == settings.device
+                    && (try? read { db in try Bool.fetchOne(db, sql: "SELECT 1 FROM syncEvent WHERE id = ?", arguments: [event.id]) }) != true
+            }
+            if foreign { return file.path }
+        }
+        return nil
+    }
+
+    /// A new device id for this history; its events not yet written move to it. What it
+    /// wrote under the old id stays there, read from now on as another device's.
+    private func reidentify(_ settings: SyncSettings) throws(HistoryError) -> String {
+        let device = SyncEvent.newID()
+        if let problem = SyncJournal.makeFolder(settings.folder + "/" + device) { throw .unavailable(path: settings.folder + "/" + device, reason: problem) }
+        try transaction { db in
+            try db.execute(sql: "UPDATE syncState SET device = ?, journal = NULL, journalSize = NULL", arguments: [device])
+            try db.execute(sql: "UPDATE syncEvent SET device = ? WHERE written = 0", arguments: [device])
+            try Self.emit(.device, payload: JSONValue.string(settings.name).text, key: "", device: device, db)
+        }
+        return device
+    }
+
+    // MARK: Reading the other devices' events
+
+    /// The journal files whose inode or size differ from what this history last read.
+    func changedFiles(_ settings: SyncSettings, all: Bool) throws(HistoryError) -> [SyncJournal.FileState] {
+        let known: [String: (UInt64, Int64)] = try read { db in
+            var known: [String: (UInt64, Int64)] = [:]
+            for row in try Row.fetchAll(db, sql: "SELECT path, inode, size FROM syncFile") {
+                known[row[0]] = (UInt64(bitPattern: row[1] as Int64), row[2])
+            }
+            return known
+        }
+        return SyncJournal.files(in: settings.folder, except: all ? nil : settings.device).filter { file in
+            guard let (inode, size) = known[file.path] else { return true }
+            return inode != file.inode || size != file.size
+        }
+    }
+
+    /// Reads the new lines of every changed journal file and applies the events they bring,
+    /// in one transaction.
+    func catchUp(_ settings: SyncSettings, all: Bool, into report: inout SyncReport) throws(HistoryError) {
+        let changed = try changedFiles(settings, all: all)
+        guard !changed.isEmpty else { return }
+        var warnings: [Diagnostic] = []
+        let arrivals: [SyncArrival] = try transaction { db in
+            try db.execute(sql: "UPDATE syncState SET importing = 1")
+            var touched: [(family: String, key: String, device: String)] = []
+            for file in changed {
+                let row = try Row.fetchOne(db, sql: "SELECT inode, offset, lines FROM syncFile WHERE path = ?", arguments: [file.path])
+                var offset: Int64 = row.map { $0[1] } ?? 0
+                // Lines before the offset, for the line numbers of warnings.
+                var line: Int = row.map { $0[2] } ?? 0
+                // A replaced file (another inode) or a shorter one is read again from its start.
+                if let row, UInt64(bitPattern: row[0] as Int64) != file.inode || file.size < offset { (offset, line) = (0, 0) }
+                let full = settings.folder + "/" + file.path
+                let bytes: [UInt8]
+                switch SyncJournal.read(full, from: offset) {
+                case .success(let read): bytes = read
+                case .failure(let failure):
+                    let reason = failure.reason
+                    if try Self.noteProblem(file.path, line: 0, reason: reason, db) { warnings.append(.syncUnreadable(full, reason: reason)) }
+                    continue
+                }
+                let folderDevice = String(file.path.prefix { $0 != "/" })
+                var consumed = 0
+                // Only whole lines: a last line without its newline is still being written.
+                while let end = bytes[consumed...].firstIndex(of: 0x0A) {
+                    let text = bytes[consumed..<end]
+                    consumed = end + 1
+                    line += 1
+                    if text.isEmpty { continue }
+                    let event: SyncEvent
+                    do throws(ImportProblem) {
+                        event = try SyncEvent.parse(text)
+                        guard event.device == folderDevice else { throw ImportProblem("an event of device '\(event.device)' in the folder of another device") }
+                    } catch {
+                        if try Self.noteProblem(file.path, line: line, reason: error.reason, db) {
+                            warnings.append(.syncBadLine(full, line: line, reason: error.reason))
+                        }
+                        continue
+                    }
+                    try db.execute(
+                        sql: "INSERT OR IGNORE INTO syncEvent (id, device, seq, at, type, family, key, payload) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                        arguments: [event.id, event.device, event.seq, event.at.description, event.kind.rawValue, event.kind.family, event.key, event.payload])
+                    if db.changesCount > 0, event.kind != .device { touched.append((event.kind.family, event.key, event.device)) }
+                }
+                try db.execute(
+                    sql: "INSERT OR REPLACE INTO syncFile (path, inode, size, offset, lines) VALUES (?, ?, ?, ?, ?)",
+                    arguments: [file.path, Int64(bitPattern: file.inode), file.size, offset + Int64(consumed), line])
+            }
+            let arrivals = try apply(touched, db)
+            try db.execute(sql: "UPDATE syncState SET importing = 0")
+            return arrivals
+        }
+        for warning in warnings { Self.syncWarning(warning) }
+        report.problems += warnings
+        report.arrivals += arrivals
+    }
+
+    /// Sets every key the new events are about to what all the events say, and counts what
+    /// changed by the device that sent it.
+    private func apply(_ touched: [(family: String, key: String, device: String)], _ db: Database) throws -> [SyncArrival] {
+        let names = try Self.deviceNames(db)
+        var arrivals: [String: SyncArrival] = [:]
+        var order: [String] = []
+        var seen = Set<String>()
+        for item in touched where seen.insert(item.family + item.key).inserted {
+            let parts = (try? JSONDecoder().decode([String].self, from: Data(item.key.utf8))) ?? []
+            var arrival = arrivals[item.device] ?? SyncArrival(device: names[item.device] ?? item.device)
+            if item.family == "run", parts.count == 3 {
+                let merged = try SyncMerge.run(item.key, db).run
+                guard try Self.setLocalRun(routine: parts[0], date: parts[1], started: parts[2], to: merged, db, self) else { continue }
+                if merged == nil { arrival.deletions += 1 } else if merged?.kind == .log { arrival.logs += 1 } else { arrival.runs += 1 }
+            } else if item.family == "day", parts.count == 2 {
+                guard try Self.setLocalDay(routine: parts[0], date: parts[1], to: try SyncMerge.day(item.key, db), db) else { continue }
+                arrival.daysOff += 1
+            } else {
+                continue
+            }
+            if arrivals[item.device] == nil { order.append(item.device) }
+            arrivals[item.device] = arrival
+        }
+        return order.compactMap { arrivals[$0] }
+    }
+
+    /// Records a problem; true the first time it is met.
+    private static func noteProblem(_ path: String, line: Int, reason: String, _ db: Database) throws -> Bool {
+        try db.execute(sql: "INSERT OR IGNORE INTO syncProblem (path, line, reason) VALUES (?, ?, ?)", arguments: [path, line, reason])
+        return db.changesCount > 0
+    }
+
+    // MARK: Rebuilding
+
+    /// Fills this history, which must be new, from the journals of `folder` alone: every
+    /// device's, this one's included. The sync tables are gone again afterwards.
+    public func rebuild(fromSync folder: String) throws(HistoryError) -> SyncReport {
+        try transaction { db in try SyncSchema.install(db, folder: folder, device: String(repeating: "0", count: 32), name: "") }
+        var report = SyncReport()
+        try catchUp(SyncSettings(folder: folder, device: String(repeating: "0", count: 32), name: ""), all: true, into: &report)
+        _ = try leaveSync()
+        return report
+    }
+}

@@ -1,0 +1,203 @@
+import Foundation
+import RoutineKit
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// One line of a sync journal: a change one device made to its history (docs/sync.md).
+///
+/// The line has one fixed form, `{"v":1,"id":…,"device":…,"seq":…,"at":…,"type":…,"KEY":PAYLOAD}`;
+/// the payload is a run or a day off exactly as `history export` writes it, or the key of
+/// one. A line is accepted only when writing back what was read gives the same bytes.
+struct SyncEvent: Hashable, Sendable {
+    /// The journal format this binary writes; a line of a newer one is skipped, said once.
+    static let version = 1
+
+    /// What the event records. A new kind of record is one more case, with its payload.
+    enum Kind: String, Sendable, CaseIterable {
+        /// The device's name, written when it joins.
+        case device
+        /// A run (or log) as it now is, steps and amendments included.
+        case run
+        /// A run deleted (a tombstone) and a deleted run put back.
+        case delete, restore
+        /// A day off recorded, and undone.
+        case dayOff, dayOn
+
+        /// The name of the payload's member.
+        var member: String {
+            switch self {
+            case .device: "name"
+            case .run, .delete, .restore: "run"
+            case .dayOff, .dayOn: "dayOff"
+            }
+        }
+
+        /// Which register of a key the event sets: what a key holds, or whether it is there.
+        var family: String {
+            switch self {
+            case .device: "device"
+            case .run, .delete, .restore: "run"
+            case .dayOff, .dayOn: "day"
+            }
+        }
+    }
+
+    var id: String
+    var device: String
+    var seq: Int64
+    var at: Timestamp
+    var kind: Kind
+    /// The payload's JSON text, in the form `history export` writes.
+    var payload: String
+
+    /// The key the event is about: a run by routine, date and start; a day off by routine and
+    /// date; a device by itself.
+    var key: String
+
+    /// The whole line, without its newline.
+    var line: String {
+        "{\"v\":\(Self.version),\"id\":\"\(id)\",\"device\":\"\(device)\",\"seq\":\(seq),\"at\":\"\(at)\",\"type\":\"\(kind.rawValue)\",\"\(kind.member)\":\(payload)}"
+    }
+
+    static func runKey(routine: String, date: String, started: String) -> String {
+        JSONValue.array([.string(routine), .string(date), .string(started)]).text
+    }
+
+    static func dayKey(routine: String, date: String) -> String {
+        JSONValue.array([.string(routine), .string(date)]).text
+    }
+
+    /// A run's tombstone or restore payload: the key of the run, nothing of its content.
+    static func runReference(routine: String, date: String, started: String) -> String {
+        JSONValue.object([("routine", .string(routine)), ("date", .string(date)), ("started", .string(started))]).text
+    }
+
+    static func dayReference(routine: String, date: String) -> String {
+        JSONValue.object([("routine", .string(routine)), ("date", .string(date))]).text
+    }
+
+    /// 32 lowercase hexadecimal digits from the system's random source: device and event ids.
+    static func newID() -> String {
+        var generator = SystemRandomNumberGenerator()
+        let words = [generator.next() as UInt64, generator.next() as UInt64]
+        return words.map { word in
+            let text = String(word, radix: 16)
+            return String(repeating: "0", count: 16 - text.count) + text
+        }.joined()
+    }
+
+    static func isID(_ text: some Collection<UInt8>) -> Bool {
+        text.count == 32 && text.allSatisfy { ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x61 && $0 <= 0x66) }
+    }
+}
+
+extension SyncEvent {
+    /// Reads one line (without its newline) as ``line`` writes it; the error says what is
+    /// wrong. Payloads go through the validators of `history import`.
+    static func parse(_ bytes: ArraySlice<UInt8>) throws(ImportProblem) -> SyncEvent {
+        var cursor = Cursor(bytes: bytes)
+        guard cursor.take("{\"v\":") else { throw notEvent(bytes) }
+        guard let version = cursor.number() else { throw notEvent(bytes) }
+        if version > Int64(Self.version) {
+            throw ImportProblem("format version \(version) is newer than this routine reads (\(Self.version)); update routine")
+        }
+        guard version == Int64(Self.version), cursor.take(",\"id\":\""), let id = cursor.text(), isID(id.utf8),
+            cursor.take(",\"device\":\""), let device = cursor.text(), isID(device.utf8),
+            cursor.take(",\"seq\":"), let seq = cursor.number(), seq >= 1,
+            cursor.take(",\"at\":\""), let atText = cursor.text(),
+            cursor.take(",\"type\":\""), let type = cursor.text()
+        else { throw notEvent(bytes) }
+        guard let at = Timestamp(atText), at.description == atText else { throw ImportProblem("'at' is not a UTC time such as 2026-11-23T06:12:03.120Z") }
+        guard let kind = Kind(rawValue: type) else { throw ImportProblem("'type' '\(type)' is not an event this routine knows") }
+        guard cursor.take(",\"\(kind.member)\":"), bytes.last == UInt8(ascii: "}") else { throw notEvent(bytes) }
+        let payload = bytes[cursor.index..<(bytes.endIndex - 1)]
+        let (text, key) = try canonical(kind, payload)
+        let event = SyncEvent(id: id, device: device, seq: seq, at: at, kind: kind, payload: text, key: key)
+        guard event.line.utf8.elementsEqual(bytes) else { throw ImportProblem("not in the form routine writes its events") }
+        return event
+    }
+
+    /// The payload as routine writes it, checked by the import's validators, and its key.
+    private static func canonical(_ kind: Kind, _ payload: ArraySlice<UInt8>) throws(ImportProblem) -> (String, String) {
+        switch kind {
+        case .device:
+            guard let name = try? JSONDecoder().decode(String.self, from: Data(payload)) else { throw ImportProblem("'name' is not a string") }
+            if let problem = RecordedValues.textProblem(name) { throw ImportProblem("'name' \(problem)") }
+            return (JSONValue.string(name).text, "")
+        case .run:
+            let run = try HistoryJSON.decode(payload)
+            return (HistoryJSON.encode(run).text, runKey(routine: run.routine, date: run.date, started: run.startedAt.description))
+        case .delete, .restore:
+            guard let reference = try? JSONDecoder().decode(Reference.self, from: Data(payload)), let started = reference.started else {
+                throw ImportProblem("'run' needs 'routine', 'date' and 'started'")
+            }
+            try check(reference)
+            guard let time = Timestamp(started), time.description == started else { throw ImportProblem("'started' is not a UTC time") }
+            return (runReference(routine: reference.routine, date: reference.date, started: started),
+                runKey(routine: reference.routine, date: reference.date, started: started))
+        case .dayOff:
+            let day = try HistoryJSON.decodeDayOff(payload)
+            return (HistoryJSON.encode(day).text, dayKey(routine: day.routine, date: day.date.description))
+        case .dayOn:
+            guard let reference = try? JSONDecoder().decode(Reference.self, from: Data(payload)), reference.started == nil else {
+                throw ImportProblem("'dayOff' needs 'routine' and 'date'")
+            }
+            try check(reference)
+            return (dayReference(routine: reference.routine, date: reference.date), dayKey(routine: reference.routine, date: reference.date))
+        }
+    }
+
+    private static func check(_ reference: Reference) throws(ImportProblem) {
+        if case .failure(let problem) = CalendarDate.checked(reference.date) { throw ImportProblem("'date' '\(reference.date)' \(problem.reason)") }
+        if let problem = RecordedValues.textProblem(reference.routine) { throw ImportProblem("'routine' \(problem)") }
+    }
+
+    private static func notEvent(_ bytes: ArraySlice<UInt8>) -> ImportProblem {
+        (try? JSONSerialization.jsonObject(with: Data(bytes))) == nil
+            ? ImportProblem("not JSON") : ImportProblem("not an event as routine writes it")
+    }
+
+    private struct Reference: Decodable {
+        var routine, date: String
+        var started: String?
+    }
+
+    /// Reads the fixed envelope byte by byte: its members come in one order, with no spaces.
+    private struct Cursor {
+        var bytes: ArraySlice<UInt8>
+        var index: Int
+
+        init(bytes: ArraySlice<UInt8>) {
+            self.bytes = bytes
+            index = bytes.startIndex
+        }
+
+        mutating func take(_ literal: String) -> Bool {
+            let utf8 = literal.utf8
+            guard bytes.endIndex - index >= utf8.count, bytes[index..<(index + utf8.count)].elementsEqual(utf8) else { return false }
+            index += utf8.count
+            return true
+        }
+
+        /// Up to the closing quote: ids, times and type words hold no escapes.
+        mutating func text() -> String? {
+            guard let end = bytes[index...].firstIndex(of: UInt8(ascii: "\"")) else { return nil }
+            let found = bytes[index..<end]
+            guard found.allSatisfy({ $0 > 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "\\") }) else { return nil }
+            index = end + 1
+            return String(decoding: found, as: UTF8.self)
+        }
+
+        mutating func number() -> Int64? {
+            var value: Int64 = 0
+            let start = index
+            while index < bytes.endIndex, bytes[index] >= 0x30, bytes[index] <= 0x39, index - start < 18 {
+                value = value * 10 + Int64(bytes[index] - 0x30)
+                index += 1
+            }
+            return index > start ? value : nil
+        }
+    }
+}

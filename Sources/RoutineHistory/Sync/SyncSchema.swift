@@ -1,0 +1,96 @@
+import Foundation
+import GRDB
+
+/// The tables a history that is a member of a sync folder has, made by `sync init` and
+/// dropped by `sync leave`: a history that does not sync has none of them.
+///
+/// Triggers put the key of every run and day off a command changes into `syncOutbox`, in
+/// the command's own transaction, so that no write path of the history needs to know about
+/// sync and a crash before the journal is written loses nothing: the next command drains it.
+enum SyncSchema {
+    static let tables = ["syncState", "syncOutbox", "syncEvent", "syncFile", "syncProblem"]
+
+    static func install(_ db: Database, folder: String, device: String, name: String) throws {
+        try db.execute(sql: """
+            CREATE TABLE IF NOT EXISTS syncState (
+                one INTEGER PRIMARY KEY CHECK (one = 1),
+                folder TEXT NOT NULL,
+                device TEXT NOT NULL,
+                name TEXT NOT NULL,
+                seq INTEGER NOT NULL DEFAULT 0,
+                -- 1 while events of other devices are applied: the triggers stay quiet.
+                importing INTEGER NOT NULL DEFAULT 0,
+                -- The journal file this device last appended to and its size then: any other
+                -- size means another device writes with this one's id.
+                journal TEXT,
+                journalSize INTEGER
+            );
+            CREATE TABLE IF NOT EXISTS syncOutbox (
+                family TEXT NOT NULL,
+                routine TEXT NOT NULL,
+                date TEXT NOT NULL,
+                startedAt TEXT NOT NULL,
+                PRIMARY KEY (family, routine, date, startedAt)
+            ) WITHOUT ROWID;
+            CREATE TABLE IF NOT EXISTS syncEvent (
+                id TEXT PRIMARY KEY,
+                device TEXT NOT NULL,
+                seq INTEGER NOT NULL,
+                at TEXT NOT NULL,
+                type TEXT NOT NULL,
+                family TEXT NOT NULL,
+                key TEXT NOT NULL,
+                payload TEXT NOT NULL,
+                -- 0 for this device's events not yet in its journal.
+                written INTEGER NOT NULL DEFAULT 1
+            );
+            CREATE INDEX IF NOT EXISTS syncEvent_by_key ON syncEvent (family, key);
+            CREATE INDEX IF NOT EXISTS syncEvent_unwritten ON syncEvent (seq) WHERE written = 0;
+            CREATE TABLE IF NOT EXISTS syncFile (
+                path TEXT PRIMARY KEY,
+                inode INTEGER NOT NULL,
+                size INTEGER NOT NULL,
+                -- Bytes read: the end of the last whole line.
+                offset INTEGER NOT NULL,
+                -- Whole lines read, for the line numbers of warnings.
+                lines INTEGER NOT NULL DEFAULT 0
+            ) WITHOUT ROWID;
+            CREATE TABLE IF NOT EXISTS syncProblem (
+                path TEXT NOT NULL,
+                line INTEGER NOT NULL,
+                reason TEXT NOT NULL,
+                PRIMARY KEY (path, line)
+            ) WITHOUT ROWID;
+            """)
+        try db.execute(
+            sql: "INSERT OR REPLACE INTO syncState (one, folder, device, name) VALUES (1, ?, ?, ?)", arguments: [folder, device, name])
+        try installTriggers(db)
+    }
+
+    /// One trigger per table and change; a table another change adds gets its three here.
+    static func installTriggers(_ db: Database) throws {
+        let quiet = "WHEN (SELECT importing FROM syncState) = 0"
+        let run = "INSERT OR IGNORE INTO syncOutbox VALUES ('run', %@.routine, %@.date, %@.startedAt)"
+        let child = "INSERT OR IGNORE INTO syncOutbox SELECT 'run', routine, date, startedAt FROM run WHERE id = %@.runId"
+        let day = "INSERT OR IGNORE INTO syncOutbox VALUES ('day', %@.routine, %@.date, '')"
+        var sql = ""
+        for (table, body) in [("run", run), ("step", child), ("amendment", child), ("dayOff", day)] {
+            for (change, rows) in [("INSERT", ["NEW"]), ("UPDATE", ["OLD", "NEW"]), ("DELETE", ["OLD"])] {
+                let statements = rows.map { body.replacingOccurrences(of: "%@", with: $0) + ";" }.joined(separator: " ")
+                sql += "CREATE TRIGGER IF NOT EXISTS sync_\(table)_\(change.lowercased()) AFTER \(change) ON \(table) \(quiet) BEGIN \(statements) END;\n"
+            }
+        }
+        try db.execute(sql: sql)
+    }
+
+    static func remove(_ db: Database) throws {
+        for table in ["run", "step", "amendment", "dayOff"] {
+            for change in ["insert", "update", "delete"] { try db.execute(sql: "DROP TRIGGER IF EXISTS sync_\(table)_\(change)") }
+        }
+        for table in tables { try db.execute(sql: "DROP TABLE IF EXISTS \(table)") }
+    }
+
+    static func isInstalled(_ db: Database) throws -> Bool {
+        try Bool.fetchOne(db, sql: "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'syncState'") == true
+    }
+}

@@ -1,0 +1,177 @@
+import Foundation
+import Testing
+
+/// `routine sync`: devices sharing one folder, by hand and through git (docs/sync.md).
+@Suite(.serialized)
+struct SyncTests {
+    static let routine = """
+        routine "Sync"
+        habit water "Glass of water" -> read
+        habit read "Read" -> stretch
+        habit stretch "Stretch"
+
+        """
+
+    /// A few devices, each with its own history, and the folder they share (or, for git,
+    /// each its own clone of it).
+    struct Devices {
+        let dir: URL
+        let file: String
+
+        init() throws {
+            dir = try temporaryDirectory()
+            file = dir.appendingPathComponent("sync.rt").path
+            try SyncTests.routine.write(toFile: file, atomically: true, encoding: .utf8)
+        }
+
+        func history(_ device: String) -> String { dir.appendingPathComponent("\(device).sqlite").path }
+
+        @discardableResult
+        func routine(_ device: String, _ arguments: [String]) throws -> Execution {
+            let result = try execute(arguments.map { $0 == "FILE" ? file : $0 } + ["--history", history(device)])
+            #expect(result.status == 0, "\(device) \(arguments): \(result.stderr)")
+            return result
+        }
+
+        func export(_ device: String) throws -> String { try routine(device, ["history", "export"]).stdout }
+
+        func journalFiles(in folder: String) -> [String] {
+            let enumerator = FileManager.default.enumerator(atPath: folder)
+            return (enumerator?.allObjects as? [String] ?? []).filter { $0.hasSuffix(".jsonl") }.sorted()
+        }
+    }
+
+    @Test func twoDevicesEndWithTheSameHistoryAndARebuildEqualsIt() throws {
+        let d = try Devices()
+        let folder = d.dir.appendingPathComponent("shared").path
+        try d.routine("laptop", ["done", "FILE", "water", "--date", "2026-11-23"])
+        let joined = try d.routine("laptop", ["sync", "init", folder, "--device", "laptop"])
+        #expect(joined.stdout.contains("wrote 2 events"), "\(joined.stdout)")
+        try d.routine("desk", ["sync", "init", folder, "--device", "desk"])
+        // Every command reads what is new before it answers: no explicit sync needed.
+        #expect(try d.export("desk") == (try d.export("laptop")))
+        try d.routine("desk", ["done", "FILE", "read", "--date", "2026-11-23"])
+        try d.routine("desk", ["off", "FILE", "2026-11-24", "--reason", "ill"])
+        let came = try d.routine("laptop", ["sync"])
+        #expect(came.stdout == "1 log and 1 day off from desk\n")
+        #expect(try d.routine("laptop", ["sync"]).stdout == "nothing new came in\n")
+        // Already done on the other device: a log of it is refused here.
+        let again = try execute(["done", d.file, "read", "--date", "2026-11-23", "--history", d.history("laptop")])
+        #expect(again.status == 1, "\(again.stdout)")
+        let laptop = try d.export("laptop")
+        #expect(laptop.split(separator: "\n").count == 3)
+        #expect(try d.export("desk") == laptop)
+        let rebuilt = d.dir.appendingPathComponent("rebuilt.sqlite").path
+        try d.routine("desk", ["history", "rebuild", rebuilt, "--from-sync"])
+        let fromJournals = try execute(["history", "export", "--history", rebuilt])
+        #expect(fromJournals.stdout == laptop)
+        // Private as the history: folders 0700, files 0600.
+        for file in d.journalFiles(in: folder) {
+            let attributes = try FileManager.default.attributesOfItem(atPath: folder + "/" + file)
+            #expect((attributes[.posixPermissions] as? Int) == 0o600, "\(file)")
+            let parent = (folder + "/" + file as NSString).deletingLastPathComponent
+            #expect((try FileManager.default.attributesOfItem(atPath: parent)[.posixPermissions] as? Int) == 0o700)
+        }
+    }
+
+    /// Faults a folder meets: a conflict copy, a duplicated file, a bad line, a half-written
+    /// last line, a file replaced by another inode. Nothing is lost or doubled, and a bad
+    /// line is named once.
+    @Test func copiesAndBadLinesChangeNothingAndAreNamedOnce() throws {
+        let d = try Devices()
+        let folder = d.dir.appendingPathComponent("shared").path
+        try d.routine("laptop", ["sync", "init", folder, "--device", "laptop"])
+        try d.routine("laptop", ["done", "FILE", "water", "--date", "2026-11-23"])
+        try d.routine("desk", ["sync", "init", folder, "--device", "desk"])
+        let before = try d.export("desk")
+        #expect(before.contains("\"water\""))
+        let laptopFile = try #require(d.journalFiles(in: folder).first { file in
+            (try? String(contentsOfFile: folder + "/" + file, encoding: .utf8))?.contains("\"name\":\"laptop\"") == true
+        })
+        let path = folder + "/" + laptopFile
+        let copy = (path as NSString).deletingPathExtension + ".sync-conflict-20261125-101010-ABCDEFG.jsonl"
+        try FileManager.default.copyItem(atPath: path, toPath: copy)
+        try FileManager.default.copyItem(atPath: path, toPath: (path as NSString).deletingLastPathComponent + "/copied by hand.jsonl")
+        #expect(try d.routine("desk", ["sync"]).stdout == "nothing new came in\n")
+        // A bad line, then a line cut short: the bad one is named with its number, once.
+        let lines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n").count
+        let handle = try #require(FileHandle(forWritingAtPath: path))
+        handle.seekToEndOfFile()
+        handle.write(Data("not json\n{\"v\":1,\"id\":\"".utf8))
+        try handle.close()
+        let first = try d.routine("desk", ["sync"])
+        #expect(first.stderr.contains("E701"), "\(first.stderr)")
+        #expect(first.stderr.contains("line \(lines + 1): not JSON"), "\(first.stderr)")
+        #expect(!first.stderr.contains("line \(lines + 2)"))
+        #expect(!(try d.routine("desk", ["sync"]).stderr.contains("E701")))
+        // The same file put back as a new inode (as Syncthing does) is read again: no warning
+        // again, nothing doubled.
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: path))
+        try FileManager.default.removeItem(atPath: path)
+        try bytes.write(to: URL(fileURLWithPath: path))
+        let replaced = try d.routine("desk", ["sync"])
+        #expect(!replaced.stderr.contains("E701"), "\(replaced.stderr)")
+        #expect(try d.export("desk") == before)
+        #expect(try d.export("laptop") == before)
+    }
+
+    /// A history copied to a new machine writes with the same device id: the copy is told,
+    /// takes a new id, and what both wrote arrives everywhere.
+    @Test func aCopiedHistoryTakesANewIdWithoutLoss() throws {
+        let d = try Devices()
+        let folder = d.dir.appendingPathComponent("shared").path
+        try d.routine("laptop", ["sync", "init", folder, "--device", "laptop"])
+        try FileManager.default.copyItem(atPath: d.history("laptop"), toPath: d.history("copy"))
+        try d.routine("laptop", ["done", "FILE", "water", "--date", "2026-11-23"])
+        let copied = try d.routine("copy", ["done", "FILE", "read", "--date", "2026-11-23"])
+        #expect(copied.stderr.contains("E704"), "\(copied.stderr)")
+        try d.routine("laptop", ["sync"])
+        try d.routine("copy", ["sync"])
+        let laptop = try d.export("laptop")
+        #expect(laptop.contains("\"water\"") && laptop.contains("\"read\""), "\(laptop)")
+        #expect(try d.export("copy") == laptop)
+    }
+
+    /// Three clones of one git repository, each device committing only its own journal and
+    /// pushing after `pull --rebase`: never a conflict, and the same export everywhere.
+    @Test func threeGitClonesNeverConflictAndAgree() throws {
+        let d = try Devices()
+        let git = "git -c user.name=t -c user.email=t@localhost -c init.defaultBranch=main -c commit.gpgsign=false"
+        let bare = d.dir.appendingPathComponent("bare.git").path
+        #expect(try shell("\(git) init -q --bare '\(bare)'").status == 0)
+        let devices = ["a", "b", "c"]
+        for device in devices {
+            let clone = d.dir.appendingPathComponent("clone-\(device)").path
+            let cloned = try shell("\(git) clone -q '\(bare)' '\(clone)' 2>&1")
+            #expect(cloned.status == 0, "\(cloned.stdout)")
+            try d.routine(device, ["sync", "init", clone + "/journals", "--device", device])
+        }
+        func push(_ device: String) throws {
+            let clone = d.dir.appendingPathComponent("clone-\(device)").path
+            let script = """
+                cd '\(clone)' && \(git) add -A && (\(git) diff --cached --quiet || \(git) commit -q -m '\(device)') && \
+                (\(git) pull -q --rebase origin main 2>/dev/null || true) && \(git) push -q origin HEAD:main 2>&1
+                """
+            let pushed = try shell(script)
+            #expect(pushed.status == 0, "\(device): \(pushed.stdout) \(pushed.stderr)")
+        }
+        let habits = ["water", "read", "stretch"]
+        for (k, device) in devices.enumerated() {
+            try push(device)
+            try d.routine(device, ["done", "FILE", habits[k], "--date", "2026-11-23"])
+            try d.routine(device, ["done", "FILE", habits[(k + 1) % 3], "--date", "2026-11-24"])
+            try push(device)
+        }
+        for device in devices {
+            let clone = d.dir.appendingPathComponent("clone-\(device)").path
+            let pulled = try shell("cd '\(clone)' && \(git) pull -q --rebase origin main 2>&1")
+            #expect(pulled.status == 0, "\(pulled.stdout)")
+            #expect(!pulled.stdout.contains("CONFLICT"))
+            try d.routine(device, ["sync"])
+        }
+        let a = try d.export("a")
+        #expect(a.split(separator: "\n").count == 6, "\(a)")
+        #expect(try d.export("b") == a)
+        #expect(try d.export("c") == a)
+    }
+}

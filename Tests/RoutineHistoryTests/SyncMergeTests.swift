@@ -1,0 +1,111 @@
+import Foundation
+import RoutineHistory
+import RoutineKit
+import Testing
+
+/// The merging rules of docs/sync.md, two devices sharing one folder.
+@Suite(.serialized)
+struct SyncMergeTests {
+    struct Pair {
+        let folder: String
+        let a: HistoryStore
+        let b: HistoryStore
+
+        init() throws {
+            let pathA = try temporaryHistoryPath()
+            folder = (pathA as NSString).deletingLastPathComponent + "/shared"
+            a = try #require(try HistoryStore.open(pathA, create: true))
+            b = try #require(try HistoryStore.open(try temporaryHistoryPath(), create: true))
+        }
+
+        func join() throws {
+            _ = try a.joinSync(folder: folder, name: "a")
+            _ = try b.joinSync(folder: folder, name: "b")
+            _ = try a.syncNow()
+        }
+
+        /// Both devices read each other until nothing new comes in (at most three rounds).
+        func exchange() throws {
+            for _ in 0..<3 {
+                let arrived = try a.syncNow().arrivals.filter { !$0.isEmpty }.count + (try b.syncNow().arrivals.filter { !$0.isEmpty }.count)
+                if arrived == 0 { return }
+            }
+        }
+
+        func run(_ store: HistoryStore, on date: String = "2026-11-23") throws -> StoredRun? {
+            try store.runs(RunFilter(oldestFirst: true)).first { $0.date == date }
+        }
+    }
+
+    static func export(_ store: HistoryStore) throws -> String {
+        try store.runs(RunFilter(oldestFirst: true)).map { HistoryJSON.encode($0).text + "\n" }.joined()
+            + store.daysOff().map { HistoryJSON.encode($0).text + "\n" }.joined()
+    }
+
+    @Test func deletionWinsOverAnAmendmentAndARestoreBringsItBack() throws {
+        let p = try Pair()
+        let (_, idA) = try recordRun(p.a, morning, decisions: [.decision(.done(value: nil)), .decision(.option(0)), .decision(.skip)], end: .quit)
+        try p.join()
+        let idB = try #require(try p.run(p.b)?.id)
+        let deleted = try #require(try p.a.deleteRun(id: idA))
+        #expect(try p.b.amendStep(1, of: idB, to: AmendChange(result: .skipped)) != nil)
+        try p.exchange()
+        #expect(try p.run(p.a) == nil)
+        #expect(try p.run(p.b) == nil)
+        #expect(try p.a.restore(deleted) == .success(idA))
+        try p.exchange()
+        let restored = try #require(try p.run(p.a))
+        #expect(restored.steps[0].decision.result == .skipped)
+        #expect(restored.amendments.count == 1)
+        #expect(try Self.export(p.b) == (try Self.export(p.a)))
+    }
+
+    @Test func theLaterAmendmentWinsAndBothAreKept() throws {
+        let p = try Pair()
+        let (_, idA) = try recordRun(p.a, morning, decisions: [.decision(.done(value: nil)), .decision(.option(0)), .decision(.skip)], end: .quit)
+        try p.join()
+        let idB = try #require(try p.run(p.b)?.id)
+        #expect(try p.a.amendStep(1, of: idA, to: AmendChange(result: .skipped)) != nil)
+        // B has not read A's amendment yet: the two are concurrent; B's is the later.
+        #expect(try p.b.amendStep(1, of: idB, to: AmendChange(result: .done, seconds: 4)) != nil)
+        try p.exchange()
+        let merged = try #require(try p.run(p.a))
+        #expect(merged.steps[0].decision.result == .done)
+        #expect(merged.steps[0].seconds == 4)
+        #expect(merged.amendments.count == 2)
+        #expect(try Self.export(p.b) == (try Self.export(p.a)))
+    }
+
+    @Test func runsOfOneDayOnTwoDevicesAreBothKeptAndImportingTwiceChangesNothing() throws {
+        let p = try Pair()
+        try p.join()
+        try recordRun(p.a, morning, decisions: [.decision(.done(value: nil))], end: .quit)
+        try recordRun(p.b, morning, decisions: [.decision(.skip)], end: .quit)
+        try p.exchange()
+        #expect(try p.a.runs(RunFilter()).count == 2)
+        let before = try Self.export(p.a)
+        #expect(try Self.export(p.b) == before)
+        // Every journal file copied once more beside itself: nothing changes.
+        for device in try FileManager.default.contentsOfDirectory(atPath: p.folder) {
+            for file in try FileManager.default.contentsOfDirectory(atPath: p.folder + "/" + device) {
+                let path = p.folder + "/" + device + "/" + file
+                try FileManager.default.copyItem(atPath: path, toPath: path.replacingOccurrences(of: ".jsonl", with: " (copy).jsonl"))
+            }
+        }
+        try p.exchange()
+        #expect(try Self.export(p.a) == before)
+        #expect(try Self.export(p.b) == before)
+    }
+
+    @Test func aDayOffAndItsUndoTravel() throws {
+        let p = try Pair()
+        try p.join()
+        let day = try #require(CalendarDate("2026-11-24"))
+        try p.a.insertDaysOff([DayOff(routine: "Morning", date: day, reason: "ill", recordedAt: .now())])
+        try p.exchange()
+        #expect(try p.b.dayOff(of: "Morning", on: day)?.reason == "ill")
+        try p.b.deleteDaysOff(of: "Morning", from: day, through: day)
+        try p.exchange()
+        #expect(try p.a.dayOff(of: "Morning", on: day) == nil)
+    }
+}
