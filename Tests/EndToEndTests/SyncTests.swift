@@ -132,6 +132,28 @@ struct SyncTests {
         #expect(try d.export("copy") == laptop)
     }
 
+    /// The journal cannot be written (here its folder is a file, as a full disk or a read-only
+    /// folder would refuse it too): the command warns and records anyway, and the next command
+    /// writes what is owed, as after a crash between the history's commit and the journal.
+    @Test func eventsOwedToAnUnwritableJournalAreWrittenByTheNextCommand() throws {
+        let d = try Devices()
+        let folder = d.dir.appendingPathComponent("shared").path
+        let joined = try d.routine("laptop", ["sync", "init", folder, "--device", "laptop"])
+        let id = try #require(joined.stdout.split(separator: "(").dropFirst().first?.prefix(32))
+        let own = folder + "/" + id
+        try FileManager.default.moveItem(atPath: own, toPath: own + ".away")
+        try Data().write(to: URL(fileURLWithPath: own))
+        let refused = try d.routine("laptop", ["done", "FILE", "water", "--date", "2026-11-23"])
+        #expect(refused.stderr.contains("E703"), "\(refused.stderr)")
+        #expect(try d.routine("laptop", ["sync", "status"]).stdout.contains("not written yet: 1"))
+        try FileManager.default.removeItem(atPath: own)
+        try FileManager.default.moveItem(atPath: own + ".away", toPath: own)
+        try d.routine("laptop", ["sync"])
+        try d.routine("desk", ["sync", "init", folder, "--device", "desk"])
+        #expect(try d.export("desk").contains("\"water\""))
+        #expect(try d.export("desk") == (try d.export("laptop")))
+    }
+
     /// Three clones of one git repository, each device committing only its own journal and
     /// pushing after `pull --rebase`: never a conflict, and the same export everywhere.
     @Test func threeGitClonesNeverConflictAndAgree() throws {
