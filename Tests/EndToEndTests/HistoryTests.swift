@@ -299,7 +299,8 @@ struct HistoryTests {
 
     @Test(.enabled(if: getuid() == 0, "needs root to mount a small file system"))
     func aFullDiskStillRuns() throws {
-        try onSmallDisk { dir in
+        // Room for a new history's eight migrations in its WAL (about 200 KB), then filled.
+        try onSmallDisk(size: "512k") { dir in
             let history = dir.appendingPathComponent("history.sqlite").path
             let first = try execute(["run", "routines/morning.rt", "--history", history, "--date", "2026-11-22"], stdin: "\n\n5\n7\n")
             #expect(first.status == 0 && first.stderr == "", "\(first.stderr)")
