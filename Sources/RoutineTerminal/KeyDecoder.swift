@@ -40,10 +40,11 @@ public struct KeyDecoder: Sendable {
 
     /// The keys of one read from the terminal. Only a paste is text: one the terminal
     /// brackets, or a read of several keys that no person types at a prompt, one with a line
-    /// break before its last byte or with text and keys that edit it (Backspace, Delete,
-    /// Ctrl-U, Ctrl-W, Ctrl-K, Ctrl-D, a lone Escape). A paste's printable characters come as
-    /// one ``Key/paste(_:)``, the rest dropped. Anything else is keys, in order, a character of
-    /// text each: `2` and Enter written at once, or two Downs of a key held down.
+    /// break before its last byte, a Ctrl key, Tab or a lone Escape with any other key, or text
+    /// with Backspace or Delete (Ctrl-U then `d` would empty the line and decide). A
+    /// paste's printable characters come as one ``Key/paste(_:)``, the rest dropped. Anything
+    /// else is keys, in order, a character of text each: `2` and Enter written at once, or two
+    /// Downs of a key held down.
     /// `continuingPaste`: the read came right after a paste, as the rest of one split between
     /// reads does, and is typed text too, even a lone Enter.
     public mutating func read(_ bytes: some Sequence<UInt8>, continuingPaste: Bool = false) -> [Key] {
@@ -72,17 +73,21 @@ public struct KeyDecoder: Sendable {
     private func isPaste(_ keys: [Key]) -> Bool {
         if pasting { return true }
         var text = false
-        var editing = pending.first == 0x1B
+        var editing = false
+        var control = pending.first == 0x1B
         for (k, key) in keys.enumerated() {
             switch key {
             case .paste: return true
             case .enter where k < keys.count - 1 || !pending.isEmpty: return true
             case .text: text = true
-            case .backspace, .delete, .escape, .control("u"), .control("w"), .control("k"), .control("h"), .control("d"): editing = true
+            case .backspace, .delete: editing = true
+            case .escape, .tab, .control: control = true
             default: break
             }
         }
-        return text && editing
+        // A Ctrl key with anything else (Ctrl-C or Ctrl-Z among random bytes), or text with
+        // keys that delete it; Backspace held down alone is still keys.
+        return control && keys.count + (pending.isEmpty ? 0 : 1) > 1 || text && editing
     }
 
     /// The keys in `bytes`, each as it is (a bracketed paste as ``Key/paste(_:)``); ``read(_:continuingPaste:)``

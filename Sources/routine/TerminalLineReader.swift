@@ -18,7 +18,8 @@ final class TerminalLineReader {
     let fd: Int32
     private let raw: RawMode
     private var decoder = KeyDecoder()
-    /// When the last paste was read: a read that follows it closely is the rest of it.
+    /// When the last paste (or several keys with text) was read: a read that follows it
+    /// closely is the rest of it.
     private var lastPaste: ContinuousClock.Instant?
     /// Keys of a read not handled yet, for the next ``nextKeys(timeout:)`` (those after the
     /// `t` that starts a countdown are the countdown's).
@@ -224,7 +225,10 @@ final class TerminalLineReader {
         let now = ContinuousClock.now
         let continuing = lastPaste.map { now - $0 < .milliseconds(50) } ?? false
         let keys = decoder.read(bytes[..<n], continuingPaste: continuing)
-        lastPaste = decoder.lastReadWasPaste ? now : nil
+        // Several keys with text may be the start of a paste cut short by the read: what follows
+        // closely is typed text too (a Ctrl-Z among the bytes suspends nothing).
+        let typing = keys.count > 1 && keys.contains { if case .text = $0 { true } else { false } }
+        lastPaste = decoder.lastReadWasPaste || typing ? now : nil
         return keys
     }
 
