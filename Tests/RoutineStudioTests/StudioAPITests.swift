@@ -61,7 +61,7 @@ struct StudioAPITests {
             let v1 = await studio.version()
             let answer = await studio.post("{\"version\": \(v1), \"op\": \"together\", \"ops\": [\(ops)]}")
             #expect(answer.status == status, "\(answer.body)")
-            #expect(answer.body.contains(message), "\(answer.body)")
+            #expect(message.isEmpty || answer.body.contains(message), "\(answer.body)")
             guard status == 200 else {
                 #expect(studio.text == text)
                 #expect(await studio.version() == v1)
