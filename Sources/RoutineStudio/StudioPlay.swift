@@ -1,11 +1,12 @@
 import Foundation
 import RoutineKit
 
-/// `POST /api/play`: the routine run with the run engine on today's date, with the answers the
-/// page gave so far, recording nothing. An answer that no longer fits (the routine was edited
+/// `POST /api/play`: the routine run with the run engine on today's date (or the one the page
+/// chose, as `run --date`), with the answers the page gave so far, recording nothing. An answer that no longer fits (the routine was edited
 /// under it) stops the replay there; `used` says how many applied.
 enum StudioPlay {
-    /// Answers are `d` (done; a numeric habit counts its target), `s` (skip) and `o<N>` (answer N).
+    /// Answers are `d` (done; a numeric habit counts its target), `v<AMOUNT>` (a numeric habit
+    /// done with that amount), `s` (skip) and `o<N>` (answer N).
     static func play(_ loaded: LoadedRoutine, answers: [String], date: CalendarDate = .today()) -> [UInt8] {
         if let error = loaded.diagnostics.first(where: { $0.severity == .error }) {
             return StudioState.refusal(Diagnostic(.editRefused, "the routine cannot be played until its errors are fixed: \(error.message)", at: nil), state: nil)
@@ -22,6 +23,10 @@ enum StudioPlay {
                 decision = .option(k)
             } else if node.isHabit, answer == "d" {
                 decision = .done(value: node.target?.amount)
+            } else if node.isHabit, node.target != nil, answer.hasPrefix("v"), let amount = NumberText.parse(answer.dropFirst()),
+                amount >= 0, amount <= TargetValue.maximum
+            {
+                decision = .done(value: amount)
             } else if node.isHabit, answer == "s" {
                 decision = .skip
             } else {
@@ -34,9 +39,11 @@ enum StudioPlay {
             let node = nodes[record.node]
             let outcome: String
             switch record.outcome {
-            case .habit(.done, _): outcome = "done"
+            case .habit(.done, let value?):
+                outcome = "done: \(NumberText.format(value))" + (node.target.map { " of \(NumberText.format($0.amount))" + ($0.unit.map { " \($0)" } ?? "") } ?? "")
+            case .habit(.done, nil): outcome = "done"
             case .habit(.skipped, _): outcome = "skipped"
-            case .habit(.notScheduled, _): outcome = "not scheduled today"
+            case .habit(.notScheduled, _): outcome = "not scheduled on \(date.weekdayName)s"
             case .answer(let option): outcome = "“\(node.options[option].text)”"
             }
             return .object([("id", .string(node.id)), ("title", .string(node.title)), ("outcome", .string(outcome))])
@@ -47,22 +54,35 @@ enum StudioPlay {
             let choices: [JSONValue] = node.isQuestion
                 ? node.options.enumerated().map { k, option in .object([("label", .string(option.text)), ("answer", .string("o\(k)"))]) }
                 : [.object([("label", .string("Done")), ("answer", .string("d"))]), .object([("label", .string("Skip")), ("answer", .string("s"))])]
-            prompt = .object([
+            var members: [(String, JSONValue)] = [
                 ("id", .string(node.id)), ("kind", .string(node.kind.rawValue)), ("title", .string(node.title)),
                 ("note", node.note.map { .string($0) } ?? .null), ("choices", .array(choices)),
-            ])
+            ]
+            // A numeric habit asks for its amount, as a run does: the target is offered.
+            if node.isHabit, let target = node.target {
+                members.append(("target", .number(target.amount)))
+                members.append(("unit", target.unit.map { .string($0) } ?? .null))
+            }
+            prompt = .object(members)
         }
         var out = ByteWriter()
         JSONValue.object([
+            ("date", .string(date.description)), ("weekday", .string(date.weekdayName)),
             ("used", .int(used)), ("steps", .array(steps)), ("prompt", prompt), ("finished", .bool(run.isFinished)),
         ]).write(to: &out)
         return out.bytes
     }
 
-    static func answers(from body: [UInt8]) -> [String]? {
+    /// The body's answers and date (today when absent); nil for a body that is not one.
+    static func request(from body: [UInt8]) -> (answers: [String], date: CalendarDate)? {
         guard let object = (try? JSONSerialization.jsonObject(with: Data(body))) as? [String: Any],
             let answers = object["answers"] as? [Any], answers.count <= 100_000, answers.allSatisfy({ $0 is String })
         else { return nil }
-        return answers.map { $0 as! String }
+        var date = CalendarDate.today()
+        if let given = object["date"], !(given is NSNull) {
+            guard let text = given as? String, let day = CalendarDate(text) else { return nil }
+            date = day
+        }
+        return (answers.map { $0 as! String }, date)
     }
 }

@@ -60,9 +60,11 @@ final class StudioRun {
         return events
     }
 
-    /// Takes one answer, in the words of `run --answers`.
-    func take(_ answer: String) -> Events {
+    /// Takes one answer, in the words of `run --answers`; `timed`: the page's countdown of the
+    /// step, which is then its time, as the terminal's countdown's is.
+    func take(_ answer: String, timed: Double? = nil) -> Events {
         var events = Events()
+        if let timed { timer.timed(timed) }
         let history = self.history
         stepper.take(.line(answer), emit: { event, run in self.observe(event, run, into: &events) }, doneMeanwhile: { history.doneMeanwhile($0) })
         stamp = readStamp()

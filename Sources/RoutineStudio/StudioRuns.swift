@@ -99,8 +99,9 @@ actor StudioRuns {
     }
 
     /// `POST /api/run/answer`: one answer from the page that holds the run; nil when the run
-    /// is not going on here (``answerNotHeld(_:_:)`` answers then).
-    func answer(_ id: Int64, holder: String?, answer: String) -> Answer? {
+    /// is not going on here (``answerNotHeld(_:_:)`` answers then). `seconds`: what the page's
+    /// countdown measured for the step, pauses left out, recorded as the step's time.
+    func answer(_ id: Int64, holder: String?, answer: String, seconds: Double? = nil) -> Answer? {
         guard let live = runs[id] else { return nil }
         if live.stepper.result != nil { return (.conflict, Self.refusal(message: "this run has ended")) }
         guard holder == live.holder else { return (.conflict, Self.heldElsewhere(live)) }
@@ -109,7 +110,7 @@ actor StudioRuns {
             return (.conflict, Self.refusal(message: "this run was taken up elsewhere (a terminal's 'routine run --resume'): resume it here to go on"))
         }
         live.said.notes.removeAll()
-        let events = live.take(answer)
+        let events = live.take(answer, timed: seconds)
         var body = live.json(events: events, holder: live.holder)
         // An ended run lives on in the history; its connection need not stay open.
         if live.stepper.result != nil, live.isRecorded { runs[id] = nil }
@@ -118,8 +119,10 @@ actor StudioRuns {
         return (.unprocessableContent, body)
     }
 
-    /// `GET /api/run/{id}`: a run of this studio, or one from the history as it stands.
-    func get(_ id: Int64, _ loaded: LoadedRoutine) -> Answer {
+    /// `GET /api/run/{id}`: a run of this studio, or one from the history as it stands,
+    /// replayed as a resume would take it up (``RunHistory/plan(_:)``): a habit the run passed
+    /// over because a log or another run did it is passed over again, not asked.
+    func get(_ id: Int64, _ loaded: LoadedRoutine, path: String) -> Answer {
         if let live = runs[id] { return (.ok, live.json(events: nil, holder: nil)) }
         let stored: StoredRun
         switch storedRun(id, of: loaded.routine) {
@@ -127,7 +130,11 @@ actor StudioRuns {
         case .success(let found): stored = found
         }
         guard let date = CalendarDate(stored.date) else { return (.notFound, Self.refusal(message: "there is no run \(id)")) }
-        let plan = ResumePlan(stored, routine: loaded.routine, date: date)
+        let plan: ResumePlan
+        switch open(loaded, path: path, date: date, said: StudioRun.Said(), readOnly: true) {
+        case .success(let history): plan = history.plan(stored)
+        case .failure(let error): return (.internalServerError, Self.refusal(error.readingDiagnostic))
+        }
         var stepper = RunStepper(plan.run, interactive: true)
         var prompt: JSONValue?
         if stored.result == nil { stepper.begin(emit: { event, run in if let json = event.promptJSON(run) { prompt = json } }) }

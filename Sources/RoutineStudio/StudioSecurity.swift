@@ -25,6 +25,7 @@ struct StudioSecurity: Sendable {
     static let queryKeys: [String: Set<String>] = [
         "/": ["token"], "/api/today": ["date"],
         "/api/day": ["date"],
+        "/api/run": ["date"],
         "/api/stats": ["since", "until"], "/api/days-off": ["since", "until"],
         "/api/graph-stats": ["since", "until"],
     ]

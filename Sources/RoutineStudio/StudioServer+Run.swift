@@ -22,7 +22,7 @@ extension StudioServer {
             guard let id = context.parameters.get("id", as: Int64.self) else {
                 return Self.answer((.notFound, StudioRuns.refusal(message: "a run is named by its number")))
             }
-            return Self.answer(await runs.get(id, await document.loaded()))
+            return Self.answer(await runs.get(id, await document.loaded(), path: path))
         }
         router.post("/api/run/start") { request, _ in
             let body: RunRequest
@@ -63,15 +63,20 @@ extension StudioServer {
         }
         router.post("/api/run/answer") { request, _ in
             let body: RunRequest
-            switch RunRequest.parse(try await request.body.collect(upTo: 1 << 16), keys: ["run", "answer", "holder"]) {
+            switch RunRequest.parse(try await request.body.collect(upTo: 1 << 16), keys: ["run", "answer", "holder", "seconds"]) {
             case .success(let parsed): body = parsed
             case .failure(let malformed): return Self.badRequest(malformed)
             }
             guard case .success(let id) = body.run else { return Self.badRequest(.init(reason: "'run' must be a run's number")) }
             guard let answer = body.text("answer") else { return Self.badRequest(.init(reason: "'answer' must be a string: d, s, b, q, an option, or a number")) }
+            let seconds: Double?
+            switch body.seconds {
+            case .success(let measured): seconds = measured
+            case .failure(let malformed): return Self.badRequest(malformed)
+            }
             // The routine is read only for a run that is not going on here: an answer costs no parse.
             let answered: StudioRuns.Answer
-            if let held = await runs.answer(id, holder: body.text("holder"), answer: answer) {
+            if let held = await runs.answer(id, holder: body.text("holder"), answer: answer, seconds: seconds) {
                 answered = held
             } else {
                 answered = await runs.answerNotHeld(id, await document.loaded())
@@ -123,6 +128,15 @@ struct RunRequest {
 
     var run: Result<Int64, StudioEditRequest.Malformed> {
         Result { () throws(StudioEditRequest.Malformed) in Int64(try fields.int("run")) }
+    }
+
+    /// What a countdown measured: more than nothing and at most a day, as a log's `seconds`.
+    var seconds: Result<Double?, StudioEditRequest.Malformed> {
+        Result { () throws(StudioEditRequest.Malformed) in
+            let seconds = try fields.optionalNumber("seconds")
+            try StudioToday.LogBody.check(value: nil, seconds: seconds)
+            return seconds
+        }
     }
 
     func flag(_ key: String) -> Result<Bool, StudioEditRequest.Malformed> {

@@ -63,11 +63,11 @@ public struct StudioServer: Sendable {
         }
         router.post("/api/play") { request, _ in
             let body = try await request.body.collect(upTo: 1 << 20)
-            guard let answers = StudioPlay.answers(from: Array(buffer: body)) else {
-                return StudioResponse.json(StudioState.refusal(Diagnostic(.editRefused, "the body must be {\"answers\": [...]}", at: nil), state: nil), status: .badRequest)
+            guard let play = StudioPlay.request(from: Array(buffer: body)) else {
+                return StudioResponse.json(StudioState.refusal(Diagnostic(.editRefused, "the body must be {\"answers\": [...], \"date\": \"YYYY-MM-DD\"?}", at: nil), state: nil), status: .badRequest)
             }
             let loaded = await document.loaded()
-            let result = StudioPlay.play(loaded, answers: answers)
+            let result = StudioPlay.play(loaded, answers: play.answers, date: play.date)
             return StudioResponse.json(result, status: result.starts(with: Array("{\"error\"".utf8)) ? .unprocessableContent : .ok)
         }
         let today = self.today

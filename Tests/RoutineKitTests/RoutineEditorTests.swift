@@ -90,7 +90,7 @@ struct RoutineEditorTests {
              expected: base(("start -> a\n\n", ""), ("habit a \"A\" for 5m -> q   # first\n", ""))),
         Case(name: "a new habit with its attributes",
              op: .addHabit(id: nil, title: "Read", after: nil, attributes: AttributeChanges(duration: .set(600), note: .set("a chapter"))),
-             expected: base + "habit read \"Read\" for 10m\n  note \"a chapter\"\n"),
+             expected: base + "habit read \"Read\" for 10m note \"a chapter\"\n"),
         Case(name: "together: each op on the text the one before left",
              op: .together([.rename(id: "b", newID: "bee"), .setTitle(id: "bee", title: "Bee"),
                             .setAttributes(id: "bee", AttributeChanges(target: .set(6)))]),

@@ -293,4 +293,58 @@ struct StudioRunTests {
             #expect(await studio.send("POST", "/api/run/take", Self.json(["run": run])).status == 409)
         }
     }
+    /// A run whose first habit was passed over (an earlier run did it), quit or killed, read
+    /// back from the history: its steps, summary and prompt are the live run's, and the
+    /// resume offer stands at the step the read-back prompts.
+    @Test(arguments: [false, true]) func aRunReadBackKeepsItsPassedOverSteps(killed: Bool) async throws {
+        try await StudioFixture.with(Self.routine, history: true) { studio in
+            let day = "2026-11-23"
+            let (first, firstHolder, _) = try await Self.start(studio, ["date": day])
+            for text in ["d", "q"] { #expect(await Self.answer(studio, first, firstHolder, text).status == 200) }
+            let run: Int
+            var live: [String: Any] = [:]
+            if killed {
+                // What a killed process leaves: its steps committed, no result.
+                let loaded = RoutineLoader.load(SourceFile(name: studio.path, text: Self.routine))
+                let historyPath = try #require(studio.historyPath)
+                let store = try #require(try HistoryStore.open(historyPath, create: false))
+                let date = try #require(CalendarDate(day))
+                var history = RunHistory(
+                    routine: loaded.routine, source: loaded.file.bytes, path: studio.path, date: date,
+                    store: store, warn: { Issue.record("\($0.message)") }, note: { _ in })
+                var stepper = RunStepper(history.begin(nil), interactive: true)
+                let recorder = try #require(history.recorder)
+                stepper.begin(emit: { event, run in recorder.observe(event, run) })
+                stepper.take(.line("15"), emit: { event, run in recorder.observe(event, run) })
+                run = Int(recorder.runID)
+            } else {
+                let (second, holder, body) = try await Self.start(studio, ["date": day, "fresh": true])
+                #expect(Self.prompt(body) == "pushups")
+                #expect(await Self.answer(studio, second, holder, "15").status == 200)
+                live = try Self.object(await Self.answer(studio, second, holder, "q"))
+                run = second
+            }
+            let shown = try Self.object(await studio.get("/api/run/\(run)"))
+            let steps = try #require(shown["steps"] as? [[String: Any]], "\(shown)")
+            #expect(steps.map { $0["node"] as? String } == ["water", "pushups"])
+            #expect(steps.map { $0["result"] as? String } == ["not-scheduled", "done"])
+            #expect(steps.first?["reason"] != nil)
+            if killed {
+                #expect(shown["result"] is NSNull)
+                #expect(shown["summary"] is NSNull)
+                let prompt = try #require(shown["prompt"] as? [String: Any])
+                #expect(prompt["node"] as? String == "mood")
+                let offer = try #require(try Self.object(await studio.get("/api/run?date=\(day)"))["offer"] as? [String: Any])
+                #expect(offer["run"] as? Int == run)
+                #expect(offer["step"] as? Int == prompt["step"] as? Int)
+            } else {
+                #expect(shown["result"] as? String == "quit")
+                let summary = try #require(shown["summary"] as? [String: Any])
+                let liveSummary = try #require(live["summary"] as? [String: Any])
+                #expect(summary["lines"] as? [String] == liveSummary["lines"] as? [String])
+                #expect(summary["done"] as? Int == 1)
+                #expect(shown["steps"] as? NSArray == live["steps"] as? NSArray)
+            }
+        }
+    }
 }

@@ -1,6 +1,6 @@
 // The play panel: the routine answered in the page with the server's run engine
-// (POST /api/play), recording nothing. After every edit the answers given so far are played
-// again, and the panel stops where they no longer apply.
+// (POST /api/play), recording nothing, on today or a chosen day (as `run --date`). After every
+// edit the answers given so far are played again, and the panel stops where they no longer apply.
 import { el } from "./dom.js";
 
 export class Play {
@@ -9,11 +9,12 @@ export class Play {
     this.api = api;
     this.answers = [];
     this.open = false;
+    this.date = "";
   }
 
   async refresh() {
     if (!this.open) return;
-    const response = await fetch("/api/play", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ answers: this.answers }) });
+    const response = await fetch("/api/play", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ answers: this.answers, ...(this.date ? { date: this.date } : {}) }) });
     const result = await response.json().catch(() => null);
     if (!response.ok || !result) {
       this.body.replaceChildren(el("p", { class: "play-note", text: result && result.error ? result.error.message : "the routine cannot be played now" }));
@@ -24,16 +25,34 @@ export class Play {
     this.show(result);
   }
 
+  /// A day for the play: weekday branches can be tried without waiting for the day.
+  dayPicker(result) {
+    const picker = el("input", { type: "date", id: "play-date", value: this.date || result.date, "aria-label": "Play as on this day" });
+    picker.onchange = () => { this.date = picker.value; this.answers = []; this.refresh(); };
+    return el("label", { class: "play-date" }, `As on ${result.weekday} `, picker);
+  }
+
+  answer(text) { this.answers.push(text); this.refresh(); }
+
   show(result) {
     const steps = result.steps.map((s) => el("div", { class: "play-step done", text: `${s.title} — ${s.outcome}` }));
-    const parts = [...steps];
+    const parts = [this.dayPicker(result), ...steps];
     if (result.prompt) {
       const p = result.prompt;
       parts.push(el("div", { class: "play-prompt", text: p.title }));
       if (p.note) parts.push(el("div", { class: "play-note", text: p.note }));
       const choices = el("div", { class: "play-choices" });
-      for (const choice of p.choices) {
-        choices.append(el("button", { "data-answer": choice.answer, onclick: () => { this.answers.push(choice.answer); this.refresh(); } }, choice.label));
+      if (typeof p.target === "number") {
+        // A numeric habit asks for the amount done, the target offered, as a run asks.
+        const amount = el("input", { type: "number", id: "play-amount", min: 0, step: "any", value: String(p.target), "aria-label": `Amount done of ${p.title}${p.unit ? " in " + p.unit : ""}` });
+        const form = el("form", { class: "play-amount" }, amount, p.unit ? el("span", { text: p.unit }) : null,
+          el("button", { type: "submit", "data-answer": "amount" }, "Done"));
+        form.onsubmit = (event) => { event.preventDefault(); if (amount.value.trim() !== "") this.answer("v" + amount.value.trim()); };
+        choices.append(form, el("button", { "data-answer": "s", onclick: () => this.answer("s") }, "Skip"));
+      } else {
+        for (const choice of p.choices) {
+          choices.append(el("button", { "data-answer": choice.answer, onclick: () => this.answer(choice.answer) }, choice.label));
+        }
       }
       parts.push(choices);
     } else {

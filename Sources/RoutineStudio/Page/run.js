@@ -2,6 +2,8 @@
 // (docs/studio.md, "Run"). A step shows as done only once the server has answered, that is once
 // it is recorded. Every text reaches the page as a text node.
 import { el } from "./dom.js";
+import { Timer, clockText } from "./timer.js";
+import { dayHeading } from "./today.js";
 
 const KEPT = "routine-studio-run";
 
@@ -22,6 +24,9 @@ export class RunView {
     this.offer = null;    // the day's unfinished run, offered
     this.message = null;  // a refusal or a note, shown under the card
     this.busy = false;
+    this.date = "";       // the day of the run to start: empty for today
+    this.timer = null;    // the countdown of the step in front, as Today's
+    this.measured = null; // what a finished countdown measured, sent with a numeric habit's amount
     // Which run this page holds, kept over a reload of the tab (not shared with other tabs).
     this.kept = JSON.parse(sessionStorage.getItem(KEPT) || "null");
     document.addEventListener("keydown", (event) => this.key(event));
@@ -49,7 +54,7 @@ export class RunView {
   }
 
   async lookForUnfinished() {
-    const { status, answer } = await call("GET", "/api/run");
+    const { status, answer } = await call("GET", "/api/run" + (this.date ? "?date=" + encodeURIComponent(this.date) : ""));
     this.offer = status === 200 ? answer.offer : null;
     if (status !== 200) this.message = { error: answer.error };
     this.render();
@@ -68,14 +73,17 @@ export class RunView {
   }
 
   async start(body) {
-    await this.send("POST", "/api/run/start", { ...body, ...(this.kept ? { holder: this.kept.holder } : {}) });
+    const date = this.date && !body.date ? { date: this.date } : {};
+    await this.send("POST", "/api/run/start", { ...date, ...body, ...(this.kept ? { holder: this.kept.holder } : {}) });
   }
 
   async take() { await this.send("POST", "/api/run/take", { run: (this.run || this.offer).run }); }
 
-  async answer(text) {
+  /// `seconds`: what the countdown measured for the step, recorded as its time.
+  async answer(text, seconds) {
     if (!this.holding || this.busy) return;
-    await this.send("POST", "/api/run/answer", { run: this.run.run, holder: this.kept.holder, answer: text });
+    const timed = seconds ? { seconds } : {};
+    await this.send("POST", "/api/run/answer", { run: this.run.run, holder: this.kept.holder, answer: text, ...timed });
   }
 
   /// One request; the page redraws from what the server answered, after it committed.
@@ -89,6 +97,8 @@ export class RunView {
         this.run = null;
         this.message = null;
       } else if (answer.run) {
+        const node = answer.prompt && answer.prompt.node;
+        if (!this.run || !this.run.prompt || this.run.prompt.node !== node || this.run.prompt.step !== answer.prompt.step) this.stopTimer();
         this.run = answer;
         this.offer = null;
         this.keep(answer);
@@ -113,14 +123,14 @@ export class RunView {
 
   render() {
     const run = this.run;
-    const parts = [el("h2", { class: "run-heading", text: run ? `${run.routine} · ${run.date}` : "Run" })];
+    const parts = [el("h2", { class: "run-heading", text: run ? `${run.routine} · ${dayHeading(run.date)}` : "Run" })];
     if (!run) parts.push(this.offer ? this.offerCard(this.offer) : this.startCard());
     else if (run.result) parts.push(this.summaryCard(run));
     else parts.push(this.stepCard(run));
     parts.push(this.messageBox());
     if (run && run.steps.length) parts.push(this.stepList(run));
     this.root.replaceChildren(el("div", { class: "run-page", "data-state": this.state() }, parts));
-    const focus = this.root.querySelector("input.run-value") || this.root.querySelector("[data-focus]");
+    const focus = this.root.querySelector("input.run-value") || this.root.querySelector(".timer") || this.root.querySelector("[data-focus]");
     if (focus) { focus.focus(); if (focus.select) focus.select(); }
   }
 
@@ -133,24 +143,37 @@ export class RunView {
     return run.prompt && run.prompt.event === "confirm-end" ? "end" : "step";
   }
 
+  /// The day the run is of: today by default, or another (yesterday filled in, a weekday's
+  /// branch tried), as `run --date`.
+  dayPicker() {
+    const picker = el("input", { type: "date", id: "run-date", value: this.date, "aria-label": "The day of the run" });
+    picker.onchange = () => { this.date = picker.value; this.message = null; this.lookForUnfinished(); };
+    return el("label", { class: "run-date" }, "Day ", picker);
+  }
+
+  dayWords() { return this.date ? `the run of ${dayHeading(this.date)}` : "today's run"; }
+
   startCard() {
+    const words = this.dayWords();
     return el("section", { class: "run-card calm", "aria-label": "Start" },
       el("p", { text: "Walk through the routine step by step. Every answer is recorded as you give it, as in routine run." }),
-      el("button", { class: "primary big", "data-action": "start", "data-focus": true, onclick: () => this.start({}), text: "Start today's run" }));
+      this.dayPicker(),
+      el("button", { class: "primary big", "data-action": "start", "data-focus": true, onclick: () => this.start({}), text: "Start " + words }));
   }
 
   offerCard(offer) {
     if (offer.held) {
       return el("section", { class: "run-card calm", role: "region", "aria-label": "A run held by another page" },
-        el("p", { class: "lead", text: `Another page holds today's run${offer.prompt ? ` (at step ${offer.prompt.step})` : ""}.` }),
+        el("p", { class: "lead", text: `Another page holds ${this.dayWords()}${offer.prompt ? ` (at step ${offer.prompt.step})` : ""}.` }),
         el("div", { class: "run-actions" },
           el("button", { class: "primary", "data-action": "take", onclick: () => this.take(), text: "Take over here" }),
           el("button", { "data-action": "fresh", onclick: () => this.start({ fresh: true }), text: "Start a new run" })));
     }
     const when = offer.startedAt ? offer.startedAt.slice(11, 16) : "";
     return el("section", { class: "run-card calm", role: "region", "aria-label": "Resume" },
-      el("p", { class: "lead", text: `Today's run stopped ${offer.position} (${offer.result}, begun at ${when}).` }),
+      el("p", { class: "lead", text: `${this.dayWords().replace(/^./, (c) => c.toUpperCase())} stopped ${offer.position} (${offer.result}, begun at ${when}).` }),
       offer.note ? el("p", { class: "note", text: offer.note }) : null,
+      this.dayPicker(),
       el("div", { class: "run-actions" },
         el("button", { class: "primary", "data-action": "resume", "data-focus": true, onclick: () => this.start({ resume: true }), text: "Resume" }),
         el("button", { "data-action": "fresh", onclick: () => this.start({ fresh: true }), text: "Start a new run (the old one is kept)" })));
@@ -182,7 +205,8 @@ export class RunView {
       el("h3", { class: "run-title", text: prompt.title }),
       details.length ? el("div", { class: "run-details", text: details.join(" · ") }) : null,
       prompt.note ? el("p", { class: "run-note", text: prompt.note }) : null,
-      prompt.kind === "question" ? this.options(prompt, holding) : this.habitAnswer(prompt, holding),
+      prompt.kind === "question" ? this.options(prompt, holding)
+        : this.timer && this.timer.node === prompt.node ? this.timerBox(prompt) : this.habitAnswer(prompt, holding),
       el("div", { class: "run-actions secondary" },
         this.button("Back", "back", "b", "b", false, holding && run.canGoBack),
         this.button("Quit", "quit", "q", "q", false, holding)));
@@ -204,9 +228,13 @@ export class RunView {
   }
 
   habitAnswer(prompt, holding) {
+    const timer = prompt.seconds && !this.measured ? el("button", {
+      class: "start-timer", "data-action": "timer", "aria-keyshortcuts": "t", title: `Start a ${clockText(prompt.seconds)} timer (t)`,
+      disabled: !holding, onclick: () => this.startTimer(prompt), text: "Timer " + clockText(prompt.seconds),
+    }) : null;
     if (typeof prompt.target !== "number") {
       return el("div", { class: "run-actions" },
-        this.button("Done", "done", "d", "d", true, holding, "primary big"),
+        this.button("Done", "done", "d", "d", true, holding, "primary big"), timer,
         this.button("Skip", "skip", "s", "s", false, holding));
     }
     const input = el("input", {
@@ -214,10 +242,38 @@ export class RunView {
       "aria-label": `Amount done of ${prompt.title}${prompt.unit ? " in " + prompt.unit : ""}`,
     });
     const form = el("form", { class: "run-actions" }, input, prompt.unit ? el("span", { class: "unit", text: prompt.unit }) : null,
-      el("button", { class: "primary", type: "submit", "data-action": "record", disabled: !holding, text: "Record" }),
+      el("button", { class: "primary", type: "submit", "data-action": "record", disabled: !holding, text: "Record" }), timer,
       this.button("Skip", "skip", "s", "s", false, holding));
-    form.onsubmit = (event) => { event.preventDefault(); this.answer(input.value.trim()); };
+    form.onsubmit = (event) => { event.preventDefault(); this.answer(input.value.trim(), this.measured); };
     return form;
+  }
+
+  startTimer(prompt) {
+    this.stopTimer();
+    this.timer = new Timer(prompt.node, prompt.seconds, this.root);
+    this.render();
+  }
+
+  stopTimer() {
+    if (this.timer) this.timer.stop();
+    this.timer = null;
+    this.measured = null;
+  }
+
+  /// The countdown in place of the step's buttons: Space pauses, Enter finishes (early or at
+  /// zero) and records the time it ran; a numeric habit then asks for its amount.
+  timerBox(prompt) {
+    return this.timer.box(prompt.title, {
+      pause: () => { this.timer.pause(); this.render(); },
+      finish: () => {
+        const seconds = this.timer.seconds();
+        this.timer.stop();
+        this.timer = null;
+        if (typeof prompt.target === "number") { this.measured = seconds; this.render(); }
+        else this.answer("d", seconds);
+      },
+      stop: () => { this.stopTimer(); this.render(); },
+    });
   }
 
   summaryCard(run) {
@@ -257,8 +313,14 @@ export class RunView {
   key(event) {
     if (this.root.hidden || event.ctrlKey || event.metaKey || event.altKey || document.getElementById("dialog").open) return;
     const typing = /^(INPUT|SELECT|TEXTAREA)$/.test(event.target.tagName);
-    if (typing || !this.holding || this.busy) return;
+    // The countdown takes its own keys (Space, Enter, Escape).
+    if (typing || !this.holding || this.busy || event.target.closest(".timer")) return;
     const prompt = this.run.prompt || {};
+    if ((event.key === "t" || event.key === "T") && prompt.seconds && prompt.kind !== "question" && !this.timer && !this.measured) {
+      event.preventDefault();
+      this.startTimer(prompt);
+      return;
+    }
     const question = prompt.kind === "question";
     let answer = null;
     if (prompt.event === "confirm-end") answer = { Enter: "", b: "b", q: "" }[event.key];

@@ -140,6 +140,8 @@ export class Today {
     }
     const answer = await response.json().catch(() => ({ error: { message: response.statusText } }));
     if (response.ok) {
+      // The glance too, so that the live channel's news of this log finds nothing to redraw.
+      this.glance = await this.loadGlance(answer.date);
       this.day = answer;
       this.editing = null;
       this.measured = null;
