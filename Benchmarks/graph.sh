@@ -6,6 +6,7 @@
 #   Benchmarks/graph.sh              200 and 1,000 nodes, every shape
 #   Benchmarks/graph.sh --smoke      60 nodes, one run each: proves the script works (CI)
 #   Benchmarks/graph.sh 200          any sizes
+#   BIN=.build/debug Benchmarks/graph.sh --smoke     without building in release
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="/opt/swift/usr/bin:$PATH"
@@ -23,9 +24,13 @@ perf stat -e instructions -x, true 2>&1 >/dev/null | grep -q '^[0-9]' && perf=1
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-swift build -c release --product routine >/dev/null
-swift build -c release --product routine-gen >/dev/null
-bin=$(swift build -c release --show-bin-path)
+# BIN=.build/debug takes the binaries already built there (a smoke run of the script).
+bin=${BIN:-}
+if [ -z "$bin" ]; then
+    swift build -c release --product routine >/dev/null
+    swift build -c release --product routine-gen >/dev/null
+    bin=$(swift build -c release --show-bin-path)
+fi
 
 instructions() {  # command...: the instructions of the command and its children, in millions
     [ "$perf" = 1 ] || { echo "-"; return; }
