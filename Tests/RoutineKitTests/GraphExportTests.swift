@@ -191,4 +191,43 @@ struct GraphExportTests {
             #expect(dot.contains("\"\(node.id)\" [shape=box, style=\"rounded\", label=\(DOTWriter.quote(label))];"), "\(node.id)")
         }
     }
+
+    /// A chain of `questions` two-answer questions, then `habits` habits: 3 labelled arrows a
+    /// question (two answers and the gather).
+    static func chain(questions: Int, habits: Int) -> Routine {
+        let count = questions + habits
+        func edge(_ i: Int) -> Edge { Edge(i < count ? .node(i) : .end, span: Span(at: 0)) }
+        var nodes: [RoutineNode] = []
+        for i in 0..<count {
+            if i < questions {
+                let options = [QuestionOption(text: "Yes", next: [edge(i + 1)]), QuestionOption(text: "No", next: [edge(i + 1)])]
+                nodes.append(RoutineNode(kind: .question, id: "n\(i)", title: "Q", options: options, next: [edge(i + 1)]))
+            } else {
+                var node = RoutineNode(kind: .habit, id: "n\(i)", title: "H")
+                node.next = [edge(i + 1)]
+                nodes.append(node)
+            }
+        }
+        return Routine(name: "Chain", nodes: nodes)
+    }
+
+    /// Arrow labels stay labels, laid out with room made for them, up to the limit `dot`
+    /// lays out quickly; past it they are `xlabel`s. Large routines ask `dot` for less effort.
+    @Test(arguments: [
+        (questions: 20, habits: 0, xlabels: false, effort: false),
+        (questions: 20, habits: 79, xlabels: false, effort: false),
+        (questions: 21, habits: 0, xlabels: true, effort: false),
+        (questions: 20, habits: 80, xlabels: false, effort: true),
+        (questions: 150, habits: 50, xlabels: true, effort: true),
+    ])
+    func largeRoutinesAreDrawnTheWayDotLaysOutQuickly(questions: Int, habits: Int, xlabels: Bool, effort: Bool) {
+        let routine = Self.chain(questions: questions, habits: habits)
+        #expect(DOTWriter.labelledArrowLimit == 60 && DOTWriter.largeRoutine == 100)
+        let dot = DOTWriter.write(GraphView(routine, showProblems: false))
+        #expect(dot.contains(#""n0" -> "n1" [xlabel="Yes"];"#) == xlabels)
+        #expect(dot.contains(#""n0" -> "n1" [label="Yes"];"#) == !xlabels)
+        #expect(dot.contains(#"[xlabel="then", style=dashed]"#) == xlabels)
+        #expect(dot.contains("nslimit=0.2, mclimit=0.3") == effort)
+        #expect(!dot.contains("nslimit1"))
+    }
 }

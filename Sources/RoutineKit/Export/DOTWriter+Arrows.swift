@@ -1,9 +1,10 @@
 extension DOTWriter {
     /// Writes every arrow in the order of ``GraphView/forEachArrow(_:)``, straight from the
     /// routine's records: a label is written from the answer's bytes, not built as a string.
-    static func writeArrows(_ view: GraphView, _ buffers: RoutineBuffers, into out: inout ByteWriter) {
+    static func writeArrows(_ view: GraphView, _ buffers: RoutineBuffers, xlabels: Bool, into out: inout ByteWriter) {
+        let key: StaticString = xlabels ? " [xlabel=\"" : " [label=\""
         view.routine.start.withUnsafeBufferPointer { start in
-            writeArrows(start, from: nil, label: nil, option: nil, isGather: false, view, buffers, into: &out)
+            writeArrows(start, from: nil, label: nil, option: nil, isGather: false, key: key, view, buffers, into: &out)
         }
         for i in buffers.records.indices {
             let record = buffers.records[i]
@@ -11,17 +12,18 @@ extension DOTWriter {
                 let option = buffers.options[k]
                 writeArrows(
                     buffers.edges(option.next), from: i, label: option.text, option: k - record.options.lowerBound, isGather: false,
-                    view, buffers, into: &out)
+                    key: key, view, buffers, into: &out)
             }
             let isQuestion = record.kind == .question
-            writeArrows(buffers.edges(record.next), from: i, label: nil, option: nil, isGather: isQuestion, view, buffers, into: &out)
+            writeArrows(buffers.edges(record.next), from: i, label: nil, option: nil, isGather: isQuestion, key: key, view, buffers, into: &out)
         }
     }
 
     /// The arrows of one list. A gather is labelled "then"; when a list has several targets,
-    /// each label ends with the target's place in it.
+    /// each label ends with the target's place in it. `key` opens the label: `label` or `xlabel`.
     private static func writeArrows(
-        _ edges: UnsafeBufferPointer<Edge>, from: Int?, label: TextRef?, option: Int?, isGather: Bool, _ view: GraphView,
+        _ edges: UnsafeBufferPointer<Edge>, from: Int?, label: TextRef?, option: Int?, isGather: Bool, key: StaticString,
+        _ view: GraphView,
         _ buffers: RoutineBuffers, into out: inout ByteWriter
     ) {
         for (k, edge) in edges.enumerated() {
@@ -42,7 +44,7 @@ extension DOTWriter {
             var separator: StaticString = " ["
             var opened = false
             if label != nil || isGather || order != nil {
-                out.write(" [label=\"")
+                out.write(key)
                 if let label { escape(buffers.bytes(label), into: &out) }
                 if isGather { out.write("then") }
                 // One answer leading to several nodes was chosen that often, not that often each.

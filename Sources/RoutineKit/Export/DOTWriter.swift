@@ -20,6 +20,8 @@ public enum DOTWriter {
         out.write(", label=")
         quote(routine.name, into: &out)
         out.write(", labelloc=t, fontname=\"Helvetica\", fontsize=16")
+        let xlabels = routine.withBuffers { labelledArrowCount($0) } > labelledArrowLimit
+        if routine.nodeCount >= largeRoutine { out.write(", nslimit=0.2, mclimit=0.3") }
         if let comment = view.comment {
             out.write(", comment=")
             quote(comment, into: &out)
@@ -41,10 +43,34 @@ public enum DOTWriter {
                 out.write("];\n")
             }
         }
-        routine.withBuffers { buffers in writeArrows(view, buffers, into: &out) }
+        routine.withBuffers { buffers in writeArrows(view, buffers, xlabels: xlabels, into: &out) }
         if let history = view.history { writeLegend(history, into: &out) }
         out.write("}\n")
         return out
+    }
+
+    /// How many labelled arrows `dot` still lays out quickly as labels. `dot` makes each arrow
+    /// label a node of its own, on a rank of its own, and its layout time grows far faster than
+    /// the arrows: 4 s for 180 labelled arrows, a minute for 400 (BENCHMARKS.md, "Pictures of
+    /// any routine"). Past this, labels are `xlabel`s, placed once the layout is done.
+    public static let labelledArrowLimit = 60
+
+    /// How many nodes make a routine large enough for `dot` to spend less effort on it: from
+    /// here the placement across a rank is capped at a fifth of a pass per node (`nslimit`)
+    /// and the crossing minimisation stops sooner (`mclimit`), as in the studio. The ranking
+    /// is left whole (`nslimit1`): a ranking stopped early stretches arrows over more ranks,
+    /// which costs `dot` more later than it saved.
+    public static let largeRoutine = 100
+
+    /// The arrows ``writeArrows(_:_:xlabels:into:)`` labels: every answer's, every gather's,
+    /// and every arrow of a list of several.
+    static func labelledArrowCount(_ buffers: RoutineBuffers) -> Int {
+        var count = 0
+        for record in buffers.records {
+            for k in record.options { count += Int(buffers.options[k].next.count) }
+            if record.kind == .question || record.next.count > 1 { count += Int(record.next.count) }
+        }
+        return count
     }
 
     /// One statement per node, its label written from the record's bytes.

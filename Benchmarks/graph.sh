@@ -1,0 +1,64 @@
+#!/usr/bin/env bash
+# `routine graph FILE -o x.svg` on routines of several shapes, beside its peer: `dot` on the
+# same DOT with no labels on its arrows. Wall time (hyperfine) and, since a loaded machine
+# moves wall time, the instructions of the command and its `dot` (perf stat).
+#
+#   Benchmarks/graph.sh              200 and 1,000 nodes, every shape
+#   Benchmarks/graph.sh --smoke      60 nodes, one run each: proves the script works (CI)
+#   Benchmarks/graph.sh 200          any sizes
+#   BIN=.build/debug Benchmarks/graph.sh --smoke     without building in release
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export PATH="/opt/swift/usr/bin:$PATH"
+
+sizes=(200 1000)
+runs=3
+if [ "${1:-}" = "--smoke" ]; then sizes=(60); runs=1
+elif [ $# -gt 0 ]; then sizes=("$@"); fi
+for tool in hyperfine dot python3; do
+    command -v "$tool" >/dev/null || { echo "graph.sh: '$tool' is missing (apt-get install hyperfine graphviz)" >&2; exit 69; }
+done
+# Instruction counts need the CPU's counters, which some virtual machines do not offer.
+perf=0
+perf stat -e instructions -x, true 2>&1 >/dev/null | grep -q '^[0-9]' && perf=1
+
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+# BIN=.build/debug takes the binaries already built there (a smoke run of the script).
+bin=${BIN:-}
+if [ -z "$bin" ]; then
+    swift build -c release --product routine >/dev/null
+    swift build -c release --product routine-gen >/dev/null
+    bin=$(swift build -c release --show-bin-path)
+fi
+
+instructions() {  # command...: the instructions of the command and its children, in millions
+    [ "$perf" = 1 ] || { echo "-"; return; }
+    perf stat -e instructions -x, -o "$work/perf" "$@" >/dev/null 2>&1 || true
+    awk -F, '/instructions/ { printf "%.0f", $1 / 1e6 }' "$work/perf"
+}
+seconds() {  # command...: the median wall time, in seconds
+    hyperfine --style none --runs "$runs" -i --export-json "$work/t.json" "$*" >/dev/null 2>&1 || true
+    python3 -c 'import json,sys; print("%.2f" % json.load(open(sys.argv[1]))["results"][0]["median"])' "$work/t.json"
+}
+
+echo "| shape | nodes | labelled arrows | \`graph -o x.svg\` | Minstr | peer: \`dot\`, no arrow labels | Minstr |"
+echo "|---|---|---|---|---|---|---|"
+for n in "${sizes[@]}"; do
+    "$bin/routine-gen" "$n" --seed 3 --out "$work/routine-gen" >/dev/null
+    for shape in routine-gen other long answers converge; do
+        f="$work/$shape.yaml"
+        [ "$shape" = routine-gen ] || python3 Benchmarks/shapes-gen.py "$shape" "$n" > "$f"
+        "$bin/routine" graph "$f" -o "$work/x.dot"
+        labelled=$(grep -c -E -- '-> .*x?label=' "$work/x.dot" || true)
+        # The peer: the same DOT without any arrow's label.
+        sed -E 's/ \[x?label="([^"\\]|\\.)*"(, )?/ [/; s/ \[\]//' "$work/x.dot" > "$work/bare.dot"
+        ours=$(seconds "$bin/routine" graph "$f" -o "$work/x.svg")
+        ours_i=$(instructions "$bin/routine" graph "$f" -o "$work/x.svg")
+        peer=$(seconds dot -Tsvg "$work/bare.dot" -o "$work/bare.svg")
+        peer_i=$(instructions dot -Tsvg "$work/bare.dot" -o "$work/bare.svg")
+        echo "| $shape | $n | $labelled | ${ours} s | $ours_i | ${peer} s | $peer_i |"
+    done
+done
+echo
+echo "load average at the end: $(cut -d' ' -f1-3 /proc/loadavg)"
