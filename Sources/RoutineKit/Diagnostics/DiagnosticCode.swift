@@ -16,6 +16,7 @@ public enum DiagnosticCode: String, Sendable, Codable, CaseIterable {
     case invalidImport = "E010"
     case historyDamaged = "E011"
     case nulInText = "E012"
+    case notRegularFile = "E013"
     // Logs outside a run
     case alreadyDone = "E501"
     case notScheduledThatDay = "E502"
@@ -72,6 +73,8 @@ public enum DiagnosticCode: String, Sendable, Codable, CaseIterable {
     // Edits from the studio
     case editRefused = "E601"
     case editConflict = "E602"
+    case studioTokenRefused = "E607"
+    case layoutTooSlow = "E608"
     // Warnings
     case unreachableNode = "W001"
     case optionsAllSame = "W002"
@@ -106,6 +109,7 @@ public enum DiagnosticCode: String, Sendable, Codable, CaseIterable {
             "a line of a history import that is not a run as 'history export' writes it, or holds a value no run could record (a negative amount, a target of 0, a NUL in a text, a time export never writes, a year outside 1900 to 2199)"
         case .historyDamaged: "a history file whose pages SQLite finds malformed (overwritten or cut short)"
         case .nulInText: "a string holding the character NUL, which a history cannot record whole"
+        case .notRegularFile: "a routine file the studio serves that is not a regular file (a named pipe, a device)"
         case .alreadyDone: "a log of a habit already done (or skipped) that day"
         case .notScheduledThatDay: "a log of a habit on a day that is not one of its days"
         case .quotaMet: "a log of a habit whose weekly quota is already met"
@@ -133,6 +137,8 @@ public enum DiagnosticCode: String, Sendable, Codable, CaseIterable {
         case .unknownStart: "a start target that names no node"
         case .editRefused: "an edit the studio refuses: an unknown node or answer, an invalid or taken ID, a read-only file"
         case .editConflict: "an edit made on a version of the file that has changed since"
+        case .studioTokenRefused: "a 'ROUTINE_STUDIO_TOKEN' too short to be secret, or holding characters other than 0-9 and a-f"
+        case .layoutTooSlow: "a routine whose drawing Graphviz did not finish within the studio's time limit"
         case .cycle: "a path that leads back to where it started"
         case .duplicateOption: "two options of one question with the same text"
         case .questionWithoutOptions: "a question with no options"
