@@ -17,6 +17,7 @@ let package = Package(
     targets: [
         .systemLibrary(name: "CYAML", pkgConfig: "yaml-0.1", providers: [.apt(["libyaml-dev"])]),
         .systemLibrary(name: "CFileAttributes"),
+        .systemLibrary(name: "CSpawn"),
         .target(name: "RoutineKit", dependencies: ["CYAML", "CFileAttributes"]),
         .target(name: "RoutineTerminal"),
         .target(name: "RoutineLanguageServer", dependencies: ["RoutineKit"]),
@@ -28,7 +29,7 @@ let package = Package(
         .target(
             name: "RoutineStudio",
             dependencies: [
-                "RoutineKit", "RoutineHistory",
+                "RoutineKit", "RoutineHistory", "CSpawn",
                 .product(name: "Hummingbird", package: "hummingbird"),
             ],
             resources: [.embedInCode("Page/index.html"), .embedInCode("Page/studio.css"), .embedInCode("Page/app.js"), .embedInCode("Page/api.js"), .embedInCode("Page/canvas.js"), .embedInCode("Page/forms.js"), .embedInCode("Page/keyboard.js"), .embedInCode("Page/play.js"), .embedInCode("Page/dom.js"), .embedInCode("Page/today.js"), .embedInCode("Page/run.js"), .embedInCode("Page/days.js"), .embedInCode("Page/daysdraw.js"), .embedInCode("Page/dayshabit.js"), .embedInCode("Page/dayview.js"), .embedInCode("Page/run.css"), .embedInCode("Page/days.css"), .embedInCode("Page/dayview.css"), .embedInCode("Page/timer.js"), .embedInCode("Page/graphstats.js")]

@@ -1,3 +1,5 @@
+import CSpawn
+import Foundation
 import RoutineKit
 
 #if canImport(Glibc)
@@ -36,12 +38,24 @@ final class GraphvizWorker {
     }
 
     /// The layout of the graph given to `begin`: one JSON object, as `dot -Tjson0` writes it.
-    func finish() -> Result<[UInt8], Diagnostic> {
+    /// Past `limit`, `dot` is ended and the answer is nil: a huge graph may take it minutes.
+    func finish(within limit: Duration? = nil) -> Result<[UInt8], Diagnostic>? {
         guard let process else { return .failure(.unwritable(Self.name, reason: "Graphviz's dot is not running")) }
+        let deadline = limit.map { ContinuousClock.now + $0 }
         var out: [UInt8] = []
         var scan = JSONEnd()
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
         while true {
+            if let deadline {
+                var ready = pollfd(fd: process.output, events: Int16(POLLIN), revents: 0)
+                let found = poll(&ready, 1, Self.milliseconds(until: deadline))
+                if found < 0, errno == EINTR { continue }
+                if found == 0 {
+                    kill(process.pid, SIGKILL)
+                    stop()
+                    return nil
+                }
+            }
             let count = chunk.withUnsafeMutableBytes { read(process.output, $0.baseAddress, $0.count) }
             if count < 0, errno == EINTR { continue }
             guard count > 0 else {
@@ -62,6 +76,13 @@ final class GraphvizWorker {
         }
     }
 
+    /// Whole milliseconds from now to `deadline`, rounded up (0 once it has passed), for `poll`.
+    private static func milliseconds(until deadline: ContinuousClock.Instant) -> Int32 {
+        let left = (deadline - .now).components
+        guard left.seconds >= 0, left.seconds < Int64(Int32.max / 1000) - 1 else { return left.seconds < 0 ? 0 : Int32.max }
+        return Int32(left.seconds * 1000 + (left.attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000)
+    }
+
     /// Starts `dot` ahead of the first layout, so that it too finds Graphviz loaded.
     func prepare() {
         if process == nil { _ = start() }
@@ -70,7 +91,7 @@ final class GraphvizWorker {
     /// Lays out one graph.
     func layout(_ dot: [UInt8]) -> Result<[UInt8], Diagnostic> {
         if let failure = begin(dot) { return .failure(failure) }
-        return finish()
+        return finish()!
     }
 
     private func start() -> Diagnostic? {
@@ -89,7 +110,7 @@ final class GraphvizWorker {
         _ = fcntl(input.write, setPipeSize, 1 << 20)
         _ = fcntl(output.write, setPipeSize, 1 << 20)
         #endif
-        let pid = GraphvizRenderer.spawn(as: "json0", input: input.read, output: output.write)
+        let pid = TiedChild.spawn("dot", ["-Tjson0"], input: input.read, output: output.write)
         close(input.read)
         close(output.write)
         guard let pid else {
@@ -98,6 +119,7 @@ final class GraphvizWorker {
             return .missingProgram("dot", for: Self.name)
         }
         process = (pid, input.write, output.read)
+        Self.running.insert(pid)
         made = 0
         return nil
     }
@@ -111,7 +133,30 @@ final class GraphvizWorker {
         close(process.output)
         var status: Int32 = 0
         while waitpid(process.pid, &status, 0) < 0, errno == EINTR {}
+        Self.running.remove(process.pid)
         return status
+    }
+
+    /// Every `dot` the studio runs, so that a signal to stop ends them at once: a layout under
+    /// way would hold the studio, and outlive it, for as long as it takes.
+    static let running = ProcessSet()
+
+    /// Kills every `dot` running (reaped by the worker that started it, whose layout then fails).
+    static func endAll() { running.kill() }
+}
+
+/// Process ids behind a lock, for a signal's handler to read on its own queue.
+final class ProcessSet: @unchecked Sendable {
+    private let lock = NSLock()
+    private var ids: Set<pid_t> = []
+
+    func insert(_ id: pid_t) { lock.withLock { _ = ids.insert(id) } }
+    func remove(_ id: pid_t) { lock.withLock { _ = ids.remove(id) } }
+    var count: Int { lock.withLock { ids.count } }
+
+    func kill() {
+        // Under the lock: an id is reaped, and could be reused, only after its removal here.
+        lock.withLock { for id in ids { _ = Glibc.kill(id, SIGKILL) } }
     }
 }
 
@@ -145,5 +190,66 @@ struct JSONEnd {
             }
         }
         return nil
+    }
+}
+
+/// Starts children that end when the studio ends, however it ends (killed with SIGKILL too):
+/// `dot` laying out a huge graph would otherwise run on for minutes after it. The kernel ties
+/// a child to the thread that started it, so every child is started from one thread that
+/// lasts as long as the process.
+enum TiedChild {
+    private static let thread = SpawnThread()
+
+    /// Starts `name` (looked up in PATH) with `arguments`; nil when it is not found or cannot start.
+    static func spawn(_ name: String, _ arguments: [String], input: Int32, output: Int32) -> pid_t? {
+        guard let program = find(name) else { return nil }
+        return thread.run {
+            var argv: [UnsafeMutablePointer<CChar>?] = ([name] + arguments).map { strdup($0) } + [nil]
+            defer { argv.forEach { free($0) } }
+            let pid = routine_spawn_tied(program, &argv, input, output)
+            return pid > 0 ? pid : nil
+        }
+    }
+
+    /// The first executable `name` in PATH, as posix_spawnp would find it.
+    static func find(_ name: String) -> String? {
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin"
+        for folder in path.split(separator: ":", omittingEmptySubsequences: false) {
+            let candidate = (folder.isEmpty ? "." : String(folder)) + "/" + name
+            var info = stat()
+            if stat(candidate, &info) == 0, info.st_mode & S_IFMT == S_IFREG, access(candidate, X_OK) == 0 { return candidate }
+        }
+        return nil
+    }
+}
+
+/// One thread that never ends, running one piece of work at a time for any caller.
+private final class SpawnThread: @unchecked Sendable {
+    private let lock = NSLock()
+    private let asked = DispatchSemaphore(value: 0)
+    private let answered = DispatchSemaphore(value: 0)
+    private var work: (() -> Void)?
+
+    init() {
+        Thread.detachNewThread { [self] in
+            while true {
+                asked.wait()
+                work?()
+                answered.signal()
+            }
+        }
+    }
+
+    func run<T>(_ body: () -> T) -> T {
+        lock.lock()
+        defer { lock.unlock() }
+        var result: T?
+        withoutActuallyEscaping(body) { body in
+            work = { result = body() }
+            asked.signal()
+            answered.wait()
+            work = nil
+        }
+        return result!
     }
 }

@@ -8,6 +8,15 @@ struct LayoutCache {
     private var recent: [(dot: String, layout: StudioLayout)] = []
     static let kept = 8
     private let worker = GraphvizWorker()
+    /// How long a layout may take; past it the routine is shown without its drawing.
+    let limit: Duration
+    /// Graphs that took longer than `limit`, newest last: not tried again on every look.
+    private var tooSlow: [String] = []
+
+    init(limit: Duration = LayoutCache.defaultLimit) { self.limit = limit }
+
+    /// Several times what a 2,000-node routine takes; a routine of 20,000 nodes takes `dot` longer.
+    static let defaultLimit = Duration.seconds(5)
 
     /// A layout asked for: found in the cache, refused, or being made by `dot`.
     struct Pending {
@@ -16,6 +25,8 @@ struct LayoutCache {
         var ports: [String: [(x: Double, width: Double)]]
         var found: Result<StudioLayout, Diagnostic>?
         var started = ContinuousClock.now
+        /// The routine's name, for the message when the layout takes too long.
+        var name: String
     }
 
     /// Starts laying out `routine`; `finish` gives the layout. In between, `dot` works on
@@ -23,8 +34,10 @@ struct LayoutCache {
     mutating func begin(for routine: Routine, phases: inout StudioPhases) -> Pending {
         let (text, arrows, ports) = StudioLayout.dot(for: routine, reachable: nil)
         phases.end("dot-text")
-        var pending = Pending(dot: text, arrows: arrows, ports: ports)
-        if let index = recent.lastIndex(where: { $0.dot == text }) {
+        var pending = Pending(dot: text, arrows: arrows, ports: ports, name: routine.name)
+        if tooSlow.contains(text) {
+            pending.found = .failure(tooSlowDiagnostic(pending))
+        } else if let index = recent.lastIndex(where: { $0.dot == text }) {
             let entry = recent.remove(at: index)
             recent.append(entry)
             pending.found = .success(entry.layout)
@@ -40,7 +53,11 @@ struct LayoutCache {
 
     mutating func finish(_ pending: Pending, phases: inout StudioPhases) -> Result<StudioLayout, Diagnostic> {
         if let found = pending.found { return found }
-        let output = worker.finish()
+        guard let output = worker.finish(within: limit) else {
+            tooSlow.append(pending.dot)
+            if tooSlow.count > 2 { tooSlow.removeFirst() }
+            return .failure(tooSlowDiagnostic(pending))
+        }
         phases.end("wait-dot")
         phases.add("dot", since: pending.started)
         let made = output.flatMap { bytes -> Result<StudioLayout, Diagnostic> in
@@ -56,5 +73,9 @@ struct LayoutCache {
             if recent.count > Self.kept { recent.removeFirst(recent.count - Self.kept) }
         }
         return made
+    }
+
+    private func tooSlowDiagnostic(_ pending: Pending) -> Diagnostic {
+        .layoutTooSlow(pending.name, seconds: max(1, Int(limit.components.seconds)))
     }
 }

@@ -3,41 +3,63 @@ import RoutineKit
 
 /// The one routine a studio serves: its text as last read, a version that grows with every
 /// change, the undo history, and the pages listening for changes. Every read and write of the
-/// file goes through here, one at a time.
+/// file goes through here, one at a time. What the other views need (the text, the versions,
+/// the live channels) is read without waiting for the document, which a layout may hold for
+/// up to its time limit.
 actor StudioDocument {
     let path: String
     let format: SourceFormat
-    private(set) var version = 1
-    private(set) var bytes: [UInt8] = []
+    /// Grows with every change; pages read it as `version`.
+    private var revision = 1
+    private var bytes: [UInt8] = []
     /// The file as it was read; nil when there is no file yet (it is created by the first edit).
     private var identity: FileIdentity?
+    /// Why the path is not read (a named pipe, a device in its place), shown as a problem.
+    private var notice: Diagnostic?
     private var history = EditHistory()
     private var message: String?
-    private var listeners: [UUID: AsyncStream<LiveEvent>.Continuation] = [:]
     /// The history file the Today view reads, watched so that a `routine done` elsewhere shows.
     let historyPath: String?
-    /// Grows with every change seen to the history file (or its write-ahead log).
-    private(set) var historyVersion = 1
-    private var historyIdentity: [FileIdentity?] = []
+    private nonisolated let live: StudioLive
     private var cachedState: (version: Int, bytes: [UInt8])?
-    private var layouts = LayoutCache()
+    private var layouts: LayoutCache
     /// The last drawing of a routine that parsed, shown faded while the file does not.
     private var lastGoodGraph: StudioState.Graph?
+    /// Writes the file and gives the identity of what it wrote (``AtomicFile/writeIdentified(_:to:purpose:)``);
+    /// tests put another writer's change in its window.
+    typealias Writer = @Sendable ([UInt8], String, AtomicFile.Purpose) -> Result<FileIdentity?, Diagnostic>
+    private let writer: Writer
 
-    init(path: String, historyPath: String? = nil) throws(Diagnostic) {
+    init(
+        path: String, historyPath: String? = nil, writer: @escaping Writer = StudioDocument.write,
+        layoutLimit: Duration = LayoutCache.defaultLimit
+    ) throws(Diagnostic) {
+        layouts = LayoutCache(limit: layoutLimit)
         self.path = path
         self.historyPath = historyPath
-        historyIdentity = Self.identity(ofHistory: historyPath)
+        self.writer = writer
+        live = StudioLive(historyIdentity: Self.identity(ofHistory: historyPath))
         format = SourceFile(name: path, bytes: []).formatFromExtension ?? .rt
         guard let read = Self.read(path) else { return }
-        (bytes, identity) = try read.get()
+        switch read {
+        case .success(let (text, readIdentity)): (bytes, identity) = (text, readIdentity)
+        case .failure(let diagnostic) where diagnostic.code == .notRegularFile:
+            // Served all the same: the page says what the path is, and a routine file put there is read.
+            (notice, identity) = (diagnostic, FileIdentity.of(path))
+        case .failure(let diagnostic): throw diagnostic
+        }
+        live.set(bytes: bytes, version: revision)
+    }
+
+    static func write(_ bytes: [UInt8], to path: String, purpose: AtomicFile.Purpose) -> Result<FileIdentity?, Diagnostic> {
+        bytes.withUnsafeBufferPointer { AtomicFile.writeIdentified($0, to: path, purpose: purpose) }
     }
 
     /// The file's bytes and identity, read so that both describe the same file; nil when it does not exist.
     static func read(_ path: String) -> Result<([UInt8], FileIdentity?), Diagnostic>? {
         for _ in 0..<5 {
             guard let before = FileIdentity.of(path) else { return nil }
-            switch InputReader.read(path) {
+            switch InputReader.readRegularFile(path) {
             case .failure(let diagnostic): return .failure(diagnostic)
             case .success(let file):
                 if FileIdentity.of(path) == before { return .success((file.bytes, before)) }
@@ -51,24 +73,40 @@ actor StudioDocument {
     func reloadIfChanged() -> Bool {
         let now = FileIdentity.of(path)
         guard now != identity else { return false }
-        guard let read = Self.read(path), case .success(let (newBytes, newIdentity)) = read else {
+        let read = Self.read(path)
+        if case .failure(let diagnostic)? = read, diagnostic.code == .notRegularFile {
+            // Taken as read, so that it is looked at again only when it changes: a device
+            // such as /dev/zero is never read, however often it is polled.
+            identity = now
+            notice = diagnostic
+            changed(to: bytes)
+            return true
+        }
+        guard let read, case .success(let (newBytes, newIdentity)) = read else {
             if now == nil, identity != nil {
                 identity = nil
+                notice = nil
                 changed(to: [])
                 return true
             }
             return false
         }
         identity = newIdentity
-        if newBytes != bytes { changed(to: newBytes) }
+        if notice != nil || newBytes != bytes {
+            notice = nil
+            changed(to: newBytes)
+        }
         return true
     }
 
     private func changed(to newBytes: [UInt8]) {
         bytes = newBytes
-        version += 1
-        for listener in listeners.values { listener.yield(.version(version)) }
+        revision += 1
+        live.set(bytes: bytes, version: revision)
     }
+
+    /// The version pages see now.
+    nonisolated var version: Int { get async { live.version } }
 
     /// The history file and its write-ahead log, where a commit lands first.
     static func identity(ofHistory path: String?) -> [FileIdentity?] {
@@ -76,21 +114,18 @@ actor StudioDocument {
         return [FileIdentity.of(path), FileIdentity.of(path + "-wal")]
     }
 
+    /// Grows with every change seen to the history file (or its write-ahead log).
+    nonisolated var historyVersion: Int { get async { live.historyVersion } }
+
     /// Tells the pages when the history changed: a log from the page, or a run or log elsewhere.
-    func reloadHistoryIfChanged() {
-        let now = Self.identity(ofHistory: historyPath)
-        guard now != historyIdentity else { return }
-        historyIdentity = now
-        historyVersion += 1
-        for listener in listeners.values { listener.yield(.history(historyVersion)) }
+    nonisolated func reloadHistoryIfChanged() async {
+        live.historyChanged(to: Self.identity(ofHistory: historyPath), always: false)
     }
 
     /// Announces a change made here (a run's answer), even one no file shows (a run that
     /// records nothing): the pages watching the run read it again.
-    func historyChanged() {
-        historyIdentity = Self.identity(ofHistory: historyPath)
-        historyVersion += 1
-        for listener in listeners.values { listener.yield(.history(historyVersion)) }
+    nonisolated func historyChanged() async {
+        live.historyChanged(to: Self.identity(ofHistory: historyPath), always: true)
     }
 
     // MARK: State
@@ -110,8 +145,9 @@ actor StudioDocument {
 
     /// The state, timing each phase of making it.
     func state(_ phases: inout StudioPhases) -> [UInt8] {
-        if let cachedState, cachedState.version == version { return cachedState.bytes }
-        let loaded = RoutineLoader.load(SourceFile(name: path, bytes: bytes), format: format)
+        if let cachedState, cachedState.version == revision { return cachedState.bytes }
+        var loaded = RoutineLoader.load(SourceFile(name: path, bytes: bytes), format: format)
+        if let notice { loaded.diagnostics.insert(notice, at: 0) }
         phases.end("parse")
         let drawing = beginDrawing(loaded, &phases)
         return finishState(drawing, &phases)
@@ -144,15 +180,15 @@ actor StudioDocument {
         }
         let readOnly = format == .yaml ? RoutineEditor.yamlReadOnlyReason(drawing.loaded.file.bytes) : nil
         let json = StudioState.json(
-            version: version, path: path, format: format, loaded: drawing.loaded, graph: graph, stale: stale, readOnly: readOnly,
+            version: revision, path: path, format: format, loaded: drawing.loaded, graph: graph, stale: stale, readOnly: readOnly,
             canUndo: history.canUndo, canRedo: history.canRedo, message: message)
         phases.end("json")
-        cachedState = (version, json)
+        cachedState = (revision, json)
         return json
     }
 
-    /// The routine as the file now holds it.
-    func loaded() -> LoadedRoutine { RoutineLoader.load(SourceFile(name: path, bytes: bytes), format: format) }
+    /// The routine as the file now holds it, without waiting for a layout under way.
+    nonisolated func loaded() async -> LoadedRoutine { RoutineLoader.load(SourceFile(name: path, bytes: live.bytes), format: format) }
 
     // MARK: Edits
 
@@ -166,7 +202,7 @@ actor StudioDocument {
     func edit(_ request: StudioEditRequest) -> EditAnswer {
         var phases = StudioPhases()
         reloadIfChanged()
-        guard request.version == version else { return .conflict(state()) }
+        guard request.version == revision else { return .conflict(state()) }
         let newBytes: [UInt8]
         switch request.action {
         case .op(let op):
@@ -195,7 +231,10 @@ actor StudioDocument {
         phases.end("parse")
         let drawing = beginDrawing(newLoaded, &phases)
         let purpose: AtomicFile.Purpose = identity == nil ? .create : .rewrite(expecting: identity)
-        if case .failure(let diagnostic) = AtomicFile.write(newBytes, to: path, purpose: purpose) {
+        let written: FileIdentity?
+        switch writer(newBytes, path, purpose) {
+        case .success(let identity): written = identity
+        case .failure(let diagnostic):
             // The layout is read all the same: `dot` has written it, and the cache keeps it.
             if let pending = drawing.layout { _ = layouts.finish(pending, phases: &phases) }
             if reloadIfChanged() { return .conflict(state()) }
@@ -206,7 +245,9 @@ actor StudioDocument {
         case .undo: history.didUndo()
         case .redo: history.didRedo()
         }
-        identity = FileIdentity.of(path)
+        // What was written, not what the path holds now: another writer may already have
+        // changed it, and the next look at the file must see that as a change.
+        identity = written
         changed(to: newBytes)
         phases.end("write")
         return .done(finishState(drawing, &phases), phases)
@@ -217,27 +258,16 @@ actor StudioDocument {
     /// Reads the file again if it changed, and then makes the new state at once when a page
     /// listens: its request for it, a moment later, finds it made or under way.
     private func reloadAndPrepare() {
-        if reloadIfChanged(), !listeners.isEmpty { _ = state() }
+        if reloadIfChanged(), live.listenerCount > 0 { _ = state() }
     }
 
     /// The versions from now on, each as the file or an edit makes it, and the history's changes.
-    func listen() -> AsyncStream<LiveEvent> {
-        let (stream, continuation) = AsyncStream.makeStream(of: LiveEvent.self, bufferingPolicy: .bufferingNewest(4))
-        let id = UUID()
-        listeners[id] = continuation
-        continuation.onTermination = { _ in Task { await self.stopListening(id) } }
-        return stream
-    }
+    nonisolated func listen() async -> AsyncStream<LiveEvent> { live.listen() }
 
-    private func stopListening(_ id: UUID) { listeners[id] = nil }
-
-    var listenerCount: Int { listeners.count }
+    nonisolated var listenerCount: Int { get async { live.listenerCount } }
 
     /// Ends every live channel, for shutdown.
-    func closeListeners() {
-        for listener in listeners.values { listener.finish() }
-        listeners.removeAll()
-    }
+    nonisolated func closeListeners() async { live.closeListeners() }
 
     /// Polls the file for changes an editor saves: 50 ms, well inside the 200 ms a page is
     /// promised; the history every 200 ms, inside the second the Today view is promised.
@@ -252,7 +282,60 @@ actor StudioDocument {
             try? await Task.sleep(for: interval)
             reloadAndPrepare()
             tick += 1
-            if tick % 4 == 0 { reloadHistoryIfChanged() }
+            if tick % 4 == 0 { await reloadHistoryIfChanged() }
         }
+    }
+}
+
+/// The part of a document every view reads, behind a lock rather than the document's actor:
+/// the text and its version, the history's version, and the pages listening.
+final class StudioLive: @unchecked Sendable {
+    private let lock = NSLock()
+    private var text: [UInt8] = []
+    private var textVersion = 1
+    private var history = 1
+    private var historyIdentity: [FileIdentity?]
+    private var listeners: [UUID: AsyncStream<LiveEvent>.Continuation] = [:]
+
+    init(historyIdentity: [FileIdentity?]) { self.historyIdentity = historyIdentity }
+
+    var bytes: [UInt8] { lock.withLock { text } }
+    var version: Int { lock.withLock { textVersion } }
+    var historyVersion: Int { lock.withLock { history } }
+    var listenerCount: Int { lock.withLock { listeners.count } }
+
+    func set(bytes: [UInt8], version: Int) {
+        lock.withLock {
+            text = bytes
+            textVersion = version
+            for listener in listeners.values { listener.yield(.version(version)) }
+        }
+    }
+
+    /// A new history version when the files changed, or `always`.
+    func historyChanged(to identity: [FileIdentity?], always: Bool) {
+        lock.withLock {
+            guard always || identity != historyIdentity else { return }
+            historyIdentity = identity
+            history += 1
+            for listener in listeners.values { listener.yield(.history(history)) }
+        }
+    }
+
+    func listen() -> AsyncStream<LiveEvent> {
+        let (stream, continuation) = AsyncStream.makeStream(of: LiveEvent.self, bufferingPolicy: .bufferingNewest(4))
+        let id = UUID()
+        lock.withLock { listeners[id] = continuation }
+        continuation.onTermination = { [weak self] _ in self?.lock.withLock { self?.listeners[id] = nil } }
+        return stream
+    }
+
+    func closeListeners() {
+        let ended = lock.withLock {
+            defer { listeners.removeAll() }
+            return Array(listeners.values)
+        }
+        // Outside the lock: finishing runs each channel's termination, which takes it.
+        for listener in ended { listener.finish() }
     }
 }

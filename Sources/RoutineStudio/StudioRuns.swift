@@ -10,6 +10,11 @@ actor StudioRuns {
     /// The history file; nil when the studio records nothing.
     let historyPath: String?
     private var runs: [Int64: StudioRun] = [:]
+    /// The runs going on here, the one answered or begun longest ago first.
+    private var used: [Int64] = []
+    /// Runs kept going at once. Each holds the history open (two descriptors); one left by a
+    /// page that went away is resumed from the history when it is taken up again.
+    static let keptRuns = 16
     /// Ids for runs that nothing records.
     private var nextUnrecorded: Int64 = 1
 
@@ -110,6 +115,7 @@ actor StudioRuns {
             return (.conflict, Self.refusal(message: "this run was taken up elsewhere (a terminal's 'routine run --resume'): resume it here to go on"))
         }
         live.said.notes.removeAll()
+        touch(id)
         let events = live.take(answer, timed: seconds)
         var body = live.json(events: events, holder: live.holder)
         // An ended run lives on in the history; its connection need not stay open.
@@ -169,8 +175,16 @@ actor StudioRuns {
         let id = history.recorder?.runID ?? nextID()
         let live = StudioRun(id: id, run: run, history: history, said: said)
         runs[id] = live
+        touch(id)
         let events = live.begin()
         return (.ok, live.json(events: events, holder: live.holder))
+    }
+
+    /// Marks run `id` as just used, and lets the runs beyond ``keptRuns`` go, oldest first.
+    private func touch(_ id: Int64) {
+        used.removeAll { $0 == id || runs[$0] == nil }
+        used.append(id)
+        while used.count > Self.keptRuns { runs[used.removeFirst()] = nil }
     }
 
     private func nextID() -> Int64 {

@@ -1,12 +1,15 @@
+import Foundation
 import HTTPTypes
 import Hummingbird
 
 /// The rules that keep everyone but the person who started the studio out: a token (from the
-/// address, then a cookie, or a bearer header), the Host of a loopback address, and the page's
+/// address or a one-time code, then a cookie, or a bearer header), exactly one Host of a loopback address, and the page's
 /// own Origin on anything that changes state or opens the live channel.
 struct StudioSecurity: Sendable {
     let token: String
     let port: Int
+    /// The one-time codes `studio --open` hands the browser instead of the token.
+    var codes = OneTimeCodes()
 
     /// The cookie's name holds the port: cookies are not kept apart by port, and two studios
     /// may be open at once.
@@ -23,7 +26,7 @@ struct StudioSecurity: Sendable {
 
     /// Which query keys each path takes; any other key is refused, so no request can name a file.
     static let queryKeys: [String: Set<String>] = [
-        "/": ["token"], "/api/today": ["date"],
+        "/": ["token", "code"], "/api/today": ["date"],
         "/api/day": ["date"],
         "/api/run": ["date"],
         "/api/stats": ["since", "until"], "/api/days-off": ["since", "until"],
@@ -31,6 +34,11 @@ struct StudioSecurity: Sendable {
     ]
 
     func check(method: HTTPRequest.Method, host: String?, path: String, query: [(String, String)], headers: HTTPFields) -> Verdict {
+        // The first Host becomes the authority and any other stays a header: two are
+        // ambiguous, and a proxy in between may have judged the other one (RFC 9112 §3.2).
+        if !headers[values: Self.host].isEmpty {
+            return .refused(.badRequest, "a request carries exactly one Host header")
+        }
         guard let host, allowedHosts.contains(host) else {
             return .refused(.forbidden, "this address is served only as 127.0.0.1, localhost or [::1] with its port")
         }
@@ -53,8 +61,13 @@ struct StudioSecurity: Sendable {
         if path == "/", method == .get, let given = query.first(where: { $0.0 == "token" })?.1, Self.same(given, token) {
             return .allowedByAddressToken
         }
+        if path == "/", method == .get, let given = query.first(where: { $0.0 == "code" })?.1, codes.redeem(given) {
+            return .allowedByAddressToken
+        }
         return .refused(.unauthorized, "open the address that 'routine studio' printed; it holds the token")
     }
+
+    static let host = HTTPField.Name("Host")!
 
     func cookieValue(in header: String) -> String? {
         for part in header.split(separator: ";") {
@@ -82,6 +95,35 @@ struct StudioSecurity: Sendable {
         headers[HTTPField.Name("X-Content-Type-Options")!] = "nosniff"
         headers[HTTPField.Name("Referrer-Policy")!] = "no-referrer"
         headers[.cacheControl] = "no-store"
+    }
+}
+
+/// Codes that each open the studio once, shortly after they are made: the address `studio
+/// --open` gives the browser, which every local user can read in its command line. The first
+/// load exchanges the code for the cookie and forgets it; by then the address grants nothing.
+final class OneTimeCodes: @unchecked Sendable {
+    /// Long enough for a browser to start on a slow machine.
+    static let lifetime = Duration.seconds(30)
+    private let lock = NSLock()
+    private var pending: [String: ContinuousClock.Instant] = [:]
+
+    /// A new code, good once within ``lifetime``.
+    func issue() -> String {
+        let code = StudioServer.randomToken()
+        lock.withLock { pending[code] = .now + Self.lifetime }
+        return code
+    }
+
+    /// Whether `code` is one issued and neither used nor expired; it is forgotten either way.
+    func redeem(_ code: String) -> Bool {
+        lock.withLock {
+            let now = ContinuousClock.now
+            pending = pending.filter { $0.value > now }
+            // Each stored code compared in full, so the time taken tells nothing about it.
+            guard let match = pending.keys.first(where: { StudioSecurity.same($0, code) }) else { return false }
+            pending[match] = nil
+            return true
+        }
     }
 }
 

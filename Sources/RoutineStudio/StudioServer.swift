@@ -13,13 +13,23 @@ public struct StudioServer: Sendable {
     let document: StudioDocument
     let today: StudioToday
     let runs: StudioRuns
+    let codes = OneTimeCodes()
 
-    /// A studio for the routine at `path`; `token` defaults to 128 random bits. `history` is
+    /// A studio for the routine at `path`; `token` defaults to 128 random bits, and one given
+    /// must look like one (``tokenRefusal(_:)``). `history` is
     /// the history file the Today view reads and logs to; nil records nothing (`--no-history`).
     public init(path: String, token: String? = nil, history: String? = nil) throws(Diagnostic) {
+        try self.init(path: path, token: token, history: history, writer: StudioDocument.write)
+    }
+
+    init(
+        path: String, token: String?, history: String?, writer: @escaping StudioDocument.Writer,
+        layoutLimit: Duration = LayoutCache.defaultLimit
+    ) throws(Diagnostic) {
+        if let token, let refusal = Self.tokenRefusal(token) { throw refusal }
         self.path = path
         self.token = token ?? Self.randomToken()
-        document = try StudioDocument(path: path, historyPath: history)
+        document = try StudioDocument(path: path, historyPath: history, writer: writer, layoutLimit: layoutLimit)
         today = StudioToday(historyPath: history)
         runs = StudioRuns(historyPath: history)
     }
@@ -30,9 +40,23 @@ public struct StudioServer: Sendable {
         return (0..<2).map { _ in String(generator.next() as UInt64, radix: 16).leftPadded(to: 16) }.joined()
     }
 
+    /// Why `token` cannot be a studio's token: it must be as hard to guess as the studio's own,
+    /// and safe as it is in an address and a cookie (lowercase hex digits, at least 32).
+    public static func tokenRefusal(_ token: String) -> Diagnostic? {
+        let hex = token.utf8.allSatisfy { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains($0) }
+        return hex && token.utf8.count >= minimumTokenLength ? nil : .studioTokenRefused(minimum: minimumTokenLength)
+    }
+
+    /// The length of the studio's own tokens.
+    public static let minimumTokenLength = 32
+
+    /// An address that opens the studio on `port` once, within a short time, with no token in
+    /// it: for the browser, whose command line every local user can read.
+    public func oneTimeAddress(port: Int) -> String { "http://127.0.0.1:\(port)/?code=\(codes.issue())" }
+
     /// The router for a studio on `port`: the security rules first, then the page and the API.
     func router(port: Int) -> Router<BasicRequestContext> {
-        let security = StudioSecurity(token: token, port: port)
+        let security = StudioSecurity(token: token, port: port, codes: codes)
         let router = Router(context: BasicRequestContext.self)
         router.middlewares.add(SecurityMiddleware(security: security))
         let document = self.document
@@ -103,8 +127,12 @@ public struct StudioServer: Sendable {
     }
 
     /// Serves on 127.0.0.1 (and ::1 when it can be bound on the same port) until SIGINT or
-    /// SIGTERM; `ready` gets the address with the token once the server listens.
+    /// SIGTERM; `ready` gets the address with the token, and the port, once the server listens.
     public func run(port: Int = 0, ready: @escaping @Sendable (String) -> Void) async throws {
+        try await run(port: port) { address, _ in ready(address) }
+    }
+
+    public func run(port: Int = 0, ready: @escaping @Sendable (String, Int) -> Void) async throws {
         let chosen = port == 0 ? try Self.freePort() : port
         var logger = Logger(label: "routine-studio")
         // Hummingbird logs a listener it closes at shutdown as an error ("Already closed"):
@@ -114,16 +142,20 @@ public struct StudioServer: Sendable {
         let address = "http://127.0.0.1:\(chosen)/?token=\(token)"
         let primary = Application(
             router: router, configuration: .init(address: .hostname("127.0.0.1", port: chosen), serverName: nil),
-            onServerRunning: { _ in ready(address) }, logger: logger)
+            onServerRunning: { _ in ready(address, chosen) }, logger: logger)
         let secondary = Self.canBind(ipv6Loopback: chosen)
             ? Application(
                 router: router, configuration: .init(address: .hostname("::1", port: chosen), serverName: nil), logger: logger)
             : nil
         let document = self.document
-        // Open live channels would hold a graceful shutdown forever: they end first.
+        // Open live channels would hold a graceful shutdown forever: they end first, and so
+        // does a layout under way, which would hold the document for up to its time limit.
         let signals = [SIGINT, SIGTERM].map { number in
-            let source = DispatchSource.makeSignalSource(signal: number)
-            source.setEventHandler { Task { await document.closeListeners() } }
+            let source = DispatchSource.makeSignalSource(signal: number, queue: DispatchQueue(label: "routine-studio.signal"))
+            source.setEventHandler {
+                GraphvizWorker.endAll()
+                Task { await document.closeListeners() }
+            }
             source.resume()
             return source
         }

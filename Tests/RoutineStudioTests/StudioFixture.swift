@@ -42,7 +42,9 @@ struct StudioFixture {
 
     /// Runs `body` with a studio on `text`; the server stops afterwards.
     static func with(
-        _ text: String, name: String = "test.rt", history: Bool = false, _ body: (StudioFixture) async throws -> Void
+        _ text: String, name: String = "test.rt", history: Bool = false, writer: StudioDocument.Writer? = nil,
+        layoutLimit: Duration = LayoutCache.defaultLimit,
+        _ body: (StudioFixture) async throws -> Void
     ) async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("studio-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -50,7 +52,7 @@ struct StudioFixture {
         let path = folder.appendingPathComponent(name).path
         try text.write(toFile: path, atomically: true, encoding: .utf8)
         let historyPath = history ? folder.appendingPathComponent("history.sqlite").path : nil
-        let server = try StudioServer(path: path, token: token, history: historyPath)
+        let server = try StudioServer(path: path, token: token, history: historyPath, writer: writer ?? StudioDocument.write, layoutLimit: layoutLimit)
         let (addresses, continuation) = AsyncStream.makeStream(of: String.self)
         let task = Task { try await server.run { continuation.yield($0) } }
         defer { task.cancel() }

@@ -47,6 +47,13 @@ struct StudioSecurityTests {
              headers: [("Host", "HOST"), ("Authorization", "Bearer TOKEN")], status: 400),
         Case(name: "the right bearer token", method: "GET", path: "/api/routine", headers: [("Host", "HOST"), ("Authorization", "Bearer TOKEN")], status: 200),
         Case(name: "the right cookie", method: "GET", path: "/api/routine", headers: [("Host", "HOST"), ("Cookie", "x=1; COOKIE=TOKEN")], status: 200),
+        Case(name: "two Host headers, both right", method: "GET", path: "/api/routine",
+             headers: [("Host", "HOST"), ("Host", "HOST"), ("Authorization", "Bearer TOKEN")], status: 400),
+        Case(name: "two Host headers, the second foreign", method: "GET", path: "/api/routine",
+             headers: [("Host", "HOST"), ("Host", "evil.example"), ("Authorization", "Bearer TOKEN")], status: 400),
+        Case(name: "two Host headers, the first foreign", method: "GET", path: "/api/routine",
+             headers: [("Host", "evil.example"), ("Host", "HOST"), ("Authorization", "Bearer TOKEN")], status: 400),
+        Case(name: "a code never issued", method: "GET", path: "/?code=0123456789abcdef0123456789abcdef", headers: [("Host", "HOST")], status: 401),
         Case(name: "localhost as Host", method: "GET", path: "/api/routine", headers: [("Host", "localhost:PORT"), ("Authorization", "Bearer TOKEN")], status: 200),
     ]
 

@@ -45,4 +45,19 @@ extension Diagnostic {
     public static func changedMeanwhile(_ path: String) -> Diagnostic {
         Diagnostic(.editConflict, "'\(path)' changed since it was read; reload and edit again", at: nil)
     }
+
+    public static func studioTokenRefused(minimum: Int) -> Diagnostic {
+        Diagnostic(
+            .studioTokenRefused,
+            "'ROUTINE_STUDIO_TOKEN' must be at least \(minimum) characters, each 0-9 or a-f; unset it and the studio makes one",
+            at: nil)
+    }
+
+    public static func notRegularFile(_ path: String, kind: String) -> Diagnostic {
+        Diagnostic(.notRegularFile, "'\(path)' is \(kind), not a regular file; the studio waits for a routine file there", at: nil)
+    }
+
+    public static func layoutTooSlow(_ name: String, seconds: Int) -> Diagnostic {
+        Diagnostic(.layoutTooSlow, "'\(name)' is too large to draw within \(seconds) s: it is shown without its drawing", at: nil)
+    }
 }

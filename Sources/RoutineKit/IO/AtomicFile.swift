@@ -32,18 +32,29 @@ public enum AtomicFile {
     }
 
     public static func write(_ bytes: UnsafeBufferPointer<UInt8>, to path: String, purpose: Purpose = .output) -> Result<Void, Diagnostic> {
-        write(to: path, purpose: purpose) { fd in
-            let failure = writeFully(fd, bytes)
-            return failure == 0 ? nil : .unwritable(path, reason: InputReader.describe(failure))
-        }
+        writeIdentified(bytes, to: path, purpose: purpose).map { _ in () }
     }
 
     /// Writes the file with `produce`, which gets the descriptor to write to and returns a
     /// diagnostic if it failed (the old file is then kept).
     public static func write(to path: String, purpose: Purpose = .output, produce: (Int32) -> Diagnostic?) -> Result<Void, Diagnostic> {
+        writeIdentified(to: path, purpose: purpose, produce: produce).map { _ in () }
+    }
+
+    /// Writes `bytes` as `write` does and gives the identity of the file written (nil for a
+    /// stream or device), taken from the new file's own descriptor before it took the target's
+    /// name: a change anyone makes after the rename, even a moment after, differs from it.
+    public static func writeIdentified(_ bytes: UnsafeBufferPointer<UInt8>, to path: String, purpose: Purpose) -> Result<FileIdentity?, Diagnostic> {
+        writeIdentified(to: path, purpose: purpose) { fd in
+            let failure = writeFully(fd, bytes)
+            return failure == 0 ? nil : .unwritable(path, reason: InputReader.describe(failure))
+        }
+    }
+
+    private static func writeIdentified(to path: String, purpose: Purpose, produce: (Int32) -> Diagnostic?) -> Result<FileIdentity?, Diagnostic> {
         if let stream = standardStream(path) {
             if case .rewrite = purpose { return .failure(.unwritable(path, reason: "it is not a regular file")) }
-            return produce(stream).map { .failure($0) } ?? .success(())
+            return produce(stream).map { .failure($0) } ?? .success(nil)
         }
         if case .replaceOwn(let marker, let sparing) = purpose {
             return replaceOwn(path, marker: marker, sparing: sparing, produce: produce)
@@ -96,7 +107,7 @@ public enum AtomicFile {
 
     private static func replaceOwn(
         _ path: String, marker: [UInt8], sparing: FileIdentity?, produce: (Int32) -> Diagnostic?
-    ) -> Result<Void, Diagnostic> {
+    ) -> Result<FileIdentity?, Diagnostic> {
         var info = stat()
         guard lstat(path, &info) == 0 else {
             guard errno == ENOENT else { return .failure(.unwritable(path, reason: InputReader.describe(errno))) }
@@ -147,11 +158,11 @@ public enum AtomicFile {
         return nil
     }
 
-    private static func writeDirectly(_ target: String, shownAs path: String, produce: (Int32) -> Diagnostic?) -> Result<Void, Diagnostic> {
+    private static func writeDirectly(_ target: String, shownAs path: String, produce: (Int32) -> Diagnostic?) -> Result<FileIdentity?, Diagnostic> {
         let fd = open(target, O_WRONLY | O_NOCTTY | O_CLOEXEC)
         guard fd >= 0 else { return .failure(.unwritable(path, reason: InputReader.describe(errno))) }
         defer { close(fd) }
-        return produce(fd).map { .failure($0) } ?? .success(())
+        return produce(fd).map { .failure($0) } ?? .success(nil)
     }
 
     /// The reason a new file is not written over one that exists.
@@ -162,14 +173,14 @@ public enum AtomicFile {
     private static func replace(
         _ target: String, shownAs path: String, keeping old: stat?, expecting expected: FileIdentity?, creating: Bool,
         produce: (Int32) -> Diagnostic?
-    ) -> Result<Void, Diagnostic> {
+    ) -> Result<FileIdentity?, Diagnostic> {
         // A short fixed name, so that a file whose own name is 255 bytes can still be replaced.
         let place = folder(of: target)
         var template = Array((place + ".routine-XXXXXX").utf8CString)
         let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         guard fd >= 0 else { return .failure(.unwritable(path, reason: InputReader.describe(errno))) }
         let temporary = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        func fail(_ diagnostic: Diagnostic) -> Result<Void, Diagnostic> {
+        func fail(_ diagnostic: Diagnostic) -> Result<FileIdentity?, Diagnostic> {
             close(fd)
             unlink(temporary)
             return .failure(diagnostic)
@@ -177,6 +188,11 @@ public enum AtomicFile {
         if let diagnostic = produce(fd) { return fail(diagnostic) }
         if let refusal = take(old, of: target, to: fd) { return fail(.unwritable(path, reason: refusal)) }
         if fsync(fd) != 0 { return fail(.unwritable(path, reason: InputReader.describe(errno))) }
+        // What this write made, known before the file takes its name: taken after the rename,
+        // it would also cover whatever another writer did in between (the folder's flush
+        // below takes milliseconds), and that change would pass for this one.
+        var written = stat()
+        if fstat(fd, &written) != 0 { return fail(.unwritable(path, reason: InputReader.describe(errno))) }
         // The last look before the rename: only ever replace the regular file that was there.
         var now = stat()
         if lstat(target, &now) == 0 {
@@ -193,7 +209,7 @@ public enum AtomicFile {
         }
         close(fd)
         syncFolder(place)
-        return .success(())
+        return .success(FileIdentity(written))
     }
 
     /// Gives the new file the old one's owner, group, mode and extended attributes (a new file

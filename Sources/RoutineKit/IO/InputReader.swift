@@ -17,13 +17,48 @@ public enum InputReader {
             return readAll(fd: 0, shownAs: standardInputName).map { SourceFile(name: standardInputName, bytes: $0) }
         }
         let fd = bytes.map { open($0, O_RDONLY | O_CLOEXEC) } ?? open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return .failure(.unreadable(path, reason: describe(errno))) }
+        return read(fd, path, regularOnly: false)
+    }
+
+    /// Reads `path` only if it is a regular file, never waiting to open it: a named pipe or a
+    /// device in its place (which would block, or never end) is refused with what it is.
+    public static func readRegularFile(_ path: String) -> Result<SourceFile, Diagnostic> {
+        // Opening a pipe for reading waits for a writer, unless it does not block.
+        read(open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC), path, regularOnly: true)
+    }
+
+    private static func read(_ fd: Int32, _ path: String, regularOnly: Bool) -> Result<SourceFile, Diagnostic> {
+        guard fd >= 0 else {
+            let failure = errno
+            // A socket cannot be opened at all (ENXIO): say what it is, as for any other.
+            if regularOnly, let kind = kind(of: path) { return .failure(.notRegularFile(path, kind: kind)) }
+            return .failure(.unreadable(path, reason: describe(failure)))
+        }
         defer { close(fd) }
         var info = stat()
         guard fstat(fd, &info) == 0 else { return .failure(.unreadable(path, reason: describe(errno))) }
         if (info.st_mode & S_IFMT) == S_IFDIR { return .failure(.unreadable(path, reason: "it is a directory")) }
+        if regularOnly, let kind = kind(info) { return .failure(.notRegularFile(path, kind: kind)) }
         if Int(info.st_size) > SourceFile.maximumSize { return .failure(.tooLarge(path, size: Int(info.st_size))) }
         return readAll(fd: fd, shownAs: path, sizeHint: Int(info.st_size)).map { SourceFile(name: path, bytes: $0) }
+    }
+
+    /// What a file that is not a regular file is ("a named pipe"); nil for a regular file.
+    static func kind(_ info: stat) -> String? {
+        switch info.st_mode & S_IFMT {
+        case S_IFREG: nil
+        case S_IFIFO: "a named pipe"
+        case S_IFCHR: "a character device"
+        case S_IFBLK: "a block device"
+        case S_IFSOCK: "a socket"
+        case S_IFDIR: "a directory"
+        default: "a special file"
+        }
+    }
+
+    private static func kind(of path: String) -> String? {
+        var info = stat()
+        return stat(path, &info) == 0 ? kind(info) : nil
     }
 
     private static func readAll(fd: Int32, shownAs name: String, sizeHint: Int = 0) -> Result<[UInt8], Diagnostic> {
