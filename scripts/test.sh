@@ -22,6 +22,12 @@ have chromium || need+=(chromium)
 have chromedriver || need+=(chromium-driver)
 have systemd-analyze || need+=(systemd)
 have notify-send || need+=(libnotify-bin)
+have sqlite3 || need+=(sqlite3)
+# A real notification server for today --notify's actions: dunst under Xvfb, in a private D-Bus session.
+have dunst || need+=(dunst)
+have Xvfb || need+=(xvfb)
+have dbus-run-session || need+=(dbus)
+have dbus-send || need+=(dbus-bin)
 python3 -c 'import ensurepip, venv' >/dev/null 2>&1 || need+=(python3-venv)
 if [ ${#need[@]} -gt 0 ]; then
     echo "installing: ${need[*]}"
