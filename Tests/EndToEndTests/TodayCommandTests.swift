@@ -154,7 +154,7 @@ struct NotifyOptionLikeNamesTests {
         let stub = """
             #!/bin/sh
             while [ $# -gt 0 ]; do
-              case "$1" in --) shift; break ;; --app-name=*|--icon=*) shift ;; *) echo "unknown option $1" >&2; exit 1 ;; esac
+              case "$1" in --) shift; break ;; --app-name=*|--icon=*|--print-id|--wait|--action=*|--replace-id=*) shift ;; *) echo "unknown option $1" >&2; exit 1 ;; esac
             done
             for a in "$@"; do printf '%s\\n' "$a"; done > '\(record)'
 
