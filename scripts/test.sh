@@ -24,6 +24,14 @@ have systemd-analyze || need+=(systemd)
 have notify-send || need+=(libnotify-bin)
 have git || need+=(git)
 have syncthing || need+=(syncthing)
+have sqlite3 || need+=(sqlite3)
+# A real notification server for today --notify's actions: dunst under Xvfb, in a private D-Bus session.
+have dunst || need+=(dunst)
+have Xvfb || need+=(xvfb)
+have dbus-run-session || need+=(dbus)
+have dbus-send || need+=(dbus-bin)
+# Emoji in routines are seen in the browser tests' screenshots as people see them.
+[ -f /usr/share/fonts/truetype/noto/NotoColorEmoji.ttf ] || need+=(fonts-noto-color-emoji)
 python3 -c 'import ensurepip, venv' >/dev/null 2>&1 || need+=(python3-venv)
 if [ ${#need[@]} -gt 0 ]; then
     echo "installing: ${need[*]}"

@@ -32,6 +32,7 @@ extension HistoryJSON {
         for (name, text) in [("routine", decoded.routine), ("reason", decoded.reason ?? "")] {
             if let problem = RecordedValues.textProblem(text) { throw ImportProblem("'\(name)' \(problem)") }
         }
+        if let reason = decoded.reason, let problem = RecordedValues.reasonProblem(reason) { throw ImportProblem("'reason' \(problem)") }
         guard let at = Timestamp(decoded.recorded) else { throw ImportProblem("'recorded' is not a UTC time such as 2026-11-23T06:12:03.120Z") }
         return DayOff(routine: decoded.routine, date: date, reason: decoded.reason, recordedAt: at)
     }

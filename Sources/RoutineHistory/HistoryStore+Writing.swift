@@ -104,6 +104,8 @@ extension HistoryStore {
         ])
     }
 
+    /// Runs `body` in a write transaction; once it is committed, the status bars are told
+    /// (``BarSignal``): every log, run step and studio change passes here.
     func write<T>(_ body: (Database) throws -> T) throws(HistoryError) -> T {
         let result = try transaction(body)
         if syncOn { syncAfterWrite() }
@@ -115,7 +117,7 @@ extension HistoryStore {
         do {
             // IMMEDIATE takes the write lock at the start, where the busy timeout waits for it;
             // a deferred transaction that reads first could fail later without waiting.
-            return try Self.retryingWhenBusy {
+            let written = try Self.retryingWhenBusy {
                 try queue.writeWithoutTransaction { db in
                     var result: T?
                     try db.inTransaction(.immediate) {
@@ -125,6 +127,8 @@ extension HistoryStore {
                     return result!
                 }
             }
+            BarSignal.send()
+            return written
         } catch {
             throw Self.classify(error, path: path)
         }

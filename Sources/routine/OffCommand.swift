@@ -48,6 +48,7 @@ struct OffCommand: ParsableCommand {
         guard file != nil, let first = date.flatMap(CalendarDate.init) else { throw ValidationError("give FILE and DATE, or --list") }
         if undo, reason != nil { throw ValidationError("--undo takes no --reason") }
         if let reason, reason.isEmpty { throw ValidationError("--reason must not be empty") }
+        if let reason, let problem = RecordedValues.reasonProblem(reason) { throw ValidationError("--reason \(problem)") }
         if let last = until.flatMap(CalendarDate.init) {
             if last < first { throw ValidationError("--until \(last) comes before \(first)") }
             if last.dayNumber - first.dayNumber >= Self.longestSpan {

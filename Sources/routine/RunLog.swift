@@ -37,8 +37,9 @@ enum RunLog {
         var text = ""
         for day in days {
             text += "\(day.date)  \(Self.weekdays[day.date.isoWeekday - 1])  day off"
-            if showRoutine { text += " · " + day.routine }
-            if let reason = day.reason { text += " (" + reason + ")" }
+            // Each entry one line: an old history's reason may hold a line break.
+            if showRoutine { text += " · " + Sanitizer.visible(day.routine) }
+            if let reason = day.reason { text += " (" + Sanitizer.visible(reason) + ")" }
             text += "\n"
         }
         return text

@@ -28,7 +28,8 @@ struct LoadedTestFile {
     }
 
     /// Every `*.rt.test` (and `*.yaml.test`, `*.yml.test`) under `folder`, sorted, hidden
-    /// folders and `.build` left out.
+    /// folders and `.build` left out, and only regular files: opening a named pipe of that name
+    /// would wait for a writer forever.
     static func discover(under folder: String) -> [String] {
         guard let walker = FileManager.default.enumerator(atPath: folder) else { return [] }
         var found: [String] = []
@@ -39,7 +40,9 @@ struct LoadedTestFile {
                 continue
             }
             if name.hasSuffix(".rt.test") || name.hasSuffix(".yaml.test") || name.hasSuffix(".yml.test") {
-                found.append(folder == "." ? relative : (folder.hasSuffix("/") ? folder + relative : folder + "/" + relative))
+                let path = folder == "." ? relative : (folder.hasSuffix("/") ? folder + relative : folder + "/" + relative)
+                var info = stat()
+                if stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG { found.append(path) }
             }
         }
         return found.sorted()

@@ -15,8 +15,10 @@ struct TodayCommand: ParsableCommand {
             habit behind a question not answered yet is 'maybe'. Runs and logs (routine done) both count. \
             Without FILE, the routines run in the last 30 days, from the paths the history recorded. Exit 0 \
             unless something fails; --check exits 1 while something due is neither done nor skipped; --notify \
-            sends one desktop notification through notify-send when something is, and exits 69 when notify-send \
-            is missing.
+            sends one desktop notification through notify-send when something is, with Done, Skip and Snooze for \
+            the next due habit (refused as 'routine done' refuses, in a second notification), and exits 69 when \
+            notify-send is missing. --click left|right|middle marks the next step a bar shows done, skips it, or \
+            opens the studio; with --format i3blocks, BLOCK_BUTTON does the same.
             """
     )
 
@@ -29,14 +31,20 @@ struct TodayCommand: ParsableCommand {
     @Flag(help: "Every figure as one JSON object.")
     var json = false
 
-    @Option(help: "table, waybar (JSON for waybar's custom module), i3blocks, or short (3/7).")
+    @Option(help: "table, waybar (JSON for waybar's custom module), i3blocks, tmux, or short (3/7 · Water): the bars show the next step.")
     var format: TodayFormat = .table
 
     @Flag(help: "Exit 1 while something due is neither done nor skipped.")
     var check = false
 
-    @Flag(help: "Send a desktop notification (notify-send) when something due is not done; print nothing.")
+    @Flag(help: "Send a desktop notification (notify-send) when something due is not done, with Done, Skip and Snooze for the next habit; print nothing.")
     var notify = false
+
+    @Option(help: "With --notify: how long Snooze waits before notifying again, such as 10m (default) or 1h.")
+    var snooze: String?
+
+    @Option(help: "Act on the next step a bar shows: left (done), right (skip) or middle (open the studio).")
+    var click: BarClick?
 
     @OptionGroup var history: HistoryOptions
 
@@ -45,11 +53,21 @@ struct TodayCommand: ParsableCommand {
     func validate() throws {
         try DateRangeOptions.checkDates([("--date", date)])
         if json, format != .table { throw ValidationError("--json and --format \(format.rawValue) contradict each other: choose one") }
+        if snooze != nil, !notify { throw ValidationError("--snooze goes with --notify") }
+        if click != nil, notify || json || check { throw ValidationError("--click acts and prints nothing: no --notify, --json or --check") }
+        _ = try snoozeSeconds()
     }
 
-    func run() throws {
-        ignoreBrokenPipes()
-        let notifier = notify ? try Notifier.find() : nil
+    func snoozeSeconds() throws -> Int {
+        guard let snooze else { return 600 }
+        switch DurationText.parse(Substring(snooze)) {
+        case .success(let seconds): return seconds
+        case .failure(let failure): throw ValidationError("--snooze '\(snooze)' is not a duration such as 10m: \(failure.reason)")
+        }
+    }
+
+    /// The day of every routine asked for, read afresh: after an action, the next one.
+    func day() throws -> TodayState {
         let day = date.flatMap(CalendarDate.init) ?? .today()
         let store = try history.openForReading()
         var paths = files
@@ -59,24 +77,35 @@ struct TodayCommand: ParsableCommand {
                 throw ValidationError("no routine was run in the last 30 days: name the routine files")
             }
         }
-        var totals = DayTotals()
+        var state = TodayState(date: day)
         for path in paths {
-            let routine = try input.loadValid(path).routine
-            let facts = try store?.dayFacts(of: routine, on: day) ?? DayFacts(date: day)
-            totals.days.append((routine, DayOverview.of(routine, facts: facts)))
+            let loaded = try input.loadValid(path)
+            let facts = try store?.dayFacts(of: loaded.routine, on: day) ?? DayFacts(date: day)
+            state.totals.days.append((loaded.routine, DayOverview.of(loaded.routine, facts: facts)))
+            state.loaded.append((path, loaded))
         }
-        if let notifier {
-            if totals.pending > 0 { try notifier.send(totals) }
-            return
+        return state
+    }
+
+    func run() throws {
+        ignoreBrokenPipes()
+        if notify { return try Notifier(program: try Notifier.find(), snooze: try snoozeSeconds(), command: self).run() }
+        // i3blocks runs the block's command again on a click, with the button in BLOCK_BUTTON.
+        let button = format == .i3blocks ? getenv("BLOCK_BUTTON").flatMap { BarClick(i3blocks: String(cString: $0)) } : nil
+        if let pressed = click ?? button {
+            let refused = try act(pressed, on: try day())
+            if click != nil { if refused { throw Exit.errors } else { return } }
         }
+        let totals = try day().totals
         var out = BufferedOutput(fd: 1)
         if json {
-            out.write(totals.json(date: day))
+            out.write(totals.json(date: totals.days.first?.overview.date ?? .today()))
         } else {
             switch format {
             case .table: out.write(TodayOutput.table(totals))
             case .waybar: out.write(TodayOutput.waybar(totals))
             case .i3blocks: out.write(TodayOutput.i3blocks(totals))
+            case .tmux: out.write(TodayOutput.tmux(totals) + "\n")
             case .short: out.write(TodayOutput.short(totals) + "\n")
             }
         }
@@ -86,41 +115,79 @@ struct TodayCommand: ParsableCommand {
             throw Exit.errors
         }
     }
+
+    /// A bar's click on the next step; returns whether it was refused (said on standard error).
+    func act(_ pressed: BarClick, on state: TodayState) throws -> Bool {
+        guard let next = state.totals.next else {
+            StandardError.write("routine: nothing is due: there is no next step to act on\n")
+            return true
+        }
+        let path = state.loaded[next.day].path
+        guard pressed != .middle, case .habit(let node) = next.step else {
+            // A question is answered in a run: the studio offers it.
+            return !StudioLauncher.open(path)
+        }
+        if let refusal = try state.log(node, day: next.day, skip: pressed == .right, history: history) {
+            report(refusal, colors: input.colorsOnStandardError)
+            return true
+        }
+        return false
+    }
 }
 
-/// One desktop notification through `notify-send` (libnotify).
-struct Notifier {
-    let program: String
+/// A mouse button on a bar's module.
+enum BarClick: String, CaseIterable, ExpressibleByArgument {
+    case left, right, middle
 
-    /// `notify-send` on PATH; without it, says so and exits 69.
-    static func find() throws -> Notifier {
-        let path = getenv("PATH").map { String(cString: $0) } ?? "/usr/bin:/bin"
-        for folder in path.split(separator: ":", omittingEmptySubsequences: false) {
-            let candidate = (folder.isEmpty ? "." : String(folder)) + "/notify-send"
-            if access(candidate, X_OK) == 0 { return Notifier(program: candidate) }
+    /// i3blocks' BLOCK_BUTTON: 1 left, 2 middle, 3 right; nil for the wheel and the rest.
+    init?(i3blocks button: String) {
+        switch button {
+        case "1": self = .left
+        case "2": self = .middle
+        case "3": self = .right
+        default: return nil
         }
-        report(.missingNotifier(), colors: Terminal.wantsColor(.auto, fd: 2))
-        throw ExitCode(69)
     }
+}
 
-    func send(_ totals: DayTotals) throws {
-        let left = totals.pending
-        let summary = "\(left) habit\(left == 1 ? "" : "s") still due today (\(totals.done) of \(totals.due) done)"
-        let body = TodayOutput.pendingLines(totals).joined(separator: "\n")
-        // notify-send reads its body as markup.
-        let arguments = [program, "--app-name=routine", "--icon=appointment-soon", summary, TodayOutput.pango(body)]
-        var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
+/// The routines of one `today`, their files and their day.
+struct TodayState {
+    var date: CalendarDate
+    var totals = DayTotals()
+    var loaded: [(path: String, routine: LoadedRoutine)] = []
+
+    /// Records habit `node` of routine `day` done (a numeric habit: its target) or skipped, by the
+    /// rules of `routine done`; returns the refusal, nothing written.
+    func log(_ node: Int, day: Int, skip: Bool, history: HistoryOptions) throws -> Diagnostic? {
+        let (path, loaded) = loaded[day]
+        let routine = loaded.routine
+        let request = LogRequest(
+            id: routine.id(of: node), skip: skip, value: skip ? nil : routine.target(of: node)?.amount, seconds: nil, force: false)
+        let store = try LogArguments.openStore(history)
+        switch try store.log(request, of: routine, on: date, path: absolutePath(path), sourceHash: sourceHash(loaded.file.bytes)) {
+        case .failure(let refusal): return refusal.diagnostic
+        case .success: return nil
+        }
+    }
+}
+
+/// Starts `routine studio FILE --open` without waiting for it, for a bar's middle click: its
+/// output goes nowhere, so the bar that waits for the click's command does not wait for it.
+enum StudioLauncher {
+    static func open(_ path: String) -> Bool {
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        for fd: Int32 in [0, 1, 2] { posix_spawn_file_actions_addopen(&actions, fd, "/dev/null", fd == 0 ? O_RDONLY : O_WRONLY, 0) }
+        let program = RemindCommand.executablePath()
+        let words: [String] = [program, "studio", absolutePath(path), "--open"]
+        var argv: [UnsafeMutablePointer<CChar>?] = words.map { strdup($0) } + [nil]
         defer { for pointer in argv { free(pointer) } }
         var pid = pid_t()
-        guard posix_spawn(&pid, program, nil, nil, &argv, environ) == 0 else {
-            report(.missingNotifier(), colors: Terminal.wantsColor(.auto, fd: 2))
-            throw ExitCode(69)
+        guard posix_spawn(&pid, program, &actions, nil, &argv, environ) == 0 else {
+            StandardError.write(visible: "routine: error: cannot start the studio: \(String(cString: strerror(errno)))\n")
+            return false
         }
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0, errno == EINTR {}
-        if status != 0 {
-            StandardError.write("routine: error: notify-send failed (status \(status >> 8)); is a desktop session running?\n")
-            throw Exit.errors
-        }
+        return true
     }
 }

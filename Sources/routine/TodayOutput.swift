@@ -3,7 +3,7 @@ import RoutineKit
 
 /// The forms `routine today` prints a day in.
 enum TodayFormat: String, CaseIterable, ExpressibleByArgument {
-    case table, waybar, i3blocks, short
+    case table, waybar, i3blocks, tmux, short
 }
 
 /// The texts of `routine today`: every title made safe (``Sanitizer``), and escaped for the
@@ -50,7 +50,18 @@ enum TodayOutput {
     }
 
     /// "3/7".
-    static func short(_ totals: DayTotals) -> String { "\(totals.done)/\(totals.due)" }
+    static func count(_ totals: DayTotals) -> String { "\(totals.done)/\(totals.due)" }
+
+    /// The next step as a bar shows it ("Water", "mood?"), safe; nil when nothing is due.
+    static func next(_ totals: DayTotals) -> String? {
+        totals.next.map { Sanitizer.visible($0.step.label(in: totals.days[$0.day].routine)) }
+    }
+
+    /// "3/7 · Water": the count, and the next step while there is one.
+    static func short(_ totals: DayTotals) -> String { count(totals) + (next(totals).map { " · " + $0 } ?? "") }
+
+    /// tmux's status line: the short form with `#` doubled, which tmux would read as a format.
+    static func tmux(_ totals: DayTotals) -> String { short(totals).replacingOccurrences(of: "#", with: "##") }
 
     /// The lines under the count: what is still due, per routine.
     static func pendingLines(_ totals: DayTotals) -> [String] {
@@ -70,9 +81,9 @@ enum TodayOutput {
     /// i3blocks: full text, short text and colour, one a line; the texts as Pango markup (for
     /// `markup=pango`; without it they read the same, bar the escaped `&<>`).
     static func i3blocks(_ totals: DayTotals) -> String {
-        let next = totals.pendingTitles.first.flatMap { $0.titles.first }.map { " · next: " + Sanitizer.visible($0) } ?? ""
+        let next = next(totals).map { " · next: " + $0 } ?? ""
         let color = totals.statusClass == "done" ? "#50FA7B" : totals.statusClass == "partial" ? "#F1FA8C" : "#FF5555"
-        return pango(short(totals) + " done" + next) + "\n" + pango(short(totals)) + "\n" + color + "\n"
+        return pango(count(totals) + " done" + next) + "\n" + pango(count(totals)) + "\n" + color + "\n"
     }
 
     /// `text` as Pango markup.

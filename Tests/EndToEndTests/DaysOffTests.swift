@@ -63,6 +63,10 @@ struct DaysOffTests {
         (["day.rt", "2026-01-01", "--until", "2027-06-01"], "at most 366 days at once"),
         (["day.rt", "2026-11-05", "--undo", "--reason", "x"], "--undo takes no --reason"),
         (["day.rt", "2026-11-05", "--list"], "--list takes only FILE"),
+        (["day.rt", "2026-11-05", "--reason", "sick\n2026-11-06  Fri  day off (fake)"], "--reason holds the control character \\u{A}"),
+        (["day.rt", "2026-11-05", "--reason", "flu\r"], "--reason holds the control character \\u{D}"),
+        (["day.rt", "2026-11-05", "--reason", "\u{1B}[2Kflu"], "--reason holds the control character \\u{1B}"),
+        (["day.rt", "2026-11-05", "--reason", "flu\u{202E}"], "--reason holds the control character \\u{202E}"),
     ])
     func mistakesAreUsageErrors(_ arguments: [String], _ message: String) throws {
         let dir = try recorded()
@@ -93,6 +97,26 @@ struct DaysOffTests {
         let result = try execute(["history", "import", "e.jsonl", "--history", "h.sqlite"], in: dir)
         #expect(result.status == 1)
         #expect(result.stderr.contains("'dayOff' '2026-13-01' is not a date"), "\(result.stderr)")
+    }
+
+    /// A reason with a line break is refused on import, and one that an old history holds (written
+    /// straight into the table) is listed escaped, on one line.
+    @Test func aReasonWithALineBreakIsRefusedOnImportAndShownEscaped() throws {
+        let dir = try recorded()
+        try "{\"dayOff\":\"2026-11-04\",\"routine\":\"Day\",\"reason\":\"sick\\n2026-11-05  Thu  day off (fake)\",\"recorded\":\"2026-11-25T01:00:00.000Z\"}\n"
+            .write(to: dir.appendingPathComponent("e.jsonl"), atomically: true, encoding: .utf8)
+        let refused = try execute(["history", "import", "e.jsonl", "--history", "h.sqlite"], in: dir)
+        #expect(refused.status == 1)
+        #expect(refused.stderr.contains("'reason' holds the control character \\u{A}"), "\(refused.stderr)")
+        #expect(try off(["day.rt", "--list"], in: dir).stdout == "no days off of 'Day'\n")
+
+        #expect(try off(["day.rt", "2026-11-04", "--reason", "sick"], in: dir).status == 0)
+        let forged = try shell("sqlite3 h.sqlite \"UPDATE dayOff SET reason = 'sick' || char(10) || '2026-11-05  Thu  day off (fake)'\"", in: dir)
+        try #require(forged.status == 0, "\(forged.stderr)")
+        let list = try off(["day.rt", "--list"], in: dir)
+        #expect(list.stdout == "2026-11-04  Wed  day off (sick\\u{A}2026-11-05  Thu  day off (fake))\n", "\(list.stdout)")
+        let log = try execute(["log", "day.rt", "--history", "h.sqlite"], in: dir)
+        #expect(log.stdout.hasSuffix("\n2026-11-04  Wed  day off (sick\\u{A}2026-11-05  Thu  day off (fake))\n"), "\(log.stdout)")
     }
 
     @Test func checkNotesASickOptionToEnd() throws {

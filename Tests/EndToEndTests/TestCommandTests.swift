@@ -73,6 +73,20 @@ struct TestCommandTests {
         #expect(result.stderr == "")
     }
 
+    /// A named pipe with a test file's name is not a test file: opening it would wait for a
+    /// writer forever. `timeout` bounds the test should that come back.
+    @Test(arguments: [".", "sub"])
+    func aNamedPipeCalledLikeATestFileIsPassedOver(_ searched: String) throws {
+        let dir = try folder(Self.passing)
+        try FileManager.default.createDirectory(at: dir.appendingPathComponent("sub"), withIntermediateDirectories: true)
+        for name in ["x.rt.test", "sub/y.yaml.test"] { #expect(mkfifo(dir.appendingPathComponent(name).path, 0o644) == 0) }
+        try FileManager.default.copyItem(at: dir.appendingPathComponent("gym.rt.test"), to: dir.appendingPathComponent("sub/gym.rt.test"))
+        try FileManager.default.copyItem(at: dir.appendingPathComponent("gym.rt"), to: dir.appendingPathComponent("sub/gym.rt"))
+        let result = try shell("timeout 120 \"$ROUTINE\" test \(searched) </dev/null", in: dir)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.hasSuffix(searched == "." ? "4 passed, 0 failed\n" : "2 passed, 0 failed\n"), "\(result.stdout)")
+    }
+
     static let failing = Self.passing + """
         case sore goes on
           do d

@@ -55,10 +55,11 @@ struct TodayCommandTests {
     }
 
     static let forms: [Form] = [
-        Form(arguments: ["--format", "short"], expected: "2/4\n"),
+        Form(arguments: ["--format", "short"], expected: "2/4 · Run\n"),
+        Form(arguments: ["--format", "tmux"], expected: "2/4 · Run\n"),
         Form(
             arguments: ["--format", "waybar"],
-            expected: #"{"text":"2/4","tooltip":"2 of 4 done\nLogs: Run","class":"partial","percentage":50}"# + "\n"),
+            expected: #"{"text":"2/4 · Run","tooltip":"2 of 4 done\nLogs: Run","class":"partial","percentage":50}"# + "\n"),
         Form(arguments: ["--format", "i3blocks"], expected: "2/4 done · next: Run\n2/4\n#F1FA8C\n"),
     ]
 
@@ -90,7 +91,7 @@ struct TodayCommandTests {
         try "routine \"<i>Bars</i>\"\nhabit gym \"<b>Gym</b> & 'more' \\u{1B}[31m\"\n".write(toFile: f.file, atomically: true, encoding: .utf8)
         let bar = try f.routine(["today", "FILE", "--format", "waybar"])
         #expect(bar.status == 0, "\(bar.stderr)")
-        #expect(bar.stdout == #"{"text":"0/1","tooltip":"0 of 1 done\n&lt;i&gt;Bars&lt;/i&gt;: &lt;b&gt;Gym&lt;/b&gt; &amp; &apos;more&apos; \\u{1B}[31m","class":"none","percentage":0}"# + "\n")
+        #expect(bar.stdout == #"{"text":"0/1 · &lt;b&gt;Gym&lt;/b&gt; &amp; &apos;more&apos; \\u{1B}[31m","tooltip":"0 of 1 done\n&lt;i&gt;Bars&lt;/i&gt;: &lt;b&gt;Gym&lt;/b&gt; &amp; &apos;more&apos; \\u{1B}[31m","class":"none","percentage":0}"# + "\n")
         let i3 = try f.routine(["today", "FILE", "--format", "i3blocks"])
         #expect(i3.stdout == "0/1 done · next: &lt;b&gt;Gym&lt;/b&gt; &amp; &apos;more&apos; \\u{1B}[31m\n0/1\n#FF5555\n")
     }
@@ -113,7 +114,7 @@ struct TodayCommandTests {
         #expect(try f.routine(["today", "FILE", "--date", "2026-11-25", "--check", "--format", "short"]).status == 1)
         #expect(try f.routine(["done", "FILE", "run", "--date", "2026-11-25"]).status == 0)
         let done = try f.routine(["today", "FILE", "--date", "2026-11-25", "--check", "--format", "short"])
-        #expect(done.status == 0 && done.stdout == "3/4\n")
+        #expect(done.status == 0 && done.stdout == "3/4 · mood?\n")
     }
 
     @Test func notifySendsOneNotificationOnlyWhileSomethingIsDue() throws {
@@ -129,7 +130,7 @@ struct TodayCommandTests {
         let sent = try execute(arguments, environment: path)
         #expect(sent.status == 0 && sent.stdout.isEmpty, "\(sent.stderr)")
         let calls = try String(contentsOfFile: record, encoding: .utf8)
-        #expect(calls == "--app-name=routine\n--icon=appointment-soon\n1 habit still due today (2 of 4 done)\nLogs: Run\n---\n")
+        #expect(calls == "--app-name=routine\n--icon=appointment-soon\n--\n1 habit still due today (2 of 4 done)\nLogs: Run\n---\n")
         #expect(try f.routine(["done", "FILE", "run", "--date", "2026-11-25"]).status == 0)
         #expect(try execute(arguments, environment: path).status == 0)
         #expect(try String(contentsOfFile: record, encoding: .utf8) == calls)
@@ -137,6 +138,32 @@ struct TodayCommandTests {
         let missing = try execute(arguments, environment: ["PATH": f.dir.path])
         #expect(missing.status == 69)
         #expect(missing.stderr.contains("error[E008]: cannot send a reminder: 'notify-send' is not on PATH"))
+    }
+}
+
+/// A routine's name reaches notify-send after `--`: text, never an option.
+struct NotifyOptionLikeNamesTests {
+    @Test(arguments: ["-?", "--urgency=critical", "-u", "--help"])
+    func aRoutineNamedLikeAnOptionIsText(_ name: String) throws {
+        let dir = try temporaryDirectory()
+        try "routine \"\(name)\"\nhabit water \"Water\"\n".write(to: dir.appendingPathComponent("r.rt"), atomically: true, encoding: .utf8)
+        let bin = dir.appendingPathComponent("bin")
+        try FileManager.default.createDirectory(at: bin, withIntermediateDirectories: true)
+        let record = dir.appendingPathComponent("calls").path
+        // Like notify-send, the stub reads options until `--`, and fails on one it does not know.
+        let stub = """
+            #!/bin/sh
+            while [ $# -gt 0 ]; do
+              case "$1" in --) shift; break ;; --app-name=*|--icon=*|--print-id|--wait|--action=*|--replace-id=*) shift ;; *) echo "unknown option $1" >&2; exit 1 ;; esac
+            done
+            for a in "$@"; do printf '%s\\n' "$a"; done > '\(record)'
+
+            """
+        try stub.write(to: bin.appendingPathComponent("notify-send"), atomically: true, encoding: .utf8)
+        chmod(bin.appendingPathComponent("notify-send").path, 0o755)
+        let sent = try execute(["today", "r.rt", "--notify", "--history", "h.sqlite"], environment: ["PATH": bin.path + ":/usr/bin:/bin"], in: dir)
+        #expect(sent.status == 0, "\(sent.stderr)")
+        #expect(try String(contentsOfFile: record, encoding: .utf8) == "1 habit still due today (0 of 1 done)\n\(name): Water\n")
     }
 }
 

@@ -25,4 +25,11 @@ public enum RecordedValues {
     public static func textProblem(_ text: String) -> String? {
         text.utf8.contains(0) ? "holds a NUL character (\\u0000), which a history cannot keep" : nil
     }
+
+    /// A day off's reason: one line of text, so that a listing of days off cannot be made to show
+    /// another entry (a line break) or hide part of itself (a control or bidi character).
+    public static func reasonProblem(_ text: String) -> String? {
+        guard let bad = text.unicodeScalars.first(where: Sanitizer.isUnsafe) else { return nil }
+        return "holds the control character \(Sanitizer.visible(String(bad))), which a reason must not: it is one line of text"
+    }
 }

@@ -80,6 +80,22 @@ public struct DayTotals: Sendable {
         return .object(members)
     }
 
+    /// The next step of the first routine (by its place in ``days``) that has one: what a
+    /// status bar shows and acts on.
+    public var next: (day: Int, step: NextStep)? {
+        for (k, day) in days.enumerated() { if let step = day.overview.next { return (k, step) } }
+        return nil
+    }
+
+    /// The first due habit not yet done or skipped, of the first routine that has one: what a
+    /// notification's Done and Skip act on.
+    public var nextHabit: (day: Int, node: Int)? {
+        for (k, day) in days.enumerated() {
+            if let habit = day.overview.habits.first(where: { $0.state == .pending }) { return (k, habit.node) }
+        }
+        return nil
+    }
+
     /// The due habits neither done nor skipped, by routine, in the routines' order.
     public var pendingTitles: [(routine: String, titles: [String])] {
         days.compactMap { routine, overview in

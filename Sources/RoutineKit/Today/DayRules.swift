@@ -126,7 +126,38 @@ public struct DayRules: Sendable {
             case .notDue: break
             }
         }
+        overview.next = nextStep(pending: overview.habits.first { $0.state == .pending }?.node, maybe: overview.maybe)
         return overview
+    }
+
+    /// The question that comes first in the routine's order, if the day has not answered it, the
+    /// run can still reach it, and habits still depend on answers; else the first due habit.
+    private func nextStep(pending: Int?, maybe: Int) -> NextStep? {
+        if maybe > 0, !facts.runCompleted {
+            var answered = Set<Int>()
+            for entry in facts.entries where entry.result == .answered { answered.insert(entry.node) }
+            let end = pending ?? routine.nodeCount
+            if let question = (0..<end).first(where: {
+                routine.isQuestion($0) && !answered.contains($0) && (facts.stillReachable?.contains($0) ?? true)
+            }) {
+                return .question(question)
+            }
+        }
+        return pending.map(NextStep.habit)
+    }
+}
+
+/// What today's run would do next: a due habit, or a question whose answer decides the rest.
+public enum NextStep: Sendable, Hashable {
+    case habit(Int)
+    case question(Int)
+
+    /// What a status bar shows: the habit's title, or the question's ID and `?` ("mood?").
+    public func label(in routine: Routine) -> String {
+        switch self {
+        case .habit(let node): routine.title(of: node)
+        case .question(let node): routine.id(of: node) + "?"
+        }
     }
 }
 
@@ -141,6 +172,8 @@ public struct DayOverview: Sendable {
     /// Due and neither done nor skipped.
     public var pending = 0
     public var maybe = 0
+    /// What today's run would do next, nil when nothing is due.
+    public var next: NextStep?
 
     public init(date: CalendarDate) { self.date = date }
 
