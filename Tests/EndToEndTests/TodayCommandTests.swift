@@ -130,7 +130,7 @@ struct TodayCommandTests {
         let sent = try execute(arguments, environment: path)
         #expect(sent.status == 0 && sent.stdout.isEmpty, "\(sent.stderr)")
         let calls = try String(contentsOfFile: record, encoding: .utf8)
-        #expect(calls == "--app-name=routine\n--icon=appointment-soon\n--\n1 habit still due today (2 of 4 done)\nLogs: Run\n---\n")
+        #expect(calls == "--app-name=routine\n--icon=appointment-soon\n--print-id\n--wait\n--action=done=Done: Run\n--action=skip=Skip\n--action=snooze=Snooze 10m\n--\n1 habit still due today (2 of 4 done)\nLogs: Run\n---\n")
         #expect(try f.routine(["done", "FILE", "run", "--date", "2026-11-25"]).status == 0)
         #expect(try execute(arguments, environment: path).status == 0)
         #expect(try String(contentsOfFile: record, encoding: .utf8) == calls)
