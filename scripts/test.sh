@@ -24,6 +24,7 @@ have systemd-analyze || need+=(systemd)
 have notify-send || need+=(libnotify-bin)
 have git || need+=(git)
 have syncthing || need+=(syncthing)
+have sqlite3 || need+=(sqlite3)
 python3 -c 'import ensurepip, venv' >/dev/null 2>&1 || need+=(python3-venv)
 if [ ${#need[@]} -gt 0 ]; then
     echo "installing: ${need[*]}"

@@ -74,6 +74,54 @@ struct SyncTests {
         }
     }
 
+    /// An answer amended on one device (v7) reaches the other with the run it belongs to:
+    /// `stats --question` and the export agree there, and a rebuild from the journals alone
+    /// gives the same export. A history that synced before v7 rebuilt `amendment` gets its
+    /// outbox triggers back when it is migrated.
+    @Test func anAmendedAnswerTravelsAndTheRebuildKeepsIt() throws {
+        let d = try Devices()
+        let folder = d.dir.appendingPathComponent("shared").path
+        let file = d.dir.appendingPathComponent("logs.rt").path
+        try DoneCommandTests.routine.write(toFile: file, atomically: true, encoding: .utf8)
+        try d.routine("laptop", ["sync", "init", folder, "--device", "laptop"])
+        try d.routine("desk", ["sync", "init", folder, "--device", "desk"])
+        // Monday on the laptop: water, 18 push-ups, stretch skipped, run, read, "Good", gym.
+        let run = try execute(["run", file, "--date", "2026-11-23", "--history", d.history("laptop")], stdin: "d\n18\ns\nd\nd\n1\nd\n")
+        #expect(run.status == 0, "\(run.stderr)")
+        // A history that joined before v7: its amendment triggers are gone and v7 and v8
+        // not yet applied; the migration brings the triggers back.
+        let sql = """
+            DROP TRIGGER sync_amendment_insert; DROP TRIGGER sync_amendment_update; DROP TRIGGER sync_amendment_delete;
+            DROP INDEX step_passed; DELETE FROM grdb_migrations WHERE identifier LIKE 'v7:%' OR identifier LIKE 'v8:%';
+            """
+        let dropped = try shell("sqlite3 '\(d.history("laptop"))' \"\(sql)\"")
+        #expect(dropped.status == 0, "\(dropped.stderr)")
+        let amended = try d.routine("laptop", ["amend", file, "2026-11-23", "mood", "Bad"])
+        #expect(amended.stdout.contains("now \"Bad\""), "\(amended.stdout)")
+        try d.routine("laptop", ["sync"])
+        let came = try d.routine("desk", ["sync"])
+        #expect(came.stdout.contains("from laptop"), "\(came.stdout)")
+        func mostChosen(_ device: String) throws -> String? {
+            let json = try d.routine(device, ["stats", file, "--until", "2026-11-23", "--question", "mood", "--json"])
+            let object = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any]
+            return object?["mostChosen"] as? String
+        }
+        #expect(try mostChosen("desk") == "Bad")
+        let laptop = try d.export("laptop")
+        #expect(laptop.contains(#""before":{"result":"answered","option":"Good","index":1}"#), "\(laptop)")
+        #expect(try d.export("desk") == laptop)
+        // The desk amends it back later: the later amendment wins on both, both are kept.
+        try d.routine("desk", ["amend", file, "2026-11-23", "mood", "Good"])
+        try d.routine("laptop", ["sync"])
+        #expect(try mostChosen("laptop") == "Good")
+        let both = try d.export("laptop")
+        #expect(both.contains(#""option":"Bad""#) && both.contains(#""option":"Good""#), "\(both)")
+        #expect(try d.export("desk") == both)
+        let rebuilt = d.dir.appendingPathComponent("rebuilt.sqlite").path
+        try d.routine("desk", ["history", "rebuild", rebuilt, "--from-sync"])
+        #expect(try execute(["history", "export", "--history", rebuilt]).stdout == both)
+    }
+
     /// Faults a folder meets: a conflict copy, a duplicated file, a bad line, a half-written
     /// last line, a file replaced by another inode. Nothing is lost or doubled, and a bad
     /// line is named once.
