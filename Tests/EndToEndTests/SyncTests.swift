@@ -122,6 +122,34 @@ struct SyncTests {
         #expect(try execute(["history", "export", "--history", rebuilt]).stdout == both)
     }
 
+    /// A device's journal deleted (by hand, or a deletion an engine carried) while the device
+    /// goes on: its next write puts the month's events back under their own ids, so another
+    /// device and a rebuild still get everything; the old file coming back doubles nothing.
+    @Test func aJournalDeletedAndBackLosesAndDoublesNothing() throws {
+        let d = try Devices()
+        let folder = d.dir.appendingPathComponent("shared").path
+        let joined = try d.routine("laptop", ["sync", "init", folder, "--device", "laptop"])
+        let id = try #require(joined.stdout.split(separator: "(").dropFirst().first?.prefix(32))
+        try d.routine("laptop", ["done", "FILE", "water", "--date", "2026-11-23"])
+        let journal = try #require(d.journalFiles(in: folder).first { $0.hasPrefix(id) })
+        let away = d.dir.appendingPathComponent("away.jsonl").path
+        try FileManager.default.moveItem(atPath: folder + "/" + journal, toPath: away)
+        try d.routine("laptop", ["done", "FILE", "read", "--date", "2026-11-23"])
+        try d.routine("desk", ["sync", "init", folder, "--device", "desk"])
+        let laptop = try d.export("laptop")
+        #expect(laptop.contains("\"water\"") && laptop.contains("\"read\""), "\(laptop)")
+        #expect(try d.export("desk") == laptop)
+        // Back beside the new one (as a copy an engine restores): nothing doubled.
+        try FileManager.default.moveItem(atPath: away, toPath: folder + "/" + id + "/2026-11.restored.jsonl")
+        try d.routine("desk", ["sync"])
+        try d.routine("laptop", ["sync"])
+        #expect(try d.export("desk") == laptop)
+        #expect(try d.export("laptop") == laptop)
+        let rebuilt = d.dir.appendingPathComponent("rebuilt.sqlite").path
+        try d.routine("desk", ["history", "rebuild", rebuilt, "--from-sync"])
+        #expect(try execute(["history", "export", "--history", rebuilt]).stdout == laptop)
+    }
+
     /// Faults a folder meets: a conflict copy, a duplicated file, a bad line, a half-written
     /// last line, a file replaced by another inode. Nothing is lost or doubled, and a bad
     /// line is named once.
