@@ -150,6 +150,46 @@ struct SyncTests {
         #expect(try execute(["history", "export", "--history", rebuilt]).stdout == laptop)
     }
 
+    /// One device's clock two hours ahead, then set right: its own events are ordered by its
+    /// sequence, not its clock, so a day off it undid after the correction stays undone on
+    /// both devices, and both end with the same export.
+    @Test func aClockTwoHoursAheadOrdersNothingWithinItsDevice() throws {
+        let library = try SteppedClockTests.shim.get()
+        let d = try Devices()
+        let folder = d.dir.appendingPathComponent("shared").path
+        let shift = d.dir.appendingPathComponent("shift").path
+        func desk(_ arguments: [String]) throws {
+            let result = try execute(
+                arguments.map { $0 == "FILE" ? d.file : $0 } + ["--history", d.history("desk")],
+                environment: ["LD_PRELOAD": library, "CLOCK_SHIFT_FILE": shift])
+            #expect(result.status == 0, "desk \(arguments): \(result.stderr)")
+        }
+        try d.routine("laptop", ["sync", "init", folder, "--device", "laptop"])
+        try "7200".write(toFile: shift, atomically: true, encoding: .utf8)
+        try desk(["sync", "init", folder, "--device", "desk"])
+        try desk(["off", "FILE", "2026-11-24", "--reason", "trip"])
+        try desk(["done", "FILE", "water", "--date", "2026-11-23"])
+        try "0".write(toFile: shift, atomically: true, encoding: .utf8)
+        try desk(["off", "FILE", "2026-11-24", "--undo"])
+        try d.routine("laptop", ["done", "FILE", "read", "--date", "2026-11-23"])
+        try desk(["sync"])
+        try d.routine("laptop", ["sync"])
+        // The undo's time is before the day off's: only the sequence orders them.
+        let lines = try d.journalFiles(in: folder).flatMap { try String(contentsOfFile: folder + "/" + $0, encoding: .utf8).split(separator: "\n") }
+        func at(_ type: String) -> String? {
+            lines.first { $0.contains("\"type\":\"\(type)\"") }?.split(separator: "\"at\":\"").dropFirst().first.map { String($0.prefix(24)) }
+        }
+        let off = try #require(at("dayOff")), on = try #require(at("dayOn"))
+        #expect(on < off, "\(on) \(off)")
+        let laptop = try d.export("laptop")
+        #expect(!laptop.contains("dayOff"), "\(laptop)")
+        #expect(laptop.contains("\"water\"") && laptop.contains("\"read\""), "\(laptop)")
+        #expect(try d.export("desk") == laptop)
+        let rebuilt = d.dir.appendingPathComponent("rebuilt.sqlite").path
+        try d.routine("laptop", ["history", "rebuild", rebuilt, "--from-sync"])
+        #expect(try execute(["history", "export", "--history", rebuilt]).stdout == laptop)
+    }
+
     /// Faults a folder meets: a conflict copy, a duplicated file, a bad line, a half-written
     /// last line, a file replaced by another inode. Nothing is lost or doubled, and a bad
     /// line is named once.
