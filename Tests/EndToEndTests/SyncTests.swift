@@ -270,6 +270,42 @@ struct SyncTests {
         #expect(try d.export("desk") == (try d.export("laptop")))
     }
 
+    /// A history copied to a new machine whose clone of the repository it joins again: two
+    /// clones would write one device id. The copy finds lines it did not write in its own
+    /// journal, says so, takes a new id, and nothing conflicts in git or is lost.
+    @Test func twoGitClonesWithOneDeviceIdAreDetected() throws {
+        let d = try Devices()
+        let git = "git -c user.name=t -c user.email=t@localhost -c init.defaultBranch=main -c commit.gpgsign=false"
+        let bare = d.dir.appendingPathComponent("bare.git").path
+        #expect(try shell("\(git) init -q --bare '\(bare)'").status == 0)
+        func clone(_ device: String) -> String { d.dir.appendingPathComponent("clone-\(device)").path }
+        func exchange(_ device: String) throws {
+            let script = """
+                cd '\(clone(device))' && \(git) add -A && (\(git) diff --cached --quiet || \(git) commit -q -m '\(device)') && \
+                \(git) pull -q --rebase origin main 2>&1 && \(git) push -q origin HEAD:main 2>&1
+                """
+            let result = try shell(script)
+            #expect(result.status == 0, "\(device): \(result.stdout)")
+        }
+        #expect(try shell("\(git) clone -q '\(bare)' '\(clone("laptop"))' 2>&1 && cd '\(clone("laptop"))' && \(git) commit -q --allow-empty -m start && \(git) push -q origin HEAD:main 2>&1").status == 0)
+        try d.routine("laptop", ["sync", "init", clone("laptop") + "/journals", "--device", "laptop"])
+        try exchange("laptop")
+        try FileManager.default.copyItem(atPath: d.history("laptop"), toPath: d.history("copy"))
+        try d.routine("laptop", ["done", "FILE", "water", "--date", "2026-11-23"])
+        try exchange("laptop")
+        #expect(try shell("\(git) clone -q '\(bare)' '\(clone("copy"))' 2>&1").status == 0)
+        try d.routine("copy", ["sync", "init", clone("copy") + "/journals", "--device", "laptop"])
+        let copied = try d.routine("copy", ["done", "FILE", "read", "--date", "2026-11-23"])
+        #expect(copied.stderr.contains("E704"), "\(copied.stderr)")
+        try exchange("copy")
+        try exchange("laptop")
+        try d.routine("laptop", ["sync"])
+        try d.routine("copy", ["sync"])
+        let laptop = try d.export("laptop")
+        #expect(laptop.contains("\"water\"") && laptop.contains("\"read\""), "\(laptop)")
+        #expect(try d.export("copy") == laptop)
+    }
+
     /// Three clones of one git repository, each device committing only its own journal and
     /// pushing after `pull --rebase`: never a conflict, and the same export everywhere.
     @Test func threeGitClonesNeverConflictAndAgree() throws {
