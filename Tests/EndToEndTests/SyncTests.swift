@@ -97,6 +97,10 @@ struct SyncTests {
         let dropped = try shell("sqlite3 '\(d.history("laptop"))' \"\(sql)\"")
         #expect(dropped.status == 0, "\(dropped.stderr)")
         let amended = try d.routine("laptop", ["amend", file, "2026-11-23", "mood", "Bad"])
+        // (An amendment also changes its step, whose trigger would catch it: the amendment's
+        // own triggers are checked directly.)
+        let triggers = try shell("sqlite3 '\(d.history("laptop"))' \"SELECT count(*) FROM sqlite_master WHERE type = 'trigger' AND name LIKE 'sync_amendment_%'\"")
+        #expect(triggers.stdout == "3\n", "\(triggers.stdout) \(triggers.stderr)")
         #expect(amended.stdout.contains("now \"Bad\""), "\(amended.stdout)")
         try d.routine("laptop", ["sync"])
         let came = try d.routine("desk", ["sync"])
