@@ -211,6 +211,9 @@ public final class HistoryStore: @unchecked Sendable {
                     usleep(20_000)
                 }
             }
+            // A migration that rebuilds a table (v7 rebuilt `amendment`) drops its triggers:
+            // a history that syncs gets back the ones that fill its outbox.
+            try queue.write { db in if try SyncSchema.isInstalled(db) { try SyncSchema.installTriggers(db) } }
             // The migrations' pages would otherwise wait in the WAL beside the file they built
             // (a new history's WAL five times its file), until a thousand pages.
             try? queue.writeWithoutTransaction { try $0.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)") }

@@ -241,6 +241,7 @@ extension HistoryStore {
     /// this device's id (a copied history), and this one takes a new id.
     private func writeJournal(_ settings: SyncSettings) throws(HistoryError) -> Int {
         var settings = settings
+        try rewriteMissingJournal(settings)
         let pending = try read { db in
             try Row.fetchAll(db, sql: "SELECT id, seq, at, type, key, payload FROM syncEvent WHERE written = 0 ORDER BY seq").map { row in
                 SyncEvent(
@@ -275,6 +276,30 @@ extension HistoryStore {
             }
         }
         return written
+    }
+
+    /// The file this device last appended to is gone (deleted by hand, or by an engine
+    /// carrying a deletion from another machine): its events of that month are written again
+    /// under their own ids and sequence numbers, so the journals stay complete. A reader
+    /// passes over the lines it already has, and so does one reading the file if it comes back.
+    private func rewriteMissingJournal(_ settings: SyncSettings) throws(HistoryError) {
+        let (last, size): (String?, Int64?) = try read { db in
+            let row = try Row.fetchOne(db, sql: "SELECT journal, journalSize FROM syncState")
+            return (row?[0], row?[1])
+        }
+        let prefix = settings.device + "/"
+        // Only a file gone from a device folder that is there: a folder that cannot be
+        // reached (unmounted, replaced) is no deletion, and its events are owed as they are.
+        var isFolder: ObjCBool = false
+        guard let last, last.hasPrefix(prefix), (size ?? 0) > 0,
+            FileManager.default.fileExists(atPath: settings.folder + "/" + settings.device, isDirectory: &isFolder), isFolder.boolValue,
+            !FileManager.default.fileExists(atPath: settings.folder + "/" + last)
+        else { return }
+        let month = String(last.dropFirst(prefix.count).prefix(7))
+        try transaction { db in
+            try db.execute(sql: "UPDATE syncEvent SET written = 0 WHERE device = ? AND substr(at, 1, 7) = ?", arguments: [settings.device, month])
+            try db.execute(sql: "UPDATE syncState SET journal = NULL, journalSize = NULL")
+        }
     }
 
     /// The journal file of this device's id that holds lines this history did not write, or nil.

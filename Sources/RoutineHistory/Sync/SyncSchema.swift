@@ -62,8 +62,18 @@ enum SyncSchema {
                 PRIMARY KEY (path, line)
             ) WITHOUT ROWID;
             """)
+        // Joining again (another name or folder) keeps the device's sequence: a new event
+        // numbered below one it wrote before would lose to it. The journal last appended to
+        // is kept only in the same folder.
         try db.execute(
-            sql: "INSERT OR REPLACE INTO syncState (one, folder, device, name) VALUES (1, ?, ?, ?)", arguments: [folder, device, name])
+            sql: """
+                INSERT INTO syncState (one, folder, device, name) VALUES (1, ?, ?, ?)
+                    ON CONFLICT (one) DO UPDATE SET
+                        journal = CASE WHEN folder = excluded.folder THEN journal END,
+                        journalSize = CASE WHEN folder = excluded.folder THEN journalSize END,
+                        folder = excluded.folder, device = excluded.device, name = excluded.name;
+                UPDATE syncState SET seq = max(seq, coalesce((SELECT max(seq) FROM syncEvent WHERE syncEvent.device = syncState.device), 0));
+                """, arguments: [folder, device, name])
         try installTriggers(db)
     }
 
