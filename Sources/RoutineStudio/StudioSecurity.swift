@@ -103,7 +103,7 @@ struct StudioSecurity: Sendable {
 /// load exchanges the code for the cookie and forgets it; by then the address grants nothing.
 final class OneTimeCodes: @unchecked Sendable {
     /// Long enough for a browser to start on a slow machine.
-    static let lifetime = Duration.seconds(30)
+    static let lifetime = Duration.seconds(120)
     private let lock = NSLock()
     private var pending: [String: ContinuousClock.Instant] = [:]
 
