@@ -3,6 +3,7 @@ counted as `routine graph --stats` draws them, over a history backfilled with `r
 the rates those of `routine stats`, and a run in a terminal redrawn while the toggle is on."""
 
 import json
+import math
 import os
 import subprocess
 import unittest
@@ -55,7 +56,8 @@ class StatsToggleTests(unittest.TestCase):
         """`routine stats --json`'s rateAll of each habit, as whole percents."""
         stats = self.routine(studio, "stats", str(studio.path), "--json")
         self.assertEqual(stats.returncode, 0, stats.stderr)
-        return {h["id"]: round(h["rateAll"] * 100) for h in json.loads(stats.stdout)["habits"] if h["rateAll"] is not None}
+        # Halves round up, as the page rounds them (Python's round() would take 12.5 to 12).
+        return {h["id"]: math.floor(h["rateAll"] * 100 + 0.5) for h in json.loads(stats.stdout)["habits"] if h["rateAll"] is not None}
 
     def shown(self):
         """The percent on each rated card, and the count on each answer."""
