@@ -9,6 +9,7 @@ import unittest
 
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
+from selenium.common.exceptions import StaleElementReferenceException
 
 import test_studio as base
 from test_studio import Studio, wait
@@ -34,6 +35,16 @@ def routine(studio, *arguments, stdin=None):
 
 def page():
     return base.driver.find_element(By.CSS_SELECTOR, "#run-view .run-page")
+
+
+def page_text():
+    """The run page's text, read again when a redraw replaced the page between look-up and read."""
+    for _ in range(50):
+        try:
+            return page().text
+        except StaleElementReferenceException:
+            time.sleep(0.05)
+    return page().text
 
 
 def state():
@@ -129,8 +140,8 @@ class RunTests(unittest.TestCase):
             self.assertEqual(begun.returncode, 0, begun.stderr)
             open_run_view()
             wait(lambda: state() == "offer", message="the offer to resume")
-            self.assertIn("at step 3 (How do you feel?)", page().text)
-            self.assertIn("quit", page().text)
+            wait(lambda: "at step 3 (How do you feel?)" in page_text(), message="the offer's step")
+            self.assertIn("quit", page_text())
             studio.shot("36-run-offer")
             click('[data-action="resume"]')
             wait(lambda: state() == "step", message="the resumed step")
