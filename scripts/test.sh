@@ -43,6 +43,9 @@ fi
 # Each target imports only what ARCHITECTURE.md allows.
 bash scripts/check-imports.sh
 
+# The Swift sources are laid out as the checked-in .swift-format says (the toolchain's swift-format).
+swift-format lint --strict --recursive --parallel Sources Tests Benchmarks Fuzz Package.swift
+
 # The studio's process and responsiveness suites draw routines of thousands of nodes with
 # Graphviz: they run on their own, so their load does not starve the other suites' requests.
 heavy='StudioProcessTests|StudioResponsivenessTests'

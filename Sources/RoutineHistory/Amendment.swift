@@ -49,9 +49,12 @@ public struct Amendment: Hashable, Sendable {
         step = Int(sqlite3_column_int64(raw, 1))
         madeAt = columnBytes(raw, 2).flatMap(Timestamp.init(utf8:)) ?? Timestamp(milliseconds: 0)
         added = sqlite3_column_int64(raw, 3) != 0
-        before = added ? nil : Before(
-            result: columnText(raw, 4).flatMap(RecordedStep.Result.init(rawValue:)) ?? .done, value: columnDouble(raw, 5),
-            seconds: columnDouble(raw, 6), option: sqlite3_column_type(raw, 7) == SQLITE_NULL ? nil : Int(sqlite3_column_int64(raw, 7)),
-            optionText: columnText(raw, 8))
+        before =
+            added
+            ? nil
+            : Before(
+                result: columnText(raw, 4).flatMap(RecordedStep.Result.init(rawValue:)) ?? .done, value: columnDouble(raw, 5),
+                seconds: columnDouble(raw, 6), option: sqlite3_column_type(raw, 7) == SQLITE_NULL ? nil : Int(sqlite3_column_int64(raw, 7)),
+                optionText: columnText(raw, 8))
     }
 }

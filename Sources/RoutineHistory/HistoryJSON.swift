@@ -107,7 +107,9 @@ public enum HistoryJSON {
     }
 
     private static func decode(_ line: AmendmentLine, steps: [StoredStep]) throws(ImportProblem) -> Amendment {
-        guard line.step >= 1, line.step <= steps.count else { throw ImportProblem("an amendment names step \(line.step), which the run does not have") }
+        guard line.step >= 1, line.step <= steps.count else {
+            throw ImportProblem("an amendment names step \(line.step), which the run does not have")
+        }
         let at = try timestamp(line.at, "an amendment's 'at'")
         if line.added == true {
             guard line.before == nil else { throw ImportProblem("an amendment that added its step has no 'before'") }
@@ -119,22 +121,30 @@ public enum HistoryJSON {
         }
         // An answer changed before was a question's; a habit's result, a habit's.
         if (result == .answered) != (steps[line.step - 1].decision.kind == .question) {
-            throw ImportProblem("an amendment of step \(line.step) holds a '\(before.result)' before, which a \(steps[line.step - 1].decision.kind.rawValue) cannot")
+            throw ImportProblem(
+                "an amendment of step \(line.step) holds a '\(before.result)' before, which a \(steps[line.step - 1].decision.kind.rawValue) cannot")
         }
         if result == .answered {
-            guard let index = before.index, index >= 1, index <= Double(Int16.max), index.rounded() == index, let text = before.option, before.value == nil else {
+            guard let index = before.index, index >= 1, index <= Double(Int16.max), index.rounded() == index, let text = before.option,
+                before.value == nil
+            else {
                 throw ImportProblem("an amendment of an answer needs 'option' and its 'index' (1, 2, 3...) before, and no 'value'")
             }
             if let problem = RecordedValues.textProblem(text) { throw ImportProblem("an amendment's 'before.option' \(problem)") }
-            if let seconds = before.seconds, let why = RecordedValues.secondsProblem(seconds) { throw ImportProblem("an amendment's 'before.seconds' \(why)") }
+            if let seconds = before.seconds, let why = RecordedValues.secondsProblem(seconds) {
+                throw ImportProblem("an amendment's 'before.seconds' \(why)")
+            }
             return Amendment(
                 step: line.step, madeAt: at, added: false,
                 before: Amendment.Before(result: .answered, seconds: before.seconds, option: Int(index) - 1, optionText: text))
         }
         if before.option != nil || before.index != nil { throw ImportProblem("an amendment of a habit's step has no 'option' before") }
         if let value = before.value, let why = RecordedValues.amountProblem(value) { throw ImportProblem("an amendment's 'before.value' \(why)") }
-        if let seconds = before.seconds, let why = RecordedValues.secondsProblem(seconds) { throw ImportProblem("an amendment's 'before.seconds' \(why)") }
-        return Amendment(step: line.step, madeAt: at, added: false, before: Amendment.Before(result: result, value: before.value, seconds: before.seconds))
+        if let seconds = before.seconds, let why = RecordedValues.secondsProblem(seconds) {
+            throw ImportProblem("an amendment's 'before.seconds' \(why)")
+        }
+        return Amendment(
+            step: line.step, madeAt: at, added: false, before: Amendment.Before(result: result, value: before.value, seconds: before.seconds))
     }
 
     private static func decode(_ step: StepLine, _ n: Int) throws(ImportProblem) -> StoredStep {
@@ -168,7 +178,8 @@ public enum HistoryJSON {
                 step: n, node: step.node, kind: kind, result: result, value: step.value, option: option,
                 optionText: result == .answered ? step.option : nil),
             title: step.title, target: step.target, unit: step.unit, decidedAt: try timestamp(step.at, "step \(n): 'at'"),
-            seconds: step.seconds, reason: try step.reason.map { (text: String) throws(ImportProblem) in
+            seconds: step.seconds,
+            reason: try step.reason.map { (text: String) throws(ImportProblem) in
                 guard let reason = PassReason(rawValue: text), result == .notScheduled else {
                     throw ImportProblem("step \(n): 'reason' is not done-by-log or done-by-run on a not-scheduled step: '\(text)'")
                 }

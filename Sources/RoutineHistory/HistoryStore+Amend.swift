@@ -108,7 +108,8 @@ extension HistoryStore {
         }
     }
 
-    private func changeAnswer(_ runID: Int64, step number: Int, of index: Int, in routine: Routine, to option: Int, now: Timestamp, _ db: Database) throws
+    private func changeAnswer(_ runID: Int64, step number: Int, of index: Int, in routine: Routine, to option: Int, now: Timestamp, _ db: Database)
+        throws
         -> Result<AmendOutcome, LogRefusal>
     {
         var step = try Self.step(runID, number, db, self)
@@ -136,11 +137,13 @@ extension HistoryStore {
         if d.result == change.result, d.value == (change.result == .done ? change.value : nil), change.seconds == nil {
             let row = try Row.fetchOne(db, sql: "SELECT kind = 'log', utcOffset, date FROM run WHERE id = ?", arguments: [runID])
             let by = Completion(
-                source: row?[0] == true ? .log : .run, time: step.decidedAt.clockTime(offset: row?[1] ?? 0), value: d.value, seconds: step.seconds ?? 0)
+                source: row?[0] == true ? .log : .run, time: step.decidedAt.clockTime(offset: row?[1] ?? 0), value: d.value,
+                seconds: step.seconds ?? 0)
             let date = CalendarDate(row?[2] ?? "") ?? .today()
-            return .failure(change.result == .done
-                ? .alreadyDone(id: d.node, title: step.title, date: date, by: by)
-                : .alreadySkipped(id: d.node, title: step.title, date: date, by: by))
+            return .failure(
+                change.result == .done
+                    ? .alreadyDone(id: d.node, title: step.title, date: date, by: by)
+                    : .alreadySkipped(id: d.node, title: step.title, date: date, by: by))
         }
         return .success(try self.change(runID, step: number, to: change, now: now, db))
     }
@@ -186,7 +189,9 @@ extension HistoryStore {
             let (amendmentID, runID, number, date): (Int64, Int64, Int, String) = (row[0], row[1], row[2], row[3])
             if let expected, expected.run != runID || expected.step != number { return nil }
             var amendment: Amendment?
-            try db.forEachRawRow("SELECT \(Amendment.columns(self)) FROM amendment WHERE id = ?", arguments: [amendmentID]) { amendment = Amendment(raw: $0) }
+            try db.forEachRawRow("SELECT \(Amendment.columns(self)) FROM amendment WHERE id = ?", arguments: [amendmentID]) {
+                amendment = Amendment(raw: $0)
+            }
             guard let amendment else { return nil }
             var step = try Self.step(runID, number, db, self)
             if let before = amendment.before, before.result == .answered {

@@ -31,9 +31,18 @@ extension HistoryStore {
             guard try db.tableExists("dayOff") else { return [] }
             var conditions: [String] = []
             var arguments: [(any DatabaseValueConvertible)?] = []
-            if let routine { conditions.append("routine = ?"); arguments.append(routine) }
-            if let from { conditions.append("date >= ?"); arguments.append(from.description) }
-            if let through { conditions.append("date <= ?"); arguments.append(through.description) }
+            if let routine {
+                conditions.append("routine = ?")
+                arguments.append(routine)
+            }
+            if let from {
+                conditions.append("date >= ?")
+                arguments.append(from.description)
+            }
+            if let through {
+                conditions.append("date <= ?")
+                arguments.append(through.description)
+            }
             let selection = conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND ")
             let rows = try Row.fetchAll(
                 db, sql: "SELECT routine, date, reason, recordedAt FROM dayOff\(selection) ORDER BY date, routine",

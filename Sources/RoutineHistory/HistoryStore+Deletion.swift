@@ -54,7 +54,8 @@ extension HistoryStore {
         try write { db in
             guard let run = try Self.run(id, db, self) else { return nil }
             var tables: [DeletedRun.Table] = []
-            for (table, key, order) in [("run", "id", "id"), ("step", "runId", "step"), ("amendment", "runId", "id")] where try db.tableExists(table) {
+            for (table, key, order) in [("run", "id", "id"), ("step", "runId", "step"), ("amendment", "runId", "id")] where try db.tableExists(table)
+            {
                 let rows = try Row.fetchAll(db, sql: "SELECT * FROM \(table) WHERE \(key) = ? ORDER BY \(order)", arguments: [id])
                 guard let first = rows.first else { continue }
                 let columns = Array(first.columnNames)
@@ -92,9 +93,19 @@ extension HistoryStore {
                 }
                 if idTaken, let k = columns.firstIndex(of: "id") {
                     columns.remove(at: k)
-                    rows = rows.map { var row = $0; row.remove(at: k); return row }
+                    rows = rows.map {
+                        var row = $0
+                        row.remove(at: k)
+                        return row
+                    }
                 }
-                if let k = columns.firstIndex(of: "runId") { rows = rows.map { var row = $0; row[k] = runID.databaseValue; return row } }
+                if let k = columns.firstIndex(of: "runId") {
+                    rows = rows.map {
+                        var row = $0
+                        row[k] = runID.databaseValue
+                        return row
+                    }
+                }
                 let names = columns.map { "\"\($0)\"" }.joined(separator: ", ")
                 let marks = Array(repeating: "?", count: columns.count).joined(separator: ", ")
                 for row in rows {

@@ -44,9 +44,10 @@ extension HistoryStore {
                 return
             }
             let at = columnBytes(raw, 7).flatMap(Timestamp.init(utf8:)) ?? Timestamp(milliseconds: 0)
-            facts.entries.append(DayEntry(
-                node: node, result: result, value: columnDouble(raw, 5), seconds: sqlite3_column_double(raw, 6),
-                source: sqlite3_column_int64(raw, 1) != 0 ? .log : .run, time: at.clockTime(offset: Int(sqlite3_column_int64(raw, 2)))))
+            facts.entries.append(
+                DayEntry(
+                    node: node, result: result, value: columnDouble(raw, 5), seconds: sqlite3_column_double(raw, 6),
+                    source: sqlite3_column_int64(raw, 1) != 0 ? .log : .run, time: at.clockTime(offset: Int(sqlite3_column_int64(raw, 2)))))
         }
         facts.doneEarlierThisWeek = doneDays.mapValues(\.count)
         if facts.hadRun, !facts.runCompleted, let reachable = try stillReachable(db, routine, facts, excluding: excluded) {
@@ -61,7 +62,8 @@ extension HistoryStore {
     /// stops it there, so that more is kept reachable, never less.
     private func stillReachable(_ db: Database, _ routine: Routine, _ facts: DayFacts, excluding excluded: Int64?) throws -> Set<Int>? {
         let kind = hasLogColumns ? "kind = 'run' AND " : ""
-        let sql = "SELECT \(StoredRun.columns(self)) FROM run WHERE \(kind)routine = ? AND date = ? AND id IS NOT ? ORDER BY startedAt DESC, id DESC LIMIT 1"
+        let sql =
+            "SELECT \(StoredRun.columns(self)) FROM run WHERE \(kind)routine = ? AND date = ? AND id IS NOT ? ORDER BY startedAt DESC, id DESC LIMIT 1"
         var found: StoredRun?
         try db.forEachRawRow(sql, arguments: [routine.name, facts.date.description, excluded]) { found = StoredRun(raw: $0) }
         guard var stored = found, let id = stored.id else { return nil }

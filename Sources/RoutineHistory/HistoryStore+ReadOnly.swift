@@ -27,7 +27,8 @@ extension HistoryStore {
         let state = try store.checkOwnership()
         let hasRuns = (try? store.queue.read { try $0.tableExists("run") }) ?? false
         store.hasLogColumns = (try? store.queue.read { db in try db.columns(in: "run").contains { $0.name == "kind" } }) ?? false
-        store.hasAnswerAmendments = store.hasLogColumns
+        store.hasAnswerAmendments =
+            store.hasLogColumns
             && ((try? store.queue.read { db in try db.columns(in: "amendment").contains { $0.name == "optionIndex" } }) ?? false)
         return state.isMarked && hasRuns ? store : nil
     }
@@ -47,7 +48,9 @@ extension HistoryStore {
         if writable, hasHotJournal(path) {
             throw .unavailable(
                 path: path,
-                reason: "a transaction was left unfinished in '\(path)-journal'; any command that reads it ('routine log') rolls that back first, then check again")
+                reason:
+                    "a transaction was left unfinished in '\(path)-journal'; any command that reads it ('routine log') rolls that back first, then check again"
+            )
         }
         let location = writable ? plainPath(path) : "file:" + uriEscaped(path) + "?immutable=1"
         do {
@@ -64,12 +67,14 @@ extension HistoryStore {
     private static func refuseUnappliedChanges(_ path: String) throws(HistoryError) {
         var info = stat()
         if stat(path + "-wal", &info) == 0, info.st_size > 0 {
-            throw .unavailable(path: path, reason: "it is read-only here and has changes not yet applied in '\(path)-wal'; open it once with write access")
+            throw .unavailable(
+                path: path, reason: "it is read-only here and has changes not yet applied in '\(path)-wal'; open it once with write access")
         }
         if hasHotJournal(path) {
             throw .unavailable(
                 path: path,
-                reason: "it is read-only here and a transaction was left unfinished in '\(path)-journal'; open it once with write access to roll it back")
+                reason:
+                    "it is read-only here and a transaction was left unfinished in '\(path)-journal'; open it once with write access to roll it back")
         }
     }
 

@@ -28,7 +28,9 @@ extension HistoryStore {
                 let (selection, arguments) = filter.sql
                 let isLog = hasLogColumns ? "kind = 'log'" : "0"
                 try db.forEachRawRow("SELECT id, date, result = 'completed', \(isLog) FROM run \(selection)", arguments: arguments) { raw in
-                    guard let rank = reader.rank[sqlite3_column_int64(raw, 0)], let text = columnText(raw, 1), let date = CalendarDate(text) else { return }
+                    guard let rank = reader.rank[sqlite3_column_int64(raw, 0)], let text = columnText(raw, 1), let date = CalendarDate(text) else {
+                        return
+                    }
                     runOfRank[rank] = runs.count
                     var run = StatsRun(date: date, completed: sqlite3_column_int64(raw, 2) != 0, steps: [])
                     run.isLog = sqlite3_column_int64(raw, 3) != 0

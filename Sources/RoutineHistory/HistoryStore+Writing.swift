@@ -85,19 +85,22 @@ extension HistoryStore {
 
     static func insertStep(_ step: StoredStep, run id: Int64, _ db: Database) throws {
         let d = step.decision
-        try db.cachedStatement(sql: """
-            INSERT INTO step (runId, step, node, kind, title, result, value, target, unit, optionIndex, optionText, decidedAt, seconds, reason)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """).execute(arguments: [
-                id, d.step, d.node, d.kind.rawValue, step.title, d.result.rawValue, d.value, step.target, step.unit, d.option,
-                d.optionText, step.decidedAt.description, step.seconds, step.reason?.rawValue,
-            ])
+        try db.cachedStatement(
+            sql: """
+                INSERT INTO step (runId, step, node, kind, title, result, value, target, unit, optionIndex, optionText, decidedAt, seconds, reason)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """
+        ).execute(arguments: [
+            id, d.step, d.node, d.kind.rawValue, step.title, d.result.rawValue, d.value, step.target, step.unit, d.option,
+            d.optionText, step.decidedAt.description, step.seconds, step.reason?.rawValue,
+        ])
     }
 
     static func insertAmendment(_ amendment: Amendment, run id: Int64, _ db: Database) throws {
         let before = amendment.before
         try db.cachedStatement(
-            sql: "INSERT INTO amendment (runId, step, madeAt, added, result, value, seconds, optionIndex, optionText) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
+            sql:
+                "INSERT INTO amendment (runId, step, madeAt, added, result, value, seconds, optionIndex, optionText) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
         ).execute(arguments: [
             id, amendment.step, amendment.madeAt.description, amendment.added, before?.result.rawValue, before?.value, before?.seconds,
             before?.option, before?.optionText,

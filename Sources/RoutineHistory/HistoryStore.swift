@@ -119,7 +119,8 @@ public final class HistoryStore: @unchecked Sendable {
         configuration.busyMode = .timeout(10)
         configuration.label = "routine history"
         do {
-            let store = HistoryStore(path: path, queue: try DatabaseQueue(path: plainPath(path), configuration: configuration), location: plainPath(path))
+            let store = HistoryStore(
+                path: path, queue: try DatabaseQueue(path: plainPath(path), configuration: configuration), location: plainPath(path))
             return (store, try store.ownershipState())
         } catch {
             if readOnly, let error = error as? DatabaseError, error.resultCode == .SQLITE_IOERR || error.resultCode == .SQLITE_FULL {

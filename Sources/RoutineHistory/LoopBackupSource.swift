@@ -142,7 +142,6 @@ public struct LoopBackupSource: TrackerSource {
         }
     }
 
-
     static func reason(_ error: Error) -> String {
         (error as? DatabaseError)?.message ?? "\(error)"
     }

@@ -95,7 +95,8 @@ struct Json0Reader {
     }
 
     private static func isDelimiter(_ byte: UInt8) -> Bool {
-        byte == UInt8(ascii: ",") || byte == UInt8(ascii: "}") || byte == UInt8(ascii: "]") || byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09
+        byte == UInt8(ascii: ",") || byte == UInt8(ascii: "}") || byte == UInt8(ascii: "]") || byte == 0x20 || byte == 0x0A || byte == 0x0D
+            || byte == 0x09
     }
 
     /// A string's bytes between its quotes, and whether any is escaped.
@@ -151,7 +152,7 @@ struct NumberScanner {
         while at < bytes.endIndex, bytes[at] == 0x20 { at += 1 }
         guard at < bytes.endIndex else { return nil }
         let byte = bytes[at]
-        if (byte == UInt8(ascii: "e") || byte == UInt8(ascii: "s")), at + 1 < bytes.endIndex, bytes[at + 1] == UInt8(ascii: ",") {
+        if byte == UInt8(ascii: "e") || byte == UInt8(ascii: "s"), at + 1 < bytes.endIndex, bytes[at + 1] == UInt8(ascii: ",") {
             at += 2
             return byte
         }

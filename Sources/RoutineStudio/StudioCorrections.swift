@@ -1,8 +1,8 @@
 import Foundation
 import HTTPTypes
-import Synchronization
 import RoutineHistory
 import RoutineKit
+import Synchronization
 
 /// A day's record and its corrections: `GET /api/day` as `routine log FILE --date D --json`
 /// reads it, corrections through the history's amendments (as `routine amend` writes them),
@@ -48,7 +48,8 @@ struct StudioCorrections: Sendable {
                 let date = CalendarDate(run.date) ?? .today()
                 // The routine's rules for what a habit takes: an unknown node, a value missing or not expected.
                 let rules = DayRules(routine: routine, facts: DayFacts(date: date), unconditional: [])
-                let request = LogRequest(id: step.decision.node, skip: correction.result == .skipped, value: correction.value, seconds: correction.seconds, force: true)
+                let request = LogRequest(
+                    id: step.decision.node, skip: correction.result == .skipped, value: correction.value, seconds: correction.seconds, force: true)
                 if case .failure(let refusal) = rules.mayLog(request) { return try Self.refused(refusal, routine, on: date, store) }
                 switch try store.amendStep(number, of: runID, to: correction.change) {
                 case nil: return Self.stale(.stepNotRecorded(run: runID, step: number))
@@ -157,17 +158,24 @@ extension StudioCorrections {
     /// The day's JSON (``DayRecord/json``) of `routine`, with `missing`: the habits the
     /// statistics call missed that day (due, nothing recorded), which the day view offers to
     /// add; and one more member when given.
-    static func json(_ routine: Routine, on date: CalendarDate, store: HistoryStore?, extra: (String, JSONValue)? = nil) throws(HistoryError) -> [UInt8] {
+    static func json(_ routine: Routine, on date: CalendarDate, store: HistoryStore?, extra: (String, JSONValue)? = nil) throws(HistoryError)
+        -> [UInt8]
+    {
         var json = try store?.dayRecord(of: routine.name, on: date).json ?? DayRecord(date: date).json
         if case .object(var members) = json {
             let missed = try StatsLoading.day(date, of: routine, store: store).filter { $0.day.status == .missed }
-            members.append(("missing", .array(missed.map { habit in
-                let target = routine.target(of: habit.index)
-                return .object([
-                    ("node", .string(routine.id(of: habit.index))), ("title", .string(routine.title(of: habit.index))),
-                    ("target", target.map { .number($0.amount) } ?? .null), ("unit", target?.unit.map(JSONValue.string) ?? .null),
-                ])
-            })))
+            members.append(
+                (
+                    "missing",
+                    .array(
+                        missed.map { habit in
+                            let target = routine.target(of: habit.index)
+                            return .object([
+                                ("node", .string(routine.id(of: habit.index))), ("title", .string(routine.title(of: habit.index))),
+                                ("target", target.map { .number($0.amount) } ?? .null), ("unit", target?.unit.map(JSONValue.string) ?? .null),
+                            ])
+                        })
+                ))
             if let extra { members.append(extra) }
             json = .object(members)
         }
@@ -192,8 +200,10 @@ extension StudioCorrections {
 
     /// A refusal of the log rules: 409 for done or skipped already, else 422; the day as `state`.
     static func refused(_ refusal: LogRefusal, _ routine: Routine, on date: CalendarDate, _ store: HistoryStore) throws(HistoryError) -> Answer {
-        (StudioToday.isAlreadyDone(refusal) ? .conflict : .unprocessableContent,
-         StudioState.refusal(refusal.diagnostic, state: try json(routine, on: date, store: store)))
+        (
+            StudioToday.isAlreadyDone(refusal) ? .conflict : .unprocessableContent,
+            StudioState.refusal(refusal.diagnostic, state: try json(routine, on: date, store: store))
+        )
     }
 
     /// What the page showed is not in the history any more: 409.

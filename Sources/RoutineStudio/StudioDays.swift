@@ -53,7 +53,8 @@ struct StudioDays: Sendable {
         do {
             let store = try StudioToday.readOnlyStore(historyPath)
             let days = try store?.daysOff(of: loaded.routine.name, from: window.since, through: window.until) ?? []
-            let list = JSONValue.array(days.map { .object([("date", .string($0.date.description)), ("reason", $0.reason.map(JSONValue.string) ?? .null)]) })
+            let list = JSONValue.array(
+                days.map { .object([("date", .string($0.date.description)), ("reason", $0.reason.map(JSONValue.string) ?? .null)]) })
             return (.ok, Array(JSONValue.object([("daysOff", list)]).text.utf8))
         } catch {
             return StudioToday.refusal(error.readingDiagnostic, .internalServerError)

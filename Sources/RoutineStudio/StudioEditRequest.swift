@@ -3,7 +3,10 @@ import RoutineKit
 
 /// A `POST /api/edit` body: `{"version": N, "op": NAME, ...}`.
 struct StudioEditRequest: Sendable {
-    enum Action: Sendable { case op(RoutineEditOp), undo, redo }
+    enum Action: Sendable {
+        case op(RoutineEditOp)
+        case undo, redo
+    }
 
     var version: Int
     var action: Action
@@ -154,9 +157,13 @@ struct StudioEditRequest: Sendable {
             }
             changes.days = try change("days") { raw throws(Malformed) in
                 let words: [String]
-                if let text = raw as? String { words = text.split(whereSeparator: { $0 == " " || $0 == "," }).map(String.init) }
-                else if let list = raw as? [String] { words = list }
-                else { throw Malformed(reason: "'days' must be a list of day names") }
+                if let text = raw as? String {
+                    words = text.split(whereSeparator: { $0 == " " || $0 == "," }).map(String.init)
+                } else if let list = raw as? [String] {
+                    words = list
+                } else {
+                    throw Malformed(reason: "'days' must be a list of day names")
+                }
                 var days = Weekdays()
                 for word in words {
                     guard let set = Weekdays.named(word) else { throw Malformed(reason: "'\(word)' is not a day: mon..sun, weekdays or weekends") }

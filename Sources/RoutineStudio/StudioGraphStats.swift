@@ -7,7 +7,9 @@ import RoutineKit
 /// the library code `graph --stats` and `stats` use (`StatsLoading`, `GraphHistory`), so the
 /// three agree.
 enum StudioGraphStats {
-    static func answer(_ loaded: LoadedRoutine, since: String?, until: String?, historyPath: String?, today: CalendarDate = .today()) -> StudioToday.Answer {
+    static func answer(_ loaded: LoadedRoutine, since: String?, until: String?, historyPath: String?, today: CalendarDate = .today())
+        -> StudioToday.Answer
+    {
         let window: DateWindow
         switch StudioToday.window(of: loaded, since: since, until: until) {
         case .window(let checked): window = checked

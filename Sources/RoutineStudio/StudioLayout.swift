@@ -87,15 +87,20 @@ struct StudioLayout: Sendable {
                 ports[node.id] = list
                 let total = Int(x)
                 out += "  n\(index) [shape=plain, fixedsize=false, label=<<table border=\"0\" cellborder=\"0\" cellspacing=\"0\" cellpadding=\"0\">"
-                out += "<tr><td colspan=\"\(max(size.ports.count, 1))\" fixedsize=\"true\" width=\"\(total)\" height=\"\(Int(titleHeight))\"></td></tr>"
+                out +=
+                    "<tr><td colspan=\"\(max(size.ports.count, 1))\" fixedsize=\"true\" width=\"\(total)\" height=\"\(Int(titleHeight))\"></td></tr>"
                 out += "<tr>\(cells)</tr></table>>];\n"
             }
         }
         func target(_ edge: Edge) -> String? {
             switch edge.target {
             case .node(let i): return byID[routine.id(of: i)].map { "n\($0)" }
-            case .end: usesEnd = true; return "end"
-            case .missing(let k): missing.insert(k); return "m\(k)"
+            case .end:
+                usesEnd = true
+                return "end"
+            case .missing(let k):
+                missing.insert(k)
+                return "m\(k)"
             }
         }
         func name(_ edge: Edge) -> String { routine.name(of: edge.target) }
@@ -114,7 +119,8 @@ struct StudioLayout: Sendable {
                 }
             }
             for edge in node.next {
-                add("n\(index)", edge, Arrow(from: node.id, to: name(edge), option: nil, kind: node.isQuestion ? .gather : .next),
+                add(
+                    "n\(index)", edge, Arrow(from: node.id, to: name(edge), option: nil, kind: node.isQuestion ? .gather : .next),
                     extra: node.isQuestion ? ", style=dashed" : "")
             }
         }
@@ -141,11 +147,17 @@ struct StudioLayout: Sendable {
                     var object: (name: String?, pos: Raw?, width: Raw?, height: Raw?) = (nil, nil, nil, nil)
                     defer { objects.append(object) }
                     return reader.object { reader, key in
-                        if key.is("name") { object.name = reader.string() }
-                        else if key.is("pos") { object.pos = reader.raw() }
-                        else if key.is("width") { object.width = reader.raw() }
-                        else if key.is("height") { object.height = reader.raw() }
-                        else { return reader.skip() }
+                        if key.is("name") {
+                            object.name = reader.string()
+                        } else if key.is("pos") {
+                            object.pos = reader.raw()
+                        } else if key.is("width") {
+                            object.width = reader.raw()
+                        } else if key.is("height") {
+                            object.height = reader.raw()
+                        } else {
+                            return reader.skip()
+                        }
                         return true
                     }
                 }
@@ -155,9 +167,7 @@ struct StudioLayout: Sendable {
                     var edge: (id: Raw?, pos: Raw?) = (nil, nil)
                     defer { edges.append(edge) }
                     return reader.object { reader, key in
-                        if key.is("id") { edge.id = reader.raw() }
-                        else if key.is("pos") { edge.pos = reader.raw() }
-                        else { return reader.skip() }
+                        if key.is("id") { edge.id = reader.raw() } else if key.is("pos") { edge.pos = reader.raw() } else { return reader.skip() }
                         return true
                     }
                 }

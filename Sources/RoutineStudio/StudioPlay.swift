@@ -9,7 +9,8 @@ enum StudioPlay {
     /// done with that amount), `s` (skip) and `o<N>` (answer N).
     static func play(_ loaded: LoadedRoutine, answers: [String], date: CalendarDate = .today()) -> [UInt8] {
         if let error = loaded.diagnostics.first(where: { $0.severity == .error }) {
-            return StudioState.refusal(Diagnostic(.editRefused, "the routine cannot be played until its errors are fixed: \(error.message)", at: nil), state: nil)
+            return StudioState.refusal(
+                Diagnostic(.editRefused, "the routine cannot be played until its errors are fixed: \(error.message)", at: nil), state: nil)
         }
         let routine = loaded.routine
         let nodes = routine.nodes
@@ -40,7 +41,9 @@ enum StudioPlay {
             let outcome: String
             switch record.outcome {
             case .habit(.done, let value?):
-                outcome = "done: \(NumberText.format(value))" + (node.target.map { " of \(NumberText.format($0.amount))" + ($0.unit.map { " \($0)" } ?? "") } ?? "")
+                outcome =
+                    "done: \(NumberText.format(value))"
+                    + (node.target.map { " of \(NumberText.format($0.amount))" + ($0.unit.map { " \($0)" } ?? "") } ?? "")
             case .habit(.done, nil): outcome = "done"
             case .habit(.skipped, _): outcome = "skipped"
             case .habit(.notScheduled, _): outcome = "not scheduled on \(date.weekdayName)s"
@@ -51,9 +54,12 @@ enum StudioPlay {
         var prompt = JSONValue.null
         if let index = run.current {
             let node = nodes[index]
-            let choices: [JSONValue] = node.isQuestion
+            let choices: [JSONValue] =
+                node.isQuestion
                 ? node.options.enumerated().map { k, option in .object([("label", .string(option.text)), ("answer", .string("o\(k)"))]) }
-                : [.object([("label", .string("Done")), ("answer", .string("d"))]), .object([("label", .string("Skip")), ("answer", .string("s"))])]
+                : [
+                    .object([("label", .string("Done")), ("answer", .string("d"))]), .object([("label", .string("Skip")), ("answer", .string("s"))]),
+                ]
             var members: [(String, JSONValue)] = [
                 ("id", .string(node.id)), ("kind", .string(node.kind.rawValue)), ("title", .string(node.title)),
                 ("note", node.note.map { .string($0) } ?? .null), ("choices", .array(choices)),

@@ -112,7 +112,9 @@ actor StudioRuns {
         guard holder == live.holder else { return (.conflict, Self.heldElsewhere(live)) }
         guard live.isInStep else {
             runs[id] = nil
-            return (.conflict, Self.refusal(message: "this run was taken up elsewhere (a terminal's 'routine run --resume'): resume it here to go on"))
+            return (
+                .conflict, Self.refusal(message: "this run was taken up elsewhere (a terminal's 'routine run --resume'): resume it here to go on")
+            )
         }
         live.said.notes.removeAll()
         touch(id)
@@ -203,9 +205,10 @@ actor StudioRuns {
         } catch {
             return .failure(error)
         }
-        return .success(RunHistory(
-            routine: loaded.routine, source: loaded.file.bytes, path: path, date: date, store: store,
-            warn: { said.notes.append($0.message) }, note: { said.notes.append($0) }))
+        return .success(
+            RunHistory(
+                routine: loaded.routine, source: loaded.file.bytes, path: path, date: date, store: store,
+                warn: { said.notes.append($0.message) }, note: { said.notes.append($0) }))
     }
 
     private func storedRun(_ id: Int64, of routine: Routine) -> Result<StoredRun, AnswerError> {
@@ -249,10 +252,15 @@ actor StudioRuns {
     static func refusal(message: String) -> JSONValue { .object([("error", .object([("message", .string(message))]))]) }
 
     static func refusal(_ diagnostic: Diagnostic) -> JSONValue {
-        .object([("error", .object([
-            ("code", .string(diagnostic.code.rawValue)), ("message", .string(diagnostic.message)),
-            ("notes", .array(diagnostic.notes.map { .string($0.message) })),
-        ]))])
+        .object([
+            (
+                "error",
+                .object([
+                    ("code", .string(diagnostic.code.rawValue)), ("message", .string(diagnostic.message)),
+                    ("notes", .array(diagnostic.notes.map { .string($0.message) })),
+                ])
+            )
+        ])
     }
 
     /// A routine with errors has no run: `routine run` refuses it too.

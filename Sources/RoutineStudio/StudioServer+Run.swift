@@ -36,7 +36,8 @@ extension StudioServer {
             case .failure(let malformed): return Self.badRequest(malformed)
             }
             if case .tooFarAhead(let days) = RunDate(date, today: .today()) {
-                return Self.answer((.unprocessableContent, StudioRuns.refusal(message: Diagnostic.runDateTooFarAhead(date, days: days, today: .today()))))
+                return Self.answer(
+                    (.unprocessableContent, StudioRuns.refusal(message: Diagnostic.runDateTooFarAhead(date, days: days, today: .today()))))
             }
             let mode: StudioRuns.Mode
             switch (body.flag("resume"), body.flag("fresh")) {
@@ -68,7 +69,9 @@ extension StudioServer {
             case .failure(let malformed): return Self.badRequest(malformed)
             }
             guard case .success(let id) = body.run else { return Self.badRequest(.init(reason: "'run' must be a run's number")) }
-            guard let answer = body.text("answer") else { return Self.badRequest(.init(reason: "'answer' must be a string: d, s, b, q, an option, or a number")) }
+            guard let answer = body.text("answer") else {
+                return Self.badRequest(.init(reason: "'answer' must be a string: d, s, b, q, an option, or a number"))
+            }
             let seconds: Double?
             switch body.seconds {
             case .success(let measured): seconds = measured

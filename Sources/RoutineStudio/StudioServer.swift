@@ -43,7 +43,9 @@ public struct StudioServer: Sendable {
     /// Why `token` cannot be a studio's token: it must be as hard to guess as the studio's own,
     /// and safe as it is in an address and a cookie (lowercase hex digits, at least 32).
     public static func tokenRefusal(_ token: String) -> Diagnostic? {
-        let hex = token.utf8.allSatisfy { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains($0) }
+        let hex = token.utf8.allSatisfy {
+            (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains($0)
+        }
         return hex && token.utf8.count >= minimumTokenLength ? nil : .studioTokenRefused(minimum: minimumTokenLength)
     }
 
@@ -88,7 +90,10 @@ public struct StudioServer: Sendable {
         router.post("/api/play") { request, _ in
             let body = try await request.body.collect(upTo: 1 << 20)
             guard let play = StudioPlay.request(from: Array(buffer: body)) else {
-                return StudioResponse.json(StudioState.refusal(Diagnostic(.editRefused, "the body must be {\"answers\": [...], \"date\": \"YYYY-MM-DD\"?}", at: nil), state: nil), status: .badRequest)
+                return StudioResponse.json(
+                    StudioState.refusal(
+                        Diagnostic(.editRefused, "the body must be {\"answers\": [...], \"date\": \"YYYY-MM-DD\"?}", at: nil), state: nil),
+                    status: .badRequest)
             }
             let loaded = await document.loaded()
             let result = StudioPlay.play(loaded, answers: play.answers, date: play.date)
@@ -143,7 +148,8 @@ public struct StudioServer: Sendable {
         let primary = Application(
             router: router, configuration: .init(address: .hostname("127.0.0.1", port: chosen), serverName: nil),
             onServerRunning: { _ in ready(address, chosen) }, logger: logger)
-        let secondary = Self.canBind(ipv6Loopback: chosen)
+        let secondary =
+            Self.canBind(ipv6Loopback: chosen)
             ? Application(
                 router: router, configuration: .init(address: .hostname("::1", port: chosen), serverName: nil), logger: logger)
             : nil

@@ -49,11 +49,16 @@ enum StudioState {
             }
             members.append(("note", node.note.map { .string($0) } ?? .null))
             let ports = laid.ports[node.id] ?? []
-            members.append(("options", .array(node.options.enumerated().map { k, option in
-                var port: [(String, JSONValue)] = [("index", .int(k)), ("text", .string(option.text))]
-                if k < ports.count { port += [("x", .number(round1(ports[k].x))), ("width", .number(round1(ports[k].width)))] }
-                return .object(port)
-            })))
+            members.append(
+                (
+                    "options",
+                    .array(
+                        node.options.enumerated().map { k, option in
+                            var port: [(String, JSONValue)] = [("index", .int(k)), ("text", .string(option.text))]
+                            if k < ports.count { port += [("x", .number(round1(ports[k].x))), ("width", .number(round1(ports[k].width)))] }
+                            return .object(port)
+                        })
+                ))
             members += [("start", .bool(starts.contains(index))), ("unreachable", .bool(!reachable[index]))]
             if let box = laid.boxes["n\(index)"] { members += box.json }
             nodes.append(.object(members))
@@ -69,9 +74,14 @@ enum StudioState {
         var markers: [(String, JSONValue)] = []
         if let start = laid.boxes["start"] { markers.append(("start", .object(start.json))) }
         if let end = laid.boxes["end"] { markers.append(("end", .object(end.json))) }
-        markers.append(("missing", .array(routine.missingNames.enumerated().compactMap { k, name in
-            laid.boxes["m\(k)"].map { .object([("name", .string(name))] + $0.json) }
-        })))
+        markers.append(
+            (
+                "missing",
+                .array(
+                    routine.missingNames.enumerated().compactMap { k, name in
+                        laid.boxes["m\(k)"].map { .object([("name", .string(name))] + $0.json) }
+                    })
+            ))
         return Graph(
             nodes: .array(nodes), edges: .array(edges), markers: .object(markers), width: laid.width, height: laid.height,
             layoutError: layoutError)

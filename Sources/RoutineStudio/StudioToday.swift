@@ -70,7 +70,9 @@ struct StudioToday: Sendable {
         _ loaded: LoadedRoutine, date text: String, historyPath: String?,
         _ json: (Routine, CalendarDate, HistoryStore?) throws(HistoryError) -> [UInt8]
     ) -> Answer {
-        guard let date = CalendarDate(text) else { return refusal(Diagnostic(.editRefused, "'\(text)' is not a date (YYYY-MM-DD)", at: nil), .badRequest) }
+        guard let date = CalendarDate(text) else {
+            return refusal(Diagnostic(.editRefused, "'\(text)' is not a date (YYYY-MM-DD)", at: nil), .badRequest)
+        }
         if let invalid = invalid(loaded) { return invalid }
         do {
             let store = try StudioToday.readOnlyStore(historyPath)
@@ -98,7 +100,8 @@ struct StudioToday: Sendable {
                 if case .failure(let refused) = rules.habit(body.habit) {
                     refusal = refused
                 } else {
-                    refusal = try store.undoLog(of: body.habit, routine: routine.name, on: date) == nil
+                    refusal =
+                        try store.undoLog(of: body.habit, routine: routine.name, on: date) == nil
                         ? .nothingToUndo(id: body.habit, date: date) : nil
                 }
             } else {

@@ -167,13 +167,15 @@ public struct KeyDecoder: Sendable {
     /// `text` without control and format characters (a joiner inside an emoji stays) and
     /// without the marks of bytes that were not UTF-8.
     public static func typable(_ text: String) -> String {
-        String(String.UnicodeScalarView(text.unicodeScalars.filter { scalar in
-            switch scalar.properties.generalCategory {
-            case .control: false
-            case .format: scalar.value == 0x200D
-            default: scalar.value != 0xFFFD
-            }
-        }))
+        String(
+            String.UnicodeScalarView(
+                text.unicodeScalars.filter { scalar in
+                    switch scalar.properties.generalCategory {
+                    case .control: false
+                    case .format: scalar.value == 0x200D
+                    default: scalar.value != 0xFFFD
+                    }
+                }))
     }
 
     private static func starts(_ b: [UInt8], at i: Int, with prefix: [UInt8]) -> Bool {
@@ -213,7 +215,9 @@ public struct KeyDecoder: Sendable {
         }
         guard let text = String(validating: b[i..<(i + length)], as: UTF8.self) else { return (.invalid, length) }
         // C1 controls and the like are not text.
-        if text.unicodeScalars.allSatisfy({ $0.properties.generalCategory == .control || $0.properties.generalCategory == .format && $0.value != 0x200D }) {
+        if text.unicodeScalars.allSatisfy({
+            $0.properties.generalCategory == .control || $0.properties.generalCategory == .format && $0.value != 0x200D
+        }) {
             return (.ignored, length)
         }
         return (.text(text), length)

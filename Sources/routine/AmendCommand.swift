@@ -60,7 +60,9 @@ struct AmendCommand: ParsableCommand {
                 report(.nothingToAmend(routine.name), colors: input.colorsOnStandardError)
                 throw Exit.errors
             }
-            let back = undone.amendment.before.map { "back to " + Self.describe($0.result, $0.value, answer: $0.optionText) } ?? "the log it added is removed"
+            let back =
+                undone.amendment.before.map { "back to " + Self.describe($0.result, $0.value, answer: $0.optionText) }
+                ?? "the log it added is removed"
             StandardOutput.write(visible: "\(undone.step.title) on \(undone.date): \(back)\n")
             return
         }

@@ -20,10 +20,12 @@ struct ChildProcess {
     static func run(_ program: String, _ arguments: [String]) -> ChildProcess? {
         guard let out = GraphvizRenderer.closeOnExecPipe() else { return nil }
         guard let err = GraphvizRenderer.closeOnExecPipe() else {
-            close(out.read); close(out.write)
+            close(out.read)
+            close(out.write)
             return nil
         }
-        let outPipe = [out.read, out.write], errPipe = [err.read, err.write]
+        let outPipe = [out.read, out.write]
+        let errPipe = [err.read, err.write]
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -36,7 +38,10 @@ struct ChildProcess {
         let started = posix_spawnp(&pid, program, &actions, nil, &argv, environ) == 0
         close(outPipe[1])
         close(errPipe[1])
-        defer { close(outPipe[0]); close(errPipe[0]) }
+        defer {
+            close(outPipe[0])
+            close(errPipe[0])
+        }
         guard started else { return nil }
         var result = ChildProcess(status: 0, output: [], errors: [])
         // Both pipes at once, so that a child filling one while we wait on the other never stalls.

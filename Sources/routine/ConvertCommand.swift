@@ -16,7 +16,9 @@ struct ConvertCommand: ParsableCommand {
     @Option(help: "The form to write: yaml or rt.")
     var to: Target
 
-    @Option(name: .shortAndLong, parsing: .unconditional, help: "Write to this file (atomically) instead of standard output.", completion: .file(extensions: ["rt", "yaml", "yml"]))
+    @Option(
+        name: .shortAndLong, parsing: .unconditional, help: "Write to this file (atomically) instead of standard output.",
+        completion: .file(extensions: ["rt", "yaml", "yml"]))
     var output: String?
 
     @OptionGroup var input: InputOptions
@@ -30,7 +32,10 @@ struct ConvertCommand: ParsableCommand {
             text = YAMLWriter.write(loaded.routine)
             if !loaded.comments.isEmpty {
                 let count = loaded.comments.count
-                StandardError.write(visible: "routine: note: \(count) comment\(count == 1 ? "" : "s") in '\(loaded.file.name)' cannot be carried into YAML and \(count == 1 ? "was" : "were") left out\n")
+                StandardError.write(
+                    visible:
+                        "routine: note: \(count) comment\(count == 1 ? "" : "s") in '\(loaded.file.name)' cannot be carried into YAML and \(count == 1 ? "was" : "were") left out\n"
+                )
             }
         case .rt:
             let layout = loaded.format == .rt ? SourceLayout(file: loaded.file, comments: loaded.comments) : nil

@@ -68,7 +68,8 @@ struct DoneCommand: ParsableCommand {
             }
             let when = removed.startedAt.clockTime(offset: removed.utcOffset)
             let what = removed.steps.first.map { LogArguments.describe($0) } ?? "log"
-            StandardOutput.write(visible: "\(removed.steps.first?.title ?? habit): took back the log of \(when) (\(what)) on \(day.weekdayName) \(day)\n")
+            StandardOutput.write(
+                visible: "\(removed.steps.first?.title ?? habit): took back the log of \(when) (\(what)) on \(day.weekdayName) \(day)\n")
             return
         }
         let request = LogRequest(
@@ -105,9 +106,11 @@ enum LogArguments {
     /// written) nothing can be logged, which is an error.
     static func openStore(_ options: HistoryOptions) throws -> HistoryStore {
         var problem: Diagnostic?
-        let store = try options.openForWriting(disabled: false, unavailable: { error in
-            problem = error?.diagnostic
-        })
+        let store = try options.openForWriting(
+            disabled: false,
+            unavailable: { error in
+                problem = error?.diagnostic
+            })
         guard let store else {
             report(problem ?? .noHistoryForLog(), colors: Terminal.wantsColor(.auto, fd: 2))
             throw Exit.historyRefused
@@ -126,9 +129,10 @@ enum LogArguments {
         var text: String
         switch step.decision.result {
         case .done:
-            text = step.decision.value.map { value in
-                NumberText.format(value) + (step.target.map { " of " + NumberText.format($0) } ?? "") + (step.unit.map { " " + $0 } ?? "")
-            } ?? "done"
+            text =
+                step.decision.value.map { value in
+                    NumberText.format(value) + (step.target.map { " of " + NumberText.format($0) } ?? "") + (step.unit.map { " " + $0 } ?? "")
+                } ?? "done"
         case .skipped: text = "skipped"
         case .notScheduled, .answered: text = step.decision.result.rawValue
         }

@@ -51,7 +51,8 @@ struct FormatCommand: ParsableCommand {
                 continue
             }
             guard loaded.format == .rt else {
-                StandardError.write(visible: "routine: error: '\(path)' is YAML; fmt formats .rt files (convert it with 'routine convert \(path) --to rt')\n")
+                StandardError.write(
+                    visible: "routine: error: '\(path)' is YAML; fmt formats .rt files (convert it with 'routine convert \(path) --to rt')\n")
                 failed = true
                 continue
             }

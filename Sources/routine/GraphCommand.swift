@@ -25,7 +25,9 @@ struct GraphCommand: ParsableCommand {
     @Option(help: "dot (default) or mermaid; by default taken from the -o extension.")
     var format: Format?
 
-    @Option(name: .shortAndLong, parsing: .unconditional, help: "Write to this file: .dot, .gv or .mmd as text; .svg, .png or .pdf rendered by Graphviz's dot.",
+    @Option(
+        name: .shortAndLong, parsing: .unconditional,
+        help: "Write to this file: .dot, .gv or .mmd as text; .svg, .png or .pdf rendered by Graphviz's dot.",
         completion: .file(extensions: ["dot", "gv", "mmd", "svg", "png", "pdf"]))
     var output: String?
 

@@ -6,7 +6,9 @@ struct HistoryCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "history",
         abstract: "Export the run history, import runs into it, check it, or recover what a damaged one still holds.",
-        subcommands: [HistoryExportCommand.self, HistoryImportCommand.self, HistoryCheckCommand.self, HistoryRecoverCommand.self, HistoryRebuildCommand.self]
+        subcommands: [
+            HistoryExportCommand.self, HistoryImportCommand.self, HistoryCheckCommand.self, HistoryRecoverCommand.self, HistoryRebuildCommand.self,
+        ]
     )
 }
 
@@ -71,8 +73,9 @@ struct HistoryImportCommand: ParsableCommand {
     @Option(help: "Import another tracker's history: loop (Loop Habit Tracker) or harsh.")
     var from: Tracker?
 
-    @Option(help: "With --from: the routine file to write for the habits (.rt, .yaml); an import's own file is added to.",
-            completion: .file(extensions: ["rt", "yaml", "yml"]))
+    @Option(
+        help: "With --from: the routine file to write for the habits (.rt, .yaml); an import's own file is added to.",
+        completion: .file(extensions: ["rt", "yaml", "yml"]))
     var routine: String?
 
     @Option(help: "With --from: the routine's name (default: the routine file's name without its extension).")
@@ -141,8 +144,9 @@ struct HistoryImportCommand: ParsableCommand {
             let already = runs.count - added
             let offAdded = daysOff.isEmpty ? 0 : try store.insertDaysOff(daysOff)
             let off = daysOff.isEmpty ? "" : " and \(offAdded) day\(offAdded == 1 ? "" : "s") off"
-            StandardError.write(visible: "imported \(added) run\(added == 1 ? "" : "s")\(off) into '\(store.path)'"
-                + (already > 0 ? "; \(already) \(already == 1 ? "was" : "were") already there" : "") + "\n")
+            StandardError.write(
+                visible: "imported \(added) run\(added == 1 ? "" : "s")\(off) into '\(store.path)'"
+                    + (already > 0 ? "; \(already) \(already == 1 ? "was" : "were") already there" : "") + "\n")
         } catch {
             unwritable(error)
             throw Exit.historyRefused

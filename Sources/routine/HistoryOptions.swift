@@ -22,7 +22,9 @@ struct HistoryOptions: ParsableArguments {
     /// The history file a command that inspects it names: it must exist (exit 66 otherwise).
     func existingPath() throws -> String {
         guard case .file(let path)? = HistoryLocation.resolve(flag: history, disabled: false) else {
-            report(.unreadableHistory("", reason: "no history is named: HOME is not set and neither --history nor ROUTINE_HISTORY is given"), colors: Terminal.wantsColor(.auto, fd: 2))
+            report(
+                .unreadableHistory("", reason: "no history is named: HOME is not set and neither --history nor ROUTINE_HISTORY is given"),
+                colors: Terminal.wantsColor(.auto, fd: 2))
             throw Exit.unreadable
         }
         var info = stat()

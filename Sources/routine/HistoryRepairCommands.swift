@@ -34,7 +34,9 @@ struct HistoryCheckCommand: ParsableCommand {
         writeVisibly(text)
         let problems = found.fileProblems.count + found.lost.count
         let readable = "\(found.runs.count) run\(found.runs.count == 1 ? "" : "s") can be read whole"
-        report(.damagedHistory(path, reason: "\(problems) problem\(problems == 1 ? "" : "s") found; \(readable)"), colors: Terminal.wantsColor(.auto, fd: 2))
+        report(
+            .damagedHistory(path, reason: "\(problems) problem\(problems == 1 ? "" : "s") found; \(readable)"),
+            colors: Terminal.wantsColor(.auto, fd: 2))
         throw Exit.historyRefused
     }
 
@@ -73,7 +75,9 @@ struct HistoryRecoverCommand: ParsableCommand {
         let found = try history.reading { try HistoryInspection.inspect(path) }
         let saved: Int
         do {
-            guard let store = try HistoryStore.open(output, create: true) else { throw HistoryError.unavailable(path: output, reason: "it cannot be created") }
+            guard let store = try HistoryStore.open(output, create: true) else {
+                throw HistoryError.unavailable(path: output, reason: "it cannot be created")
+            }
             saved = try store.insertRuns(found.runs)
         } catch let error as HistoryError {
             let reason = if case .unavailable(_, let reason) = error { reason } else { error.description }

@@ -18,7 +18,8 @@ struct LSPCommand: ParsableCommand {
     @Flag(help: "Accepted for editors that pass it: standard input and output are the only transport.")
     var stdio = false
 
-    @Option(help: "Where diagnostic codes are explained (an address of grammar.md); by default the grammar.md found beside the installed binary, if any.")
+    @Option(
+        help: "Where diagnostic codes are explained (an address of grammar.md); by default the grammar.md found beside the installed binary, if any.")
     var documentation: String?
 
     func run() throws {

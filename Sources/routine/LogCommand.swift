@@ -34,7 +34,9 @@ struct LogCommand: ParsableCommand {
     func validate() throws {
         try DateRangeOptions.checkDates([("--date", date)])
         if let limit, limit < 1 { throw ValidationError("--limit must be at least 1") }
-        if date != nil, range.since != nil || range.until != nil { throw ValidationError("--date names one day: it cannot go with --since or --until") }
+        if date != nil, range.since != nil || range.until != nil {
+            throw ValidationError("--date names one day: it cannot go with --since or --until")
+        }
     }
 
     func run() throws {
@@ -63,7 +65,9 @@ struct LogCommand: ParsableCommand {
             let runs = try history.reading { try store?.runs(filter) ?? [] }
             for run in runs { out.write(HistoryJSON.encode(run)) }
         } else {
-            let daysOff = try store?.daysOff(of: filter.routine, from: filter.since.flatMap(CalendarDate.init), through: filter.until.flatMap(CalendarDate.init)) ?? []
+            let daysOff =
+                try store?.daysOff(
+                    of: filter.routine, from: filter.since.flatMap(CalendarDate.init), through: filter.until.flatMap(CalendarDate.init)) ?? []
             let offText = RunLog.daysOff(daysOff.reversed(), showRoutine: file == nil)
             let runs = try history.reading { try store?.runTotals(filter) ?? [] }
             if runs.isEmpty { out.write(visible: none) }

@@ -117,9 +117,11 @@ struct ShellHint {
 
     /// `text` as one shell word: bare when it is only safe characters, else in single quotes.
     static func word(_ text: String) -> String {
-        let safe = !text.isEmpty && text.unicodeScalars.allSatisfy {
-            ($0 >= "a" && $0 <= "z") || ($0 >= "A" && $0 <= "Z") || ($0 >= "0" && $0 <= "9") || "/._-+:,@".unicodeScalars.contains($0)
-        }
+        let safe =
+            !text.isEmpty
+            && text.unicodeScalars.allSatisfy {
+                ($0 >= "a" && $0 <= "z") || ($0 >= "A" && $0 <= "Z") || ($0 >= "0" && $0 <= "9") || "/._-+:,@".unicodeScalars.contains($0)
+            }
         return safe ? text : "'" + Sanitizer.visible(text).replacingOccurrences(of: "'", with: "'\\''") + "'"
     }
 }

@@ -42,7 +42,9 @@ struct OffCommand: ParsableCommand {
     func validate() throws {
         try DateRangeOptions.checkDates([("DATE", date), ("--until", until)])
         if list {
-            if date != nil || until != nil || reason != nil || undo { throw ValidationError("--list takes only FILE: no DATE, --until, --reason or --undo") }
+            if date != nil || until != nil || reason != nil || undo {
+                throw ValidationError("--list takes only FILE: no DATE, --until, --reason or --undo")
+            }
             return
         }
         guard file != nil, let first = date.flatMap(CalendarDate.init) else { throw ValidationError("give FILE and DATE, or --list") }
@@ -78,9 +80,10 @@ struct OffCommand: ParsableCommand {
         do {
             if undo {
                 let removed = try store.deleteDaysOff(of: name, from: first, through: last)
-                StandardError.write(visible: removed == 0
-                    ? "no days off of '\(name)' on \(span)\n"
-                    : "removed \(removed) day\(removed == 1 ? "" : "s") off of '\(name)' (\(span))\n")
+                StandardError.write(
+                    visible: removed == 0
+                        ? "no days off of '\(name)' on \(span)\n"
+                        : "removed \(removed) day\(removed == 1 ? "" : "s") off of '\(name)' (\(span))\n")
                 return
             }
             let now = Timestamp.now()
@@ -89,8 +92,9 @@ struct OffCommand: ParsableCommand {
             }
             let added = try store.insertDaysOff(days)
             let already = days.count - added
-            StandardError.write(visible: "recorded \(added) day\(added == 1 ? "" : "s") off of '\(name)' (\(span))"
-                + (already > 0 ? "; \(already) \(already == 1 ? "was" : "were") already off" : "") + "\n")
+            StandardError.write(
+                visible: "recorded \(added) day\(added == 1 ? "" : "s") off of '\(name)' (\(span))"
+                    + (already > 0 ? "; \(already) \(already == 1 ? "was" : "were") already off" : "") + "\n")
         } catch {
             unwritable(error)
             throw Exit.historyRefused

@@ -59,12 +59,18 @@ struct PathsCommand: ParsableCommand {
                 out.write(visible: "... and more: \(summary.count) ways in all (--limit N lists more)\n")
             }
             let ways = summary.count == BigCount(1) ? "1 way" : "\(summary.count) ways"
-            out.write(visible: "\(ways) through '\(routine.name)' · shortest \(DurationText.human(summary.shortestSeconds)) · longest \(DurationText.human(summary.longestSeconds))\n")
+            out.write(
+                visible:
+                    "\(ways) through '\(routine.name)' · shortest \(DurationText.human(summary.shortestSeconds)) · longest \(DurationText.human(summary.longestSeconds))\n"
+            )
         } catch let error as PathExplorer.TooComplex {
             out.flush()
             let agendas = error.states > 0 ? ", after \(error.states) distinct agendas" : ""
             let steps = explorer.budget >= 1_000_000 ? "\(explorer.budget / 1_000_000) million" : "\(explorer.budget)"
-            StandardError.write(visible: "routine: error: exploring the ways through '\(file)' reached its work limit (\(steps) agenda steps, set from the routine's size and width\(agendas)): its parallel branches meet in too many combinations, or its agendas are too long, to count its ways in reasonable time\n")
+            StandardError.write(
+                visible:
+                    "routine: error: exploring the ways through '\(file)' reached its work limit (\(steps) agenda steps, set from the routine's size and width\(agendas)): its parallel branches meet in too many combinations, or its agendas are too long, to count its ways in reasonable time\n"
+            )
             throw Exit.errors
         }
     }

@@ -104,7 +104,10 @@ struct RemindCommand: ParsableCommand {
                 StandardError.write(visible: "routine: error: no reminder '\(units.name)' is installed in '\(folder)'\n")
                 throw Exit.errors
             }
-            StandardOutput.write(visible: "removed \(units.name).timer and \(units.name).service from \(folder)\nto stop it now: systemctl --user disable --now \(units.name).timer\n")
+            StandardOutput.write(
+                visible:
+                    "removed \(units.name).timer and \(units.name).service from \(folder)\nto stop it now: systemctl --user disable --now \(units.name).timer\n"
+            )
             return
         }
         if let refusal = Self.verify(units) {
@@ -117,7 +120,10 @@ struct RemindCommand: ParsableCommand {
                 throw Exit.outputFailed
             }
         }
-        StandardOutput.write(visible: "wrote \(folder)/\(units.name).service and .timer\nto start it: systemctl --user daemon-reload && systemctl --user enable --now \(units.name).timer\n")
+        StandardOutput.write(
+            visible:
+                "wrote \(folder)/\(units.name).service and .timer\nto start it: systemctl --user daemon-reload && systemctl --user enable --now \(units.name).timer\n"
+        )
     }
 
     /// Refuses a unit file at `path` that is not this routine's: another routine's (a hash that
@@ -143,7 +149,8 @@ struct RemindCommand: ParsableCommand {
             if !given.hasPrefix("/"), let cwd = getcwd(nil, 0) {
                 defer { free(cwd) }
                 if String(validatingCString: cwd) == nil {
-                    return Sanitizer.visible(bytes: Array(UnsafeBufferPointer(start: cwd, count: strlen(cwd))).map { UInt8(bitPattern: $0) }) + "/" + given
+                    return Sanitizer.visible(bytes: Array(UnsafeBufferPointer(start: cwd, count: strlen(cwd))).map { UInt8(bitPattern: $0) }) + "/"
+                        + given
                 }
             }
         }

@@ -69,7 +69,8 @@ struct RunCommand: ParsableCommand {
         let loaded = try input.loadValid(file)
         var source = try AnswerSource(path: answers)
         let interactive = source.isTerminal && !json
-        let colors = interactive && Terminal.isTerminal(1) && Terminal.environmentAllowsColor && input.color != .never
+        let colors =
+            interactive && Terminal.isTerminal(1) && Terminal.environmentAllowsColor && input.color != .never
             || input.color == .always
         var transcript = RunTranscript(interactive: interactive, colors: colors)
         let day = date.flatMap(CalendarDate.init) ?? .today()

@@ -135,4 +135,3 @@ enum RunLog {
         return DurationText.human(Int(seconds.rounded()))
     }
 }
-

@@ -60,7 +60,8 @@ struct StatsCommand: ParsableCommand {
             guard let id else { continue }
             guard let index = byID[id], routine.isQuestion(index) == wantsQuestion else {
                 let candidates = (0..<routine.nodeCount).filter { routine.isQuestion($0) == wantsQuestion }.map(routine.id(of:))
-                let message = "'\(id)' is not a \(wantsQuestion ? "question" : "habit") of '\(routine.name)'"
+                let message =
+                    "'\(id)' is not a \(wantsQuestion ? "question" : "habit") of '\(routine.name)'"
                     + nameHint(for: id, among: candidates, kind: wantsQuestion ? "questions" : "habits")
                 StandardError.write(visible: "Error: \(flag): \(message)\nUsage: \(RoutineCommand.usageString(for: Self.self))\n")
                 throw ExitCode(64)

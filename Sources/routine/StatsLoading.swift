@@ -10,7 +10,8 @@ extension HistoryOptions {
         let store = try openForReading()
         let loaded = try reading { try StatsLoading(of: routine, in: range.window, store: store) }
         if loaded.tooManyWays {
-            StandardError.write(visible: "routine: note: '\(file)' has too many ways to tell which habits are on all of them; days without a run count as unknown\n")
+            StandardError.write(
+                visible: "routine: note: '\(file)' has too many ways to tell which habits are on all of them; days without a run count as unknown\n")
         }
         return (loaded.report, loaded.runs)
     }

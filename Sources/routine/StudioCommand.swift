@@ -29,7 +29,11 @@ struct StudioCommand: ParsableCommand {
     @Flag(help: "Open the studio in the browser with xdg-open, when it is installed, by an address that works once.")
     var open = false
 
-    @Flag(name: .customLong("no-history"), help: "Record nothing: Today shows the day without history and refuses logs and corrections, a run in the Run tab is kept nowhere, and Your days shows no history (the builder records nothing anyway).")
+    @Flag(
+        name: .customLong("no-history"),
+        help:
+            "Record nothing: Today shows the day without history and refuses logs and corrections, a run in the Run tab is kept nowhere, and Your days shows no history (the builder records nothing anyway)."
+    )
     var noHistory = false
 
     @OptionGroup var history: HistoryOptions

@@ -99,7 +99,9 @@ struct SyncInitCommand: ParsableCommand {
 
     func validate() throws {
         if folder.isEmpty { throw ValidationError("FOLDER needs a name; '' names none") }
-        if let device, device.isEmpty || RecordedValues.textProblem(device) != nil { throw ValidationError("--device needs a name without control characters") }
+        if let device, device.isEmpty || RecordedValues.textProblem(device) != nil {
+            throw ValidationError("--device needs a name without control characters")
+        }
     }
 
     func run() throws {
@@ -140,7 +142,10 @@ struct SyncStatusCommand: ParsableCommand {
         guard let status = try history.reading({ try store.syncStatus() }) else { throw Exit.errors }
         var text = "folder \(status.settings.folder)\nthis device \(status.settings.name) (\(status.settings.device))\n"
         var table = TextTable(columns: 5, rows: status.devices.count + 1)
-        for cell in ["DEVICE", "NAME", "LAST EVENT", "EVENTS", "READ TO"] { table.append(cell); table.endCell() }
+        for cell in ["DEVICE", "NAME", "LAST EVENT", "EVENTS", "READ TO"] {
+            table.append(cell)
+            table.endCell()
+        }
         for device in status.devices {
             let this = device.id == status.settings.device ? " (this)" : ""
             for cell in [device.id, device.name + this, device.lastEvent ?? "-", String(device.events), String(device.highestSequence)] {
@@ -208,7 +213,9 @@ struct HistoryRebuildCommand: ParsableCommand {
         let settings = try member(source, history)
         let result: SyncReport
         do {
-            guard let store = try HistoryStore.open(output, create: true) else { throw HistoryError.unavailable(path: output, reason: "it cannot be created") }
+            guard let store = try HistoryStore.open(output, create: true) else {
+                throw HistoryError.unavailable(path: output, reason: "it cannot be created")
+            }
             result = try store.rebuild(fromSync: settings.folder)
         } catch let error as HistoryError {
             let reason = if case .unavailable(_, let reason) = error { reason } else { error.description }

@@ -185,7 +185,10 @@ final class TerminalLineReader {
         }
         guard text.utf8.count > room else { return key }
         var used = 0
-        let fit = text.prefix { used += $0.utf8.count; return used <= room }
+        let fit = text.prefix {
+            used += $0.utf8.count
+            return used <= room
+        }
         guard !fit.isEmpty else { return nil }
         screen("\u{7}")
         return .paste(String(fit))
@@ -250,11 +253,15 @@ final class TerminalLineReader {
             let whole = max(0, Int(left.rounded(.up)))
             let time = format2(whole / 60) + ":" + format2(whole % 60)
             let state =
-                left <= 0 ? "time is up · Enter: done · Esc: back"
+                left <= 0
+                ? "time is up · Enter: done · Esc: back"
                 : paused ? "paused · Space: go on · Enter: done · Esc: back" : "Space: pause · Enter: done early · Esc: back"
             // One row whatever the width: a line that wrapped would not be redrawn in place.
             var room = Terminal.columns(fd: 1) - 1
-            let line = "  ⏱ \(time)  \(state)".prefix { room -= LineEditor.width(CollectionOfOne($0)); return room >= 0 }
+            let line = "  ⏱ \(time)  \(state)".prefix {
+                room -= LineEditor.width(CollectionOfOne($0))
+                return room >= 0
+            }
             drawnWidth = LineEditor.width(line)
             screen("\r\u{1B}[K" + line)
         }

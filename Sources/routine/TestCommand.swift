@@ -18,7 +18,9 @@ struct TestCommand: ParsableCommand {
         case rich, short, json, junit
     }
 
-    @Argument(help: "Test files or folders; default: the current folder. With --record: the routine, when the test file's name does not say it.", completion: .file())
+    @Argument(
+        help: "Test files or folders; default: the current folder. With --record: the routine, when the test file's name does not say it.",
+        completion: .file())
     var files: [String] = []
 
     @Option(help: "rich, short (one line per diagnostic), json (one object per case) or junit (JUnit XML).")

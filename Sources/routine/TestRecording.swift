@@ -25,7 +25,10 @@ struct TestRecording {
         // The routine: the one named, else the one the file names, else the file's own name.
         let parsed = existing.map { TestParser.parse($0).file }
         guard let routinePath = routine ?? (parsed ?? TestFile()).routinePath(forTestAt: testFile) else {
-            StandardError.write(visible: "routine: error: '\(testFile)' does not say which routine it tests: name it NAME.rt.test, or give the routine: routine test --record \(testFile) ROUTINE.rt --answers \(answers)\n")
+            StandardError.write(
+                visible:
+                    "routine: error: '\(testFile)' does not say which routine it tests: name it NAME.rt.test, or give the routine: routine test --record \(testFile) ROUTINE.rt --answers \(answers)\n"
+            )
             throw ExitCode(64)
         }
         let loaded = try input.loadValid(routinePath)

@@ -62,7 +62,9 @@ struct TestSession {
         }
         let file = LoadedTestFile(source, input: input)
         if !file.diagnostics.isEmpty {
-            StandardError.write(DiagnosticRenderer(style: format == .short ? .short : .rich, colors: input.colorsOnStandardError).render(file.diagnostics, in: source))
+            StandardError.write(
+                DiagnosticRenderer(style: format == .short ? .short : .rich, colors: input.colorsOnStandardError).render(file.diagnostics, in: source)
+            )
         }
         guard file.runnable, let loaded = file.routine else {
             broken = true
@@ -82,7 +84,8 @@ struct TestSession {
             var outcome: TestOutcome
             switch histories.facts(testCase, of: file, routine: routine) {
             case .success(let facts):
-                outcome = TestRunner.run(testCase, routine: routine, doneThisWeek: facts.doneThisWeek, doneEarlier: facts.doneEarlier, ways: countWays)
+                outcome = TestRunner.run(
+                    testCase, routine: routine, doneThisWeek: facts.doneThisWeek, doneEarlier: facts.doneEarlier, ways: countWays)
             case .failure(let diagnostic):
                 outcome = TestOutcome(name: testCase.name, span: testCase.span, failure: diagnostic)
             }
@@ -125,12 +128,13 @@ struct TestSession {
             switch format {
             case .json:
                 var table = LineTable(loaded.file)
-                out.write(JSONValue.object([
-                    ("coverage", .string(path)),
-                    ("answers", .object([("covered", .int(coverage.answers.count)), ("total", .int(coverage.answerCount))])),
-                    ("habits", .object([("covered", .int(coverage.habits.count)), ("total", .int(coverage.habitCount))])),
-                    ("uncovered", .array(missing.map { $0.json(in: loaded.file, table: &table) })),
-                ]))
+                out.write(
+                    JSONValue.object([
+                        ("coverage", .string(path)),
+                        ("answers", .object([("covered", .int(coverage.answers.count)), ("total", .int(coverage.answerCount))])),
+                        ("habits", .object([("covered", .int(coverage.habits.count)), ("total", .int(coverage.habitCount))])),
+                        ("uncovered", .array(missing.map { $0.json(in: loaded.file, table: &table) })),
+                    ]))
             case .junit:
                 let text = DiagnosticRenderer(style: .short, colors: false).render(missing, in: loaded.file)
                 coverageCases.append((path, coverage.summary, strict && !missing.isEmpty ? text : nil))
@@ -147,10 +151,13 @@ struct TestSession {
         case .junit:
             let renderer = DiagnosticRenderer(style: .short, colors: false)
             let sources = Dictionary(suites.map { ($0.file, $0.file) }, uniquingKeysWith: { a, _ in a })
-            out.write(TestReport.junit(suites, coverage: coverageCases, rendered: { file, diagnostic in
-                let bytes = (try? InputReader.read(sources[file] ?? file).get().bytes) ?? []
-                return renderer.render([diagnostic], in: SourceFile(name: file, bytes: bytes))
-            }))
+            out.write(
+                TestReport.junit(
+                    suites, coverage: coverageCases,
+                    rendered: { file, diagnostic in
+                        let bytes = (try? InputReader.read(sources[file] ?? file).get().bytes) ?? []
+                        return renderer.render([diagnostic], in: SourceFile(name: file, bytes: bytes))
+                    }))
         case .json:
             break
         case .rich, .short:

@@ -37,7 +37,9 @@ struct TodayCommand: ParsableCommand {
     @Flag(help: "Exit 1 while something due is neither done nor skipped.")
     var check = false
 
-    @Flag(help: "Send a desktop notification (notify-send) when something due is not done, with Done, Skip and Snooze for the next habit; print nothing.")
+    @Flag(
+        help:
+            "Send a desktop notification (notify-send) when something due is not done, with Done, Skip and Snooze for the next habit; print nothing.")
     var notify = false
 
     @Option(help: "With --notify: how long Snooze waits before notifying again, such as 10m (default) or 1h.")

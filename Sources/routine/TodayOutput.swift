@@ -36,7 +36,10 @@ enum TodayOutput {
     static func detail(_ state: HabitState, _ routine: Routine, _ node: Int, _ day: CalendarDate) -> String {
         switch state {
         case .done(let by):
-            let value = by.value.map { NumberText.format($0) + (routine.target(of: node).map { " of " + NumberText.format($0.amount) + ($0.unit.map { " " + $0 } ?? "") } ?? "") + " · " }
+            let value = by.value.map {
+                NumberText.format($0)
+                    + (routine.target(of: node).map { " of " + NumberText.format($0.amount) + ($0.unit.map { " " + $0 } ?? "") } ?? "") + " · "
+            }
             return (value ?? "") + by.text
         case .skipped(let by): return by.text
         case .pending: return routine.target(of: node).map { "target " + NumberText.format($0.amount) + ($0.unit.map { " " + $0 } ?? "") } ?? ""

@@ -108,13 +108,15 @@ struct TrackerImportCommand {
         }
         var lines: [String] = []
         if plan.text != nil {
-            lines.append(existing == nil
-                ? "wrote the routine '\(routineName)' to '\(output)'"
-                : "added \(plan.habitsAdded) habit\(plan.habitsAdded == 1 ? "" : "s") to '\(output)'")
+            lines.append(
+                existing == nil
+                    ? "wrote the routine '\(routineName)' to '\(output)'"
+                    : "added \(plan.habitsAdded) habit\(plan.habitsAdded == 1 ? "" : "s") to '\(output)'")
         }
         let already = summary.days - summary.added
-        lines.append("imported \(summary.added) day\(summary.added == 1 ? "" : "s") into '\(store.path)'"
-            + (already > 0 ? "; \(already) \(already == 1 ? "was" : "were") already there" : ""))
+        lines.append(
+            "imported \(summary.added) day\(summary.added == 1 ? "" : "s") into '\(store.path)'"
+                + (already > 0 ? "; \(already) \(already == 1 ? "was" : "were") already there" : ""))
         lines.append(summary.text)
         StandardError.write(visible: lines.joined(separator: "\n") + "\n")
     }

@@ -40,8 +40,10 @@ struct AmendCommandTests {
         let question = try f.routine(["amend", "FILE", "2026-11-23", "mood", "done"])
         #expect(question.status == 1 && question.stderr.contains("error[E510]: 'done' is not an answer to 'mood'"), "\(question.stderr)")
 
-        let undone = ["Nap on 2026-11-23: the log it added is removed\n", "Glass of water on 2026-11-23: back to done\n",
-                      "Push-ups on 2026-11-23: back to 18\n", "Stretch on 2026-11-23: back to skipped\n"]
+        let undone = [
+            "Nap on 2026-11-23: the log it added is removed\n", "Glass of water on 2026-11-23: back to done\n",
+            "Push-ups on 2026-11-23: back to 18\n", "Stretch on 2026-11-23: back to skipped\n",
+        ]
         for expected in undone {
             let result = try f.routine(["amend", "FILE", "--undo"])
             #expect(result.stdout == expected, "\(result.stderr)")
@@ -62,7 +64,9 @@ struct AmendCommandTests {
         func statuses() throws -> [String] {
             let csv = try f.routine(["stats", "FILE", "--since", "2026-11-23", "--until", "2026-11-23", "--csv"])
             #expect(csv.status == 0, "\(csv.stderr)")
-            return csv.stdout.split(separator: "\n").filter { $0.contains(",gym,") || $0.contains(",nap,") }.map { String($0.split(separator: ",")[2]) }
+            return csv.stdout.split(separator: "\n").filter { $0.contains(",gym,") || $0.contains(",nap,") }.map {
+                String($0.split(separator: ",")[2])
+            }
         }
         func mostChosen() throws -> String? {
             let json = try f.routine(["stats", "FILE", "--until", "2026-11-23", "--question", "mood", "--json"])

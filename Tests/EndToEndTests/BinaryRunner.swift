@@ -20,7 +20,8 @@ func execute(
     _ arguments: [String], stdin: String? = "", environment: [String: String] = [:], in directory: URL = packageRoot
 ) throws -> Execution {
     ignoreBrokenPipes
-    let (process, out, err) = prepare(routineBinary, arguments, environment: ["NO_COLOR": nil, "TERM": "xterm"].merging(environment) { $1 }, in: directory)
+    let (process, out, err) = prepare(
+        routineBinary, arguments, environment: ["NO_COLOR": nil, "TERM": "xterm"].merging(environment) { $1 }, in: directory)
     if let stdin {
         let input = Pipe()
         process.standardInput = input

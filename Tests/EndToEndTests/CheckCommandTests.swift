@@ -4,7 +4,9 @@ import Testing
 struct CheckCommandTests {
     static let examples: [String] = {
         let folder = packageRoot.appendingPathComponent("routines")
-        return ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).filter { !$0.hasSuffix(".test") }.sorted().map { "routines/" + $0 }
+        return ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).filter { !$0.hasSuffix(".test") }.sorted().map {
+            "routines/" + $0
+        }
     }()
 
     @Test func thereAreAtLeastFourExamples() {
@@ -43,7 +45,10 @@ struct CheckCommandTests {
     @Test func jsonGoesToStdoutWithPositions() throws {
         let result = try execute(["check", "--format", "json", "-"], stdin: "routine \"R\"\nhabit a \"A\" -> nowhere\n")
         #expect(result.status == 1)
-        #expect(result.stdout.hasPrefix("[{\"file\":\"<stdin>\",\"line\":2,\"column\":16,\"endLine\":2,\"endColumn\":23,\"severity\":\"error\",\"code\":\"E202\",\"message\":\"unknown target 'nowhere'\""))
+        #expect(
+            result.stdout.hasPrefix(
+                "[{\"file\":\"<stdin>\",\"line\":2,\"column\":16,\"endLine\":2,\"endColumn\":23,\"severity\":\"error\",\"code\":\"E202\",\"message\":\"unknown target 'nowhere'\""
+            ))
         #expect(result.stderr == "")
     }
 
@@ -57,7 +62,8 @@ struct CheckCommandTests {
     }
 
     static let failures: [ExpectedFailure] = [
-        ExpectedFailure(name: "missing file", arguments: ["check", "no-such.rt"], status: 66, stderr: "cannot read 'no-such.rt': no such file or directory"),
+        ExpectedFailure(
+            name: "missing file", arguments: ["check", "no-such.rt"], status: 66, stderr: "cannot read 'no-such.rt': no such file or directory"),
         ExpectedFailure(name: "directory", arguments: ["check", "routines"], status: 66, stderr: "cannot read 'routines': it is a directory"),
         ExpectedFailure(name: "no file given", arguments: ["check"], status: 64, stderr: "Missing expected argument"),
         ExpectedFailure(name: "unknown option", arguments: ["check", "--frobnicate", "x.rt"], status: 64, stderr: "Unknown option"),
@@ -103,7 +109,10 @@ struct CheckJSONTests {
         let result = try execute(["check", "--format", "json", "missing.rt", "routines/morning.rt"])
         #expect(result.status == 66)
         #expect(result.stderr == "")
-        #expect(result.stdout == #"[{"file":"missing.rt","line":null,"column":null,"endLine":null,"endColumn":null,"severity":"error","code":"E001","message":"cannot read 'missing.rt': no such file or directory","labels":[],"notes":[]}]"# + "\n")
+        #expect(
+            result.stdout
+                == #"[{"file":"missing.rt","line":null,"column":null,"endLine":null,"endColumn":null,"severity":"error","code":"E001","message":"cannot read 'missing.rt': no such file or directory","labels":[],"notes":[]}]"#
+                + "\n")
     }
 }
 
@@ -119,7 +128,10 @@ struct YAMLInDisguiseTests {
         let result = try execute(["check", "--format", "short", name], stdin: Self.yaml, in: dir)
         #expect(result.status == 1, "\(how)")
         let shown = name == "-" ? "<stdin>" : name
-        #expect(result.stderr == "\(shown):1:1: error[E113]: this looks like YAML: use --input-format yaml or a .yaml name\n\(shown):1:1: note: a routine in the .rt language starts with 'routine \"NAME\"'\n", "\(how)")
+        #expect(
+            result.stderr
+                == "\(shown):1:1: error[E113]: this looks like YAML: use --input-format yaml or a .yaml name\n\(shown):1:1: note: a routine in the .rt language starts with 'routine \"NAME\"'\n",
+            "\(how)")
     }
 
     @Test func readAsYAMLWhenToldSo() throws {

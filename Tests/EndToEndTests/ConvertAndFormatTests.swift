@@ -57,7 +57,8 @@ struct ConvertAndFormatTests {
     @Test func fmtWriteRewritesInPlaceKeepingComments() throws {
         let dir = try temporaryDirectory()
         let file = dir.appendingPathComponent("messy.rt")
-        try "# top\nroutine   \"R\"\nhabit a \"A\"   ->   b   # note\n\n\n\nhabit b \"B\"\n  for 90m\n".write(to: file, atomically: true, encoding: .utf8)
+        try "# top\nroutine   \"R\"\nhabit a \"A\"   ->   b   # note\n\n\n\nhabit b \"B\"\n  for 90m\n".write(
+            to: file, atomically: true, encoding: .utf8)
         let result = try execute(["fmt", "--write", file.path])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(try String(contentsOf: file, encoding: .utf8) == "# top\nroutine \"R\"\nhabit a \"A\" -> b  # note\n\nhabit b \"B\" for 1h30m\n")

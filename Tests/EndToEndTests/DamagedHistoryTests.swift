@@ -43,26 +43,32 @@ struct DamagedHistoryTests {
         ("the run table's first page overwritten", { try overwrite($0, page: 4, count: 1) }),
         ("two pages in the middle overwritten", { try overwrite($0, page: 41, count: 2) }),
         ("two pages near the end overwritten", { try overwrite($0, page: 91, count: 2) }),
-        ("the file cut short", { path in
-            let size = try #require(try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int)
-            try #require(truncate(path, off_t(size / 2)) == 0)
-        }),
-        ("a writer's WAL left over, a page overwritten", { path in
-            // A writer killed after its commit leaves the WAL beside the file, not yet applied.
-            let script = """
-                import os, sqlite3, sys
-                db = sqlite3.connect(sys.argv[1], isolation_level=None)
-                db.execute("PRAGMA wal_autocheckpoint = 0")
-                db.execute("UPDATE run SET path = path || '.moved' WHERE id % 7 = 0")
-                os._exit(0)
-                """
-            let file = try temporaryDirectory().appendingPathComponent("writer.py").path
-            try script.write(toFile: file, atomically: true, encoding: .utf8)
-            let killed = try shell("python3 '\(file)' '\(path)'")
-            try #require(killed.status == 0, "\(killed.stderr)")
-            try #require(FileManager.default.fileExists(atPath: path + "-wal"))
-            try overwrite(path, page: 41, count: 2)
-        }),
+        (
+            "the file cut short",
+            { path in
+                let size = try #require(try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int)
+                try #require(truncate(path, off_t(size / 2)) == 0)
+            }
+        ),
+        (
+            "a writer's WAL left over, a page overwritten",
+            { path in
+                // A writer killed after its commit leaves the WAL beside the file, not yet applied.
+                let script = """
+                    import os, sqlite3, sys
+                    db = sqlite3.connect(sys.argv[1], isolation_level=None)
+                    db.execute("PRAGMA wal_autocheckpoint = 0")
+                    db.execute("UPDATE run SET path = path || '.moved' WHERE id % 7 = 0")
+                    os._exit(0)
+                    """
+                let file = try temporaryDirectory().appendingPathComponent("writer.py").path
+                try script.write(toFile: file, atomically: true, encoding: .utf8)
+                let killed = try shell("python3 '\(file)' '\(path)'")
+                try #require(killed.status == 0, "\(killed.stderr)")
+                try #require(FileManager.default.fileExists(atPath: path + "-wal"))
+                try overwrite(path, page: 41, count: 2)
+            }
+        ),
     ]
 
     /// The bytes of the history file and of its WAL (none and empty alike: SQLite removes an
@@ -79,7 +85,9 @@ struct DamagedHistoryTests {
         let copy = path + ".sound"
         try FileManager.default.copyItem(atPath: path, toPath: copy)
         let until = ["--until", "2026-01-01"]
-        let reads: [[String]] = [["log"], ["log", "--json"], ["stats", Self.routine] + until, ["graph", Self.routine, "--stats"] + until, ["history", "export"]]
+        let reads: [[String]] = [
+            ["log"], ["log", "--json"], ["stats", Self.routine] + until, ["graph", Self.routine, "--stats"] + until, ["history", "export"],
+        ]
         var sound: [String] = []
         for command in reads { sound.append(try execute(command + ["--history", copy]).stdout) }
         try damage(path)
@@ -88,7 +96,8 @@ struct DamagedHistoryTests {
         for (command, expected) in zip(reads, sound) {
             let result = try execute(command + ["--history", path])
             // A reader either meets the damage and says so, or reads only sound pages and is exact.
-            let saysDamaged = result.status == 74 && result.stderr.contains("error[E011]: the history '\(path)' is damaged")
+            let saysDamaged =
+                result.status == 74 && result.stderr.contains("error[E011]: the history '\(path)' is damaged")
                 && result.stderr.contains("'routine history check'") && result.stdout.isEmpty
             #expect(saysDamaged || (result.status == 0 && result.stdout == expected), "\(name): \(command): \(result.status) \(result.stderr)")
         }
@@ -157,14 +166,22 @@ struct DamagedHistoryTests {
         // damaged page from the file's own layout.
         let walCase = name == "a writer's WAL left over, a page overwritten"
         withKnownIssue(isIntermittent: true) {
-            #expect(recovered.stdout.hasPrefix("saved \(readable) run\(readable == 1 ? "" : "s") ("), "\(name): \(readable) readable: \(recovered.stdout)")
-        } when: { walCase }
+            #expect(
+                recovered.stdout.hasPrefix("saved \(readable) run\(readable == 1 ? "" : "s") ("), "\(name): \(readable) readable: \(recovered.stdout)"
+            )
+        } when: {
+            walCase
+        }
         // Each run saved is a run that was recorded, byte for byte (the WAL's changes included).
         let saved = try execute(["history", "export", "--history", out])
         #expect(saved.status == 0, "\(name): \(saved.stderr)")
         let original = Set(export.split(separator: "\n"))
         let lines = saved.stdout.split(separator: "\n")
-        withKnownIssue(isIntermittent: true) { #expect(lines.count == readable, "\(name)") } when: { walCase }
+        withKnownIssue(isIntermittent: true) {
+            #expect(lines.count == readable, "\(name)")
+        } when: {
+            walCase
+        }
         let moved = lines.filter { !original.contains($0) }
         #expect(moved.allSatisfy { $0.contains(".moved\"") }, "\(name): a saved run that was never recorded: \(moved.first ?? "")")
         #expect(try execute(["history", "check", "--history", out]).status == 0, "\(name)")

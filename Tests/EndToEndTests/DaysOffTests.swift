@@ -103,7 +103,8 @@ struct DaysOffTests {
     /// straight into the table) is listed escaped, on one line.
     @Test func aReasonWithALineBreakIsRefusedOnImportAndShownEscaped() throws {
         let dir = try recorded()
-        try "{\"dayOff\":\"2026-11-04\",\"routine\":\"Day\",\"reason\":\"sick\\n2026-11-05  Thu  day off (fake)\",\"recorded\":\"2026-11-25T01:00:00.000Z\"}\n"
+        try
+            "{\"dayOff\":\"2026-11-04\",\"routine\":\"Day\",\"reason\":\"sick\\n2026-11-05  Thu  day off (fake)\",\"recorded\":\"2026-11-25T01:00:00.000Z\"}\n"
             .write(to: dir.appendingPathComponent("e.jsonl"), atomically: true, encoding: .utf8)
         let refused = try execute(["history", "import", "e.jsonl", "--history", "h.sqlite"], in: dir)
         #expect(refused.status == 1)

@@ -158,9 +158,14 @@ struct DoneCommandTests {
 
         let json = try f.routine(["run", "FILE", "--date", "2026-11-24", "--json", "--fresh"], stdin: "d\nd\n1\nd\n")
         let first = json.stdout.split(separator: "\n").dropFirst().first.map(String.init) ?? ""
-        #expect(first.hasPrefix(#"{"event":"habit","step":1,"node":"water","title":"Glass of water","result":"not-scheduled","reason":"done-by-log","doneAt":""#), "\(first)")
+        #expect(
+            first.hasPrefix(
+                #"{"event":"habit","step":1,"node":"water","title":"Glass of water","result":"not-scheduled","reason":"done-by-log","doneAt":""#),
+            "\(first)")
         // The earlier run did push-ups: passed over too, by that run.
-        #expect(json.stdout.contains(#""node":"pushups","title":"Push-ups","result":"not-scheduled","target":20,"unit":"reps","reason":"done-by-run""#), "\(json.stdout)")
+        #expect(
+            json.stdout.contains(#""node":"pushups","title":"Push-ups","result":"not-scheduled","target":20,"unit":"reps","reason":"done-by-run""#),
+            "\(json.stdout)")
     }
 
     @Test func withoutAHistoryNothingIsLogged() throws {

@@ -48,8 +48,9 @@ struct GraphCommandTests {
 
     @Test func renderingWithoutGraphvizSaysSo() throws {
         let dir = try temporaryDirectory()
-        let result = try execute(["graph", packageRoot.appendingPathComponent("routines/morning.rt").path, "-o", "x.svg"],
-                                 environment: ["PATH": dir.path], in: dir)
+        let result = try execute(
+            ["graph", packageRoot.appendingPathComponent("routines/morning.rt").path, "-o", "x.svg"],
+            environment: ["PATH": dir.path], in: dir)
         #expect(result.status == 69)
         #expect(result.stderr.contains("cannot render 'x.svg': Graphviz's 'dot' is not on PATH"))
     }

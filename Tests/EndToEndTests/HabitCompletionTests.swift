@@ -20,7 +20,8 @@ struct HabitCompletionTests {
     @Test(arguments: cases)
     func bashCompletesHabitIDs(_ c: Case) throws {
         let dir = try temporaryDirectory()
-        try FileManager.default.copyItem(atPath: packageRoot.appendingPathComponent("routines/morning.rt").path, toPath: dir.appendingPathComponent("m.rt").path)
+        try FileManager.default.copyItem(
+            atPath: packageRoot.appendingPathComponent("routines/morning.rt").path, toPath: dir.appendingPathComponent("m.rt").path)
         let script = try execute(["--generate-completion-script", "bash"])
         let scriptFile = try temporaryDirectory().appendingPathComponent("routine.bash")
         try script.stdout.write(to: scriptFile, atomically: true, encoding: .utf8)

@@ -55,8 +55,14 @@ struct HistoryImportTests {
         ("no milliseconds", #""started":"2026-"#, #""started":"2026-11-20T06:59:00Z","x":"2026-"#, "'started' is not a UTC time"),
         ("a signed offset", #""utcOffset":"+00:00""#, #""utcOffset":"+-1:-5""#, "'utcOffset' is not an offset"),
         ("a negative zero offset", #""utcOffset":"+00:00""#, #""utcOffset":"-00:00""#, "'utcOffset' is not an offset"),
-        ("a date before 1900", #""date":"2026-11-20""#, #""date":"0000-01-01""#, "'date' '0000-01-01' is outside the years routine supports, 1900 to 2199"),
-        ("a date after 2199", #""date":"2026-11-20""#, #""date":"2200-01-01""#, "'date' '2200-01-01' is outside the years routine supports, 1900 to 2199"),
+        (
+            "a date before 1900", #""date":"2026-11-20""#, #""date":"0000-01-01""#,
+            "'date' '0000-01-01' is outside the years routine supports, 1900 to 2199"
+        ),
+        (
+            "a date after 2199", #""date":"2026-11-20""#, #""date":"2200-01-01""#,
+            "'date' '2200-01-01' is outside the years routine supports, 1900 to 2199"
+        ),
     ]
 
     @Test(arguments: refusals)

@@ -34,7 +34,9 @@ struct HistoryStoreEndToEndTests {
     /// it is not, whatever its list of migrations says.
     @Test func newerOnlyWhenTheFileIsSound() throws {
         let path = try recorded()
-        let mark = try shell("python3 -c 'import sqlite3,sys; db=sqlite3.connect(sys.argv[1]); db.execute(\"INSERT INTO grdb_migrations VALUES (?)\", (\"v99: a later version\",)); db.commit()' '\(path)'")
+        let mark = try shell(
+            "python3 -c 'import sqlite3,sys; db=sqlite3.connect(sys.argv[1]); db.execute(\"INSERT INTO grdb_migrations VALUES (?)\", (\"v99: a later version\",)); db.commit()' '\(path)'"
+        )
         try #require(mark.status == 0, "\(mark.stderr)")
         let newer = try execute(["log", "--history", path])
         #expect(newer.status == 74 && newer.stderr.contains("was written by a newer version of routine"), "\(newer.stderr)")
@@ -58,15 +60,15 @@ struct HistoryStoreEndToEndTests {
         let folder = URL(fileURLWithPath: path).deletingLastPathComponent()
         let script = folder.appendingPathComponent("killed.py").path
         try """
-            import os, sqlite3, sys
-            db = sqlite3.connect(sys.argv[1], isolation_level=None)
-            db.execute("PRAGMA journal_mode = DELETE")
-            db.execute("PRAGMA cache_size = 1")
-            db.execute("BEGIN")
-            db.execute("UPDATE step SET title = title || ' (half done)'")
-            db.execute("DELETE FROM run WHERE date = '2026-11-23'")
-            os._exit(0)
-            """.write(toFile: script, atomically: true, encoding: .utf8)
+        import os, sqlite3, sys
+        db = sqlite3.connect(sys.argv[1], isolation_level=None)
+        db.execute("PRAGMA journal_mode = DELETE")
+        db.execute("PRAGMA cache_size = 1")
+        db.execute("BEGIN")
+        db.execute("UPDATE step SET title = title || ' (half done)'")
+        db.execute("DELETE FROM run WHERE date = '2026-11-23'")
+        os._exit(0)
+        """.write(toFile: script, atomically: true, encoding: .utf8)
         let killed = try shell("python3 '\(script)' '\(path)'")
         try #require(killed.status == 0 && FileManager.default.fileExists(atPath: path + "-journal"), "\(killed.stderr)")
         let mountPoint = try temporaryDirectory()

@@ -31,8 +31,11 @@ struct HistoryTests {
         let line = try #require(log.stdout.split(separator: "\n").first)
         #expect(line.hasPrefix(#"{"date":"2026-11-23","routine":"Morning","result":"completed","reachedEnd":false,"started":""#))
         #expect(line.contains(#""path":"\#(packageRoot.path)/routines/morning.rt""#))
-        #expect(line.contains(#"{"step":3,"node":"mood","kind":"question","title":"How are you feeling today?","result":"answered","option":"Great!","index":1,"#))
-        #expect(line.contains(#"{"step":8,"node":"water2","kind":"habit","title":"Drink water","result":"done","value":7,"target":8,"unit":"glasses","#))
+        #expect(
+            line.contains(
+                #"{"step":3,"node":"mood","kind":"question","title":"How are you feeling today?","result":"answered","option":"Great!","index":1,"#))
+        #expect(
+            line.contains(#"{"step":8,"node":"water2","kind":"habit","title":"Drink water","result":"done","value":7,"target":8,"unit":"glasses","#))
         let recorded = try #require(try runs(history).first)
         #expect(steps(recorded).map { $0["result"] as? String } == ["done", "done", "answered", "skipped", "done", "done", "done", "done"])
 
@@ -136,7 +139,8 @@ struct HistoryTests {
         #expect(variable.status == 0, "\(variable.stderr)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: home.path).isEmpty)
         // Without any of them, the history goes to the XDG place under HOME.
-        let recorded = try execute(["run", "routines/morning.rt"], stdin: "q\n", environment: ["ROUTINE_HISTORY": "", "XDG_DATA_HOME": "", "HOME": home.path])
+        let recorded = try execute(
+            ["run", "routines/morning.rt"], stdin: "q\n", environment: ["ROUTINE_HISTORY": "", "XDG_DATA_HOME": "", "HOME": home.path])
         #expect(recorded.status == 0, "\(recorded.stderr)")
         #expect(FileManager.default.fileExists(atPath: home.path + "/.local/share/routine/history.sqlite"))
     }
@@ -182,7 +186,8 @@ struct HistoryTests {
             let steps = values.enumerated().map { k, v in
                 #"{"step":\#(k + 1),"node":"\#(v.0)","kind":"habit","title":"T","result":"done","value":\#(v.1),"target":8,"at":"\#(date)T06:00:0\#(k).000Z","seconds":1}"#
             }
-            return #"{"date":"\#(date)","routine":"\#(routine)","result":"completed","reachedEnd":true,"started":"\#(date)T06:00:00.000Z","ended":"\#(date)T06:01:05.000Z","utcOffset":"-05:30","path":"/p.rt","sourceHash":"h","steps":[\#(steps.joined(separator: ","))]}"#
+            return
+                #"{"date":"\#(date)","routine":"\#(routine)","result":"completed","reachedEnd":true,"started":"\#(date)T06:00:00.000Z","ended":"\#(date)T06:01:05.000Z","utcOffset":"-05:30","path":"/p.rt","sourceHash":"h","steps":[\#(steps.joined(separator: ","))]}"#
         }
         let file = try temporaryDirectory().appendingPathComponent("runs.jsonl").path
         let lines = [
@@ -196,12 +201,13 @@ struct HistoryTests {
         #expect(imported.status == 0, "\(imported.stderr)")
         let log = try execute(["log", "--history", history])
         #expect(log.status == 0, "\(log.stderr)")
-        #expect(log.stdout == """
-            2026-11-22  Sun  00:30  Bad\\u{1B}[31m\\u{A}name  completed  1 done, 0 skipped, 0 not scheduled · x\\u{7} 7/8                             1m 5s
-            2026-11-21  Sat  00:30  朝の習慣                completed  5 done, 0 skipped, 0 not scheduled · a 1/8 · b 2/8 · c 3/8 · 2 more values  1m 5s
-            2026-11-20  Fri  00:30  Morning                 completed  1 done, 0 skipped, 0 not scheduled · a 1/8                                  1m 5s
+        #expect(
+            log.stdout == """
+                2026-11-22  Sun  00:30  Bad\\u{1B}[31m\\u{A}name  completed  1 done, 0 skipped, 0 not scheduled · x\\u{7} 7/8                             1m 5s
+                2026-11-21  Sat  00:30  朝の習慣                completed  5 done, 0 skipped, 0 not scheduled · a 1/8 · b 2/8 · c 3/8 · 2 more values  1m 5s
+                2026-11-20  Fri  00:30  Morning                 completed  1 done, 0 skipped, 0 not scheduled · a 1/8                                  1m 5s
 
-            """)
+                """)
     }
 
     /// SQLite reads a name starting with `file:` as a URI; the history is still that file.
@@ -290,11 +296,12 @@ struct HistoryTests {
         try Data("x".utf8).write(to: URL(fileURLWithPath: history + "-wal"))
         let refused = try shell("\(asNobody) log --history history.sqlite", in: dir)
         #expect(refused.status == 66)
-        #expect(refused.stderr == """
-            routine: error[E001]: cannot read the history 'history.sqlite': it is read-only here and has changes not yet applied in \
-            'history.sqlite-wal'; open it once with write access
+        #expect(
+            refused.stderr == """
+                routine: error[E001]: cannot read the history 'history.sqlite': it is read-only here and has changes not yet applied in \
+                'history.sqlite-wal'; open it once with write access
 
-            """, "\(refused.stderr)")
+                """, "\(refused.stderr)")
     }
 
     @Test(.enabled(if: getuid() == 0, "needs root to mount a small file system"))

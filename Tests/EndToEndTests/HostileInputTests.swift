@@ -19,69 +19,103 @@ struct HostileInputTests {
     static let r = "routine \"R\"\n"
 
     static let cases: [Case] = [
-        Case(name: "invalid UTF-8", file: "x.rt", bytes: { Array((r + "habit a \"").utf8) + [0xFF] + Array("\"\n".utf8) }, status: 1,
-             stderr: "input is not valid UTF-8: byte 0xFF at offset 21"),
+        Case(
+            name: "invalid UTF-8", file: "x.rt", bytes: { Array((r + "habit a \"").utf8) + [0xFF] + Array("\"\n".utf8) }, status: 1,
+            stderr: "input is not valid UTF-8: byte 0xFF at offset 21"),
         Case(name: "byte order mark", file: "x.rt", bytes: { [0xEF, 0xBB, 0xBF] + Array((r + "habit a \"A\"\n").utf8) }, status: 0, stderr: ""),
-        Case(name: "NUL byte", file: "x.rt", bytes: { Array((r + "habit a \"A\" ").utf8) + [0] + [0x0A] }, status: 1, stderr: "unexpected character U+0000"),
-        Case(name: "CR-only line ends", file: "x.rt", bytes: text("routine \"R\"\rhabit a \"A\" -> b\rhabit b \"B\" -> nope\r"), status: 1,
-             stderr: "x.rt:3:16: error[E202]: unknown target 'nope'"),
-        Case(name: "tabs everywhere", file: "x.rt", bytes: text("routine\t\"R\"\n\thabit\ta\t\"A\"\t->\tb\nhabit b \"B\"\t# tab\n"), status: 0, stderr: ""),
-        Case(name: "a 10 MB string", file: "x.rt", bytes: { Array((r + "habit a \"" + String(repeating: "x", count: 10_000_000) + "\"\n").utf8) },
-             status: 0, stderr: ""),
-        Case(name: "a 100,000-character line", file: "x.rt",
-             bytes: { Array((r + "habit a \"A\" -> nope  # " + String(repeating: "long ", count: 20_000) + "\n").utf8) }, status: 1,
-             stderr: "x.rt:2:16: error[E202]: unknown target 'nope'"),
+        Case(
+            name: "NUL byte", file: "x.rt", bytes: { Array((r + "habit a \"A\" ").utf8) + [0] + [0x0A] }, status: 1,
+            stderr: "unexpected character U+0000"),
+        Case(
+            name: "CR-only line ends", file: "x.rt", bytes: text("routine \"R\"\rhabit a \"A\" -> b\rhabit b \"B\" -> nope\r"), status: 1,
+            stderr: "x.rt:3:16: error[E202]: unknown target 'nope'"),
+        Case(
+            name: "tabs everywhere", file: "x.rt", bytes: text("routine\t\"R\"\n\thabit\ta\t\"A\"\t->\tb\nhabit b \"B\"\t# tab\n"), status: 0,
+            stderr: ""),
+        Case(
+            name: "a 10 MB string", file: "x.rt", bytes: { Array((r + "habit a \"" + String(repeating: "x", count: 10_000_000) + "\"\n").utf8) },
+            status: 0, stderr: ""),
+        Case(
+            name: "a 100,000-character line", file: "x.rt",
+            bytes: { Array((r + "habit a \"A\" -> nope  # " + String(repeating: "long ", count: 20_000) + "\n").utf8) }, status: 1,
+            stderr: "x.rt:2:16: error[E202]: unknown target 'nope'"),
         Case(name: "empty file", file: "x.rt", bytes: text(""), status: 1, stderr: "error[E102]: missing routine declaration"),
         Case(name: "comments only", file: "x.rt", bytes: text("# one\n# two\n"), status: 1, stderr: "error[E102]"),
-        Case(name: "only the routine line", file: "x.rt", bytes: text("routine \"x\"\n"), status: 0, stderr: "warning[W007]: routine 'x' has no habits or questions"),
-        Case(name: "a question with 100,000 options", file: "x.rt", bytes: {
-            Array((r + "question q \"Q\"\n" + (0..<100_000).map { "  \"option \($0)\" -> end\n" }.joined()).utf8)
-        }, status: 0, stderr: "warning[W002]: every option of question 'q' leads to the same place"),
-        Case(name: "a node with 100,000 targets", file: "x.rt", bytes: {
-            Array((r + "habit a \"A\" -> " + (0..<100_000).map { "t\($0)" }.joined(separator: ", ") + "\n"
-                + (0..<100_000).map { "habit t\($0) \"T\"\n" }.joined()).utf8)
-        }, status: 0, stderr: ""),
-        Case(name: "an overflowing duration", file: "x.rt", bytes: text(r + "habit a \"A\" for 99999999999999h\n"), status: 1,
-             stderr: "invalid duration '99999999999999h': a habit can last at most 24h"),
-        Case(name: "a target of 1e400", file: "x.rt", bytes: text(r + "habit a \"A\" target 1e400\n"), status: 1,
-             stderr: "invalid target '1e400': exponents are not allowed"),
-        Case(name: "a duration of zero", file: "x.rt", bytes: text(r + "habit a \"A\" for 0s\n"), status: 1,
-             stderr: "invalid duration '0s': a duration must be longer than zero"),
-        Case(name: "YAML nested 100,000 levels", file: "x.yaml", bytes: {
-            Array(("routine: R\nnodes: " + String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000) + "\n").utf8)
-        }, status: 1, stderr: "error[E308]: YAML is nested more than 64 levels deep"),
-        Case(name: "YAML billion laughs", file: "x.yaml", bytes: {
-            var text = "a0: &a0 [lol, lol, lol, lol, lol, lol, lol, lol, lol]\n"
-            for k in 1...9 { text += "a\(k): &a\(k) [" + Array(repeating: "*a\(k - 1)", count: 9).joined(separator: ", ") + "]\n" }
-            return Array(text.utf8)
-        }, status: 1, stderr: "error[E307]: YAML anchors and aliases are not supported"),
-        Case(name: "YAML with two documents", file: "x.yaml", bytes: text("routine: R\nnodes: []\n---\nroutine: S\n"), status: 1,
-             stderr: "error[E309]: a second YAML document in one file"),
-        Case(name: "YAML tags", file: "x.yaml", bytes: text("routine: !custom R\nnodes: []\n"), status: 1,
-             stderr: "error[E310]: YAML tag '!custom' is not supported"),
-        Case(name: "YAML non-string keys", file: "x.yaml", bytes: text("routine: R\n? [a, b]\n: c\nnodes: []\n"), status: 1,
-             stderr: "error[E304]: a key must be a string, found a list"),
-        Case(name: "a binary file as YAML", file: "x.yaml", bytes: { (0..<4096).map { UInt8(truncatingIfNeeded: $0 &* 2_654_435_761 >> 13) } },
-             status: 1, stderr: "error[E301]: invalid YAML"),
-        Case(name: "a binary file as .rt", file: "x.rt", bytes: { (0..<4096).map { UInt8(truncatingIfNeeded: $0 &* 2_654_435_761 >> 13) } },
-             status: 1, stderr: "input is not valid UTF-8"),
-        Case(name: "graph of a hostile routine", file: "x.rt", bytes: text(r + "habit a \"\\u{1}\\\"\\\\<>{}|\" -> end\n"),
-             arguments: ["graph"], status: 0, stderr: ""),
+        Case(
+            name: "only the routine line", file: "x.rt", bytes: text("routine \"x\"\n"), status: 0,
+            stderr: "warning[W007]: routine 'x' has no habits or questions"),
+        Case(
+            name: "a question with 100,000 options", file: "x.rt",
+            bytes: {
+                Array((r + "question q \"Q\"\n" + (0..<100_000).map { "  \"option \($0)\" -> end\n" }.joined()).utf8)
+            }, status: 0, stderr: "warning[W002]: every option of question 'q' leads to the same place"),
+        Case(
+            name: "a node with 100,000 targets", file: "x.rt",
+            bytes: {
+                Array(
+                    (r + "habit a \"A\" -> " + (0..<100_000).map { "t\($0)" }.joined(separator: ", ") + "\n"
+                        + (0..<100_000).map { "habit t\($0) \"T\"\n" }.joined()).utf8)
+            }, status: 0, stderr: ""),
+        Case(
+            name: "an overflowing duration", file: "x.rt", bytes: text(r + "habit a \"A\" for 99999999999999h\n"), status: 1,
+            stderr: "invalid duration '99999999999999h': a habit can last at most 24h"),
+        Case(
+            name: "a target of 1e400", file: "x.rt", bytes: text(r + "habit a \"A\" target 1e400\n"), status: 1,
+            stderr: "invalid target '1e400': exponents are not allowed"),
+        Case(
+            name: "a duration of zero", file: "x.rt", bytes: text(r + "habit a \"A\" for 0s\n"), status: 1,
+            stderr: "invalid duration '0s': a duration must be longer than zero"),
+        Case(
+            name: "YAML nested 100,000 levels", file: "x.yaml",
+            bytes: {
+                Array(("routine: R\nnodes: " + String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000) + "\n").utf8)
+            }, status: 1, stderr: "error[E308]: YAML is nested more than 64 levels deep"),
+        Case(
+            name: "YAML billion laughs", file: "x.yaml",
+            bytes: {
+                var text = "a0: &a0 [lol, lol, lol, lol, lol, lol, lol, lol, lol]\n"
+                for k in 1...9 { text += "a\(k): &a\(k) [" + Array(repeating: "*a\(k - 1)", count: 9).joined(separator: ", ") + "]\n" }
+                return Array(text.utf8)
+            }, status: 1, stderr: "error[E307]: YAML anchors and aliases are not supported"),
+        Case(
+            name: "YAML with two documents", file: "x.yaml", bytes: text("routine: R\nnodes: []\n---\nroutine: S\n"), status: 1,
+            stderr: "error[E309]: a second YAML document in one file"),
+        Case(
+            name: "YAML tags", file: "x.yaml", bytes: text("routine: !custom R\nnodes: []\n"), status: 1,
+            stderr: "error[E310]: YAML tag '!custom' is not supported"),
+        Case(
+            name: "YAML non-string keys", file: "x.yaml", bytes: text("routine: R\n? [a, b]\n: c\nnodes: []\n"), status: 1,
+            stderr: "error[E304]: a key must be a string, found a list"),
+        Case(
+            name: "a binary file as YAML", file: "x.yaml", bytes: { (0..<4096).map { UInt8(truncatingIfNeeded: $0 &* 2_654_435_761 >> 13) } },
+            status: 1, stderr: "error[E301]: invalid YAML"),
+        Case(
+            name: "a binary file as .rt", file: "x.rt", bytes: { (0..<4096).map { UInt8(truncatingIfNeeded: $0 &* 2_654_435_761 >> 13) } },
+            status: 1, stderr: "input is not valid UTF-8"),
+        Case(
+            name: "graph of a hostile routine", file: "x.rt", bytes: text(r + "habit a \"\\u{1}\\\"\\\\<>{}|\" -> end\n"),
+            arguments: ["graph"], status: 0, stderr: ""),
         // SQLite's text ends at a NUL: a run would record the text cut short, so no string may hold one.
-        Case(name: "a title holding \\u{0}", file: "x.rt", bytes: text(r + "habit a \"A\\u{0}B\"\n"), arguments: ["run", "--no-history"],
-             status: 1, stderr: "x.rt:2:9: error[E012]: the title of habit 'a' holds the character NUL"),
-        Case(name: "a title holding a NUL byte", file: "x.rt", bytes: { Array((r + "habit a \"A").utf8) + [0] + Array("B\"\n".utf8) },
-             arguments: ["run", "--no-history"], status: 1, stderr: "x.rt:2:9: error[E012]: the title of habit 'a' holds the character NUL"),
-        Case(name: "a routine's name and an answer holding \\u{0}", file: "x.rt",
-             bytes: text("routine \"R\\u{0}\"\nquestion q \"Q\"\n  \"a\\u{0}\" -> end\n  \"b\"\n"), status: 1,
-             stderr: "x.rt:1:9: error[E012]: the routine's name holds the character NUL"),
-        Case(name: "a YAML title holding \\0", file: "x.yaml", bytes: text("routine: R\nnodes:\n- habit: a\n  title: \"A\\0B\"\n"),
-             arguments: ["run", "--no-history"], status: 1, stderr: "x.yaml:4:10: error[E012]: the title of habit 'a' holds the character NUL"),
-        Case(name: "a YAML answer holding \\u0000", file: "x.yaml",
-             bytes: text("routine: R\nnodes:\n- question: q\n  prompt: P\n  options:\n  - answer: \"X\\u0000\"\n    next: end\n  - answer: Y\n"),
-             status: 1, stderr: "x.yaml:6:13: error[E012]: an answer of question 'q' holds the character NUL"),
-        Case(name: "paths of a routine with no questions", file: "x.rt", bytes: text(r + "habit a \"A\"\n"), arguments: ["paths", "--count"],
-             status: 0, stderr: ""),
+        Case(
+            name: "a title holding \\u{0}", file: "x.rt", bytes: text(r + "habit a \"A\\u{0}B\"\n"), arguments: ["run", "--no-history"],
+            status: 1, stderr: "x.rt:2:9: error[E012]: the title of habit 'a' holds the character NUL"),
+        Case(
+            name: "a title holding a NUL byte", file: "x.rt", bytes: { Array((r + "habit a \"A").utf8) + [0] + Array("B\"\n".utf8) },
+            arguments: ["run", "--no-history"], status: 1, stderr: "x.rt:2:9: error[E012]: the title of habit 'a' holds the character NUL"),
+        Case(
+            name: "a routine's name and an answer holding \\u{0}", file: "x.rt",
+            bytes: text("routine \"R\\u{0}\"\nquestion q \"Q\"\n  \"a\\u{0}\" -> end\n  \"b\"\n"), status: 1,
+            stderr: "x.rt:1:9: error[E012]: the routine's name holds the character NUL"),
+        Case(
+            name: "a YAML title holding \\0", file: "x.yaml", bytes: text("routine: R\nnodes:\n- habit: a\n  title: \"A\\0B\"\n"),
+            arguments: ["run", "--no-history"], status: 1, stderr: "x.yaml:4:10: error[E012]: the title of habit 'a' holds the character NUL"),
+        Case(
+            name: "a YAML answer holding \\u0000", file: "x.yaml",
+            bytes: text("routine: R\nnodes:\n- question: q\n  prompt: P\n  options:\n  - answer: \"X\\u0000\"\n    next: end\n  - answer: Y\n"),
+            status: 1, stderr: "x.yaml:6:13: error[E012]: an answer of question 'q' holds the character NUL"),
+        Case(
+            name: "paths of a routine with no questions", file: "x.rt", bytes: text(r + "habit a \"A\"\n"), arguments: ["paths", "--count"],
+            status: 0, stderr: ""),
     ]
 
     @Test(arguments: cases)

@@ -83,22 +83,31 @@ struct HostileOutputTests {
         #expect(result.stdout.contains("1. A \\u{1B}[2J \\u{202E}x: done"))
     }
 
-    @Test(arguments: [("UTF-16LE", "UTF-16 (little-endian, with a byte order mark)", true), ("UTF-16BE", "UTF-16 (big-endian, without a byte order mark)", false), ("UTF-32LE", "UTF-32 (little-endian, without a byte order mark)", false)])
+    @Test(arguments: [
+        ("UTF-16LE", "UTF-16 (little-endian, with a byte order mark)", true), ("UTF-16BE", "UTF-16 (big-endian, without a byte order mark)", false),
+        ("UTF-32LE", "UTF-32 (little-endian, without a byte order mark)", false),
+    ])
     func otherEncodingsAreRefusedByName(_ encoding: String, _ described: String, _ bom: Bool) throws {
         for name in ["r.rt", "r.yaml"] {
             let dir = try temporaryDirectory()
             let text = name.hasSuffix(".rt") ? "routine \"R\"\nhabit a \"A\"\n" : "routine: R\nnodes:\n  - habit: a\n    title: A\n"
-            let converted = text.data(using: encoding == "UTF-16LE" ? .utf16LittleEndian : encoding == "UTF-16BE" ? .utf16BigEndian : .utf32LittleEndian)!
+            let converted = text.data(
+                using: encoding == "UTF-16LE" ? .utf16LittleEndian : encoding == "UTF-16BE" ? .utf16BigEndian : .utf32LittleEndian)!
             try ((bom ? Data([0xFF, 0xFE]) : Data()) + converted).write(to: dir.appendingPathComponent(name))
             let result = try execute(["check", "--format", "short", name], in: dir)
             #expect(result.status == 1)
-            #expect(result.stderr == "\(name): error[E003]: input is not UTF-8: it looks like \(described)\n\(name): note: save the file as UTF-8, for example with 'iconv -f \(bom ? "UTF-16" : encoding) -t UTF-8'\n")
+            #expect(
+                result.stderr
+                    == "\(name): error[E003]: input is not UTF-8: it looks like \(described)\n\(name): note: save the file as UTF-8, for example with 'iconv -f \(bom ? "UTF-16" : encoding) -t UTF-8'\n"
+            )
         }
     }
 
     @Test func aFileNameThatIsNotUTF8IsOpenedByItsBytes() throws {
         let dir = try temporaryDirectory()
-        let result = try shell("cp \(packageRoot.path)/routines/morning.rt \"$(printf 'm\\377.rt')\" && $ROUTINE check --strict \"$(printf 'm\\377.rt')\" && printf 'routine \"R\"\\nhabit a \"A\" -> x\\n' > \"$(printf 'b\\377.rt')\"; $ROUTINE check --format short \"$(printf 'b\\377.rt')\"", in: dir)
+        let result = try shell(
+            "cp \(packageRoot.path)/routines/morning.rt \"$(printf 'm\\377.rt')\" && $ROUTINE check --strict \"$(printf 'm\\377.rt')\" && printf 'routine \"R\"\\nhabit a \"A\" -> x\\n' > \"$(printf 'b\\377.rt')\"; $ROUTINE check --format short \"$(printf 'b\\377.rt')\"",
+            in: dir)
         #expect(result.status == 1)
         #expect(result.stderr.hasPrefix("b\\xFF.rt:2:16: error[E202]: unknown target 'x'"))
     }
@@ -120,7 +129,8 @@ struct HostileOutputTests {
     @Test func answerFilesWithCarriageReturnsOnly() throws {
         let dir = try temporaryDirectory()
         try Data("d\rd\r1\rd\rd\rd\rd\r8\r".utf8).write(to: dir.appendingPathComponent("cr.txt"))
-        let result = try execute(["run", packageRoot.path + "/" + Self.morning, "--no-history", "--date", "2020-01-06", "--answers", "cr.txt"], in: dir)
+        let result = try execute(
+            ["run", packageRoot.path + "/" + Self.morning, "--no-history", "--date", "2020-01-06", "--answers", "cr.txt"], in: dir)
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout.contains("Morning: completed"))
     }
@@ -136,7 +146,8 @@ struct HostileOutputTests {
         let dir = try temporaryDirectory()
         let long = Data(repeating: UInt8(ascii: "x"), count: 5_000_000) + Data("\nd\nd\n1\nd\nd\nd\nd\n8\n".utf8)
         try long.write(to: dir.appendingPathComponent("long.txt"))
-        let result = try execute(["run", packageRoot.path + "/" + Self.morning, "--no-history", "--date", "2020-01-06", "--answers", "long.txt"], in: dir)
+        let result = try execute(
+            ["run", packageRoot.path + "/" + Self.morning, "--no-history", "--date", "2020-01-06", "--answers", "long.txt"], in: dir)
         #expect(result.status == 0)
         #expect(result.stderr == "step 1 ('water'): an answer is at most 4096 bytes: this line is longer\n")
     }

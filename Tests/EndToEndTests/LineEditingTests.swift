@@ -36,7 +36,8 @@ struct LineEditingTests {
 
     @Test func sigtermLeavesTheTerminalCooked() throws {
         let session = try TmuxSession(
-            command: "cd '\(packageRoot.path)' && sh -c \"echo \\$\\$ > /tmp/routine-sigterm-pid; exec \(Self.run)\"; stty -a | tr ' ' '\\n' | grep -x -e icanon -e echo | tr '\\n' ' '",
+            command:
+                "cd '\(packageRoot.path)' && sh -c \"echo \\$\\$ > /tmp/routine-sigterm-pid; exec \(Self.run)\"; stty -a | tr ' ' '\\n' | grep -x -e icanon -e echo | tr '\\n' ' '",
             environment: ["TERM": "xterm-256color"])
         try session.waitFor("done? >")
         let pid = try String(contentsOfFile: "/tmp/routine-sigterm-pid", encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
@@ -47,7 +48,8 @@ struct LineEditingTests {
     }
 
     @Test func ctrlZThenFgTakesTheLineBack() throws {
-        let session = try TmuxSession(command: "cd '\(packageRoot.path)' && exec bash --norc -i", environment: ["TERM": "xterm-256color", "PS1": "$ "])
+        let session = try TmuxSession(
+            command: "cd '\(packageRoot.path)' && exec bash --norc -i", environment: ["TERM": "xterm-256color", "PS1": "$ "])
         try session.send("-l", Self.run)
         try session.send("Enter")
         try session.waitFor("done? >")
@@ -65,7 +67,8 @@ struct LineEditingTests {
     /// Ctrl-Z at a question's menu, then `fg`: the menu is drawn afresh under what the shell
     /// wrote, over none of it, and still answers.
     @Test func ctrlZAtAMenuThenFgDrawsItUnderTheShell() throws {
-        let session = try TmuxSession(command: "cd '\(packageRoot.path)' && exec bash --norc -i", environment: ["TERM": "xterm-256color", "PS1": "$ "])
+        let session = try TmuxSession(
+            command: "cd '\(packageRoot.path)' && exec bash --norc -i", environment: ["TERM": "xterm-256color", "PS1": "$ "])
         try session.send("-l", Self.run)
         try session.send("Enter")
         try session.toTheQuestion()

@@ -40,7 +40,8 @@ struct MeasuredTimeTests {
         let answers = folder.appendingPathComponent("answers.txt")
         try Self.answers.write(to: answers, atomically: true, encoding: .utf8)
         let history = folder.appendingPathComponent("history.sqlite").path
-        let arguments = ["run", "routines/morning.rt", "--history", history, "--date", "2026-11-23"]
+        let arguments =
+            ["run", "routines/morning.rt", "--history", history, "--date", "2026-11-23"]
             + script.arguments.map { $0 == "ANSWERS" ? answers.path : $0 }
         let run = try execute(arguments, stdin: script.stdin)
         #expect(run.status == 0, "\(run.stderr)")

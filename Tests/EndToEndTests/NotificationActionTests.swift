@@ -40,7 +40,8 @@ struct NotificationActionTests {
 
     /// Runs `today --notify` against dunst, picking `picks` in turn; returns dunst's history
     /// (every notification shown, as JSON) and `today`'s result.
-    func underDunst(_ dir: URL, setup: String = "", before: String = "", picks: [String]) throws -> (history: String, status: String, stderr: String) {
+    func underDunst(_ dir: URL, setup: String = "", before: String = "", picks: [String]) throws -> (history: String, status: String, stderr: String)
+    {
         let script = """
             set -u
             W='\(dir.path)'
@@ -133,13 +134,16 @@ struct NotificationActionTests {
         chmod(bin.appendingPathComponent("notify-send").path, 0o755)
         #expect(try execute(["done", "bell.rt", "water", "--date", Self.date, "--history", "h.sqlite"], in: dir).status == 0)
         let sent = try execute(
-            ["today", "bell.rt", "--date", Self.date, "--history", "h.sqlite", "--notify"], environment: ["PATH": bin.path + ":/usr/bin:/bin"], in: dir)
+            ["today", "bell.rt", "--date", Self.date, "--history", "h.sqlite", "--notify"], environment: ["PATH": bin.path + ":/usr/bin:/bin"],
+            in: dir)
         #expect(sent.status == 0, "\(sent.stderr)")
         let calls = try String(contentsOfFile: record, encoding: .utf8).components(separatedBy: "---\n").filter { !$0.isEmpty }
         try #require(calls.count == 2, "\(calls)")
         #expect(calls[0].contains("--action=done=Done: Push-ups\n--action=skip=Skip\n--action=snooze=Snooze 10m\n--\n"))
         let file = dir.appendingPathComponent("bell.rt").path
-        #expect(calls[1].hasPrefix("--app-name=routine\n--icon=appointment-soon\n--replace-id=7\n--\n1 habit still due today (1 of 2 done)\n"), "\(calls[1])")
+        #expect(
+            calls[1].hasPrefix("--app-name=routine\n--icon=appointment-soon\n--replace-id=7\n--\n1 habit still due today (1 of 2 done)\n"),
+            "\(calls[1])")
         #expect(calls[1].contains("from the shell:\nroutine done \(file) pushups 20\nroutine done \(file) pushups --skip\n"), "\(calls[1])")
         #expect(try short(dir) == "1/2 · Push-ups\n", "nothing recorded")
     }
@@ -176,7 +180,11 @@ struct BarClickTests {
 
     /// A fake bar named `waybar` that counts SIGRTMIN+8: `done` with ROUTINE_BAR_SIGNAL=8 sends
     /// it, and without the variable nothing is sent.
-    @Test(.disabled("the fake bar started through Foundation's Process never runs its RTMIN+8 trap, though the same bar started from a shell does: to be found")) func aLogSignalsTheBar() throws {
+    @Test(
+        .disabled(
+            "the fake bar started through Foundation's Process never runs its RTMIN+8 trap, though the same bar started from a shell does: to be found"
+        )) func aLogSignalsTheBar() throws
+    {
         let dir = try temporaryDirectory()
         try "routine \"Sig\"\nhabit a \"A\"\nhabit b \"B\"\n".write(to: dir.appendingPathComponent("s.rt"), atomically: true, encoding: .utf8)
         let hits = dir.appendingPathComponent("hits").path

@@ -4,18 +4,21 @@ struct PathsCommandTests {
     @Test func listsEveryWayWithTimes() throws {
         let result = try execute(["paths", "routines/morning.rt"])
         #expect(result.status == 0)
-        #expect(result.stdout.hasPrefix("""
-            1. mood: Great! · 48m
-               water, stretch, mood, run (mon wed fri), shower, meditate, plan (weekdays), water2
+        #expect(
+            result.stdout.hasPrefix(
+                """
+                1. mood: Great! · 48m
+                   water, stretch, mood, run (mon wed fri), shower, meditate, plan (weekdays), water2
 
-            """))
+                """))
         #expect(result.stdout.contains("4. mood: Skip today · 5m\n   water, stretch, mood, end\n"))
         #expect(result.stdout.hasSuffix("5 ways through 'Morning' · shortest 5m · longest 48m\n"))
     }
 
     /// A weekly quota is marked on a way as days are: both decide whether the habit runs.
     @Test func aWeeklyQuotaIsMarkedLikeDays() throws {
-        let result = try execute(["paths", "-"], stdin: "routine \"W\"\nhabit run \"Run\" for 30m 3 per week -> desk\nhabit desk \"Desk\" on weekdays\n")
+        let result = try execute(
+            ["paths", "-"], stdin: "routine \"W\"\nhabit run \"Run\" for 30m 3 per week -> desk\nhabit desk \"Desk\" on weekdays\n")
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout.contains("   run (3 per week), desk (weekdays)\n"))
     }
@@ -33,14 +36,15 @@ struct PathsCommandTests {
 
     @Test func whyDoesANodeRun() throws {
         let result = try execute(["paths", "routines/morning.rt", "--to", "plan"])
-        #expect(result.stdout == """
-            'plan' runs after these answers:
-              mood: Great!
-              mood: Okay
-              mood: Not so good
-              mood: Tired
+        #expect(
+            result.stdout == """
+                'plan' runs after these answers:
+                  mood: Great!
+                  mood: Okay
+                  mood: Not so good
+                  mood: Tired
 
-            """)
+                """)
         let always = try execute(["paths", "routines/morning.rt", "--to", "stretch"])
         #expect(always.stdout.contains("always: no answer needed"))
     }

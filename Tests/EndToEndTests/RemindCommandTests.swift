@@ -65,18 +65,21 @@ struct RemindCommandTests {
     func routinesWhoseReadableNamesCollideGetUnitsOfTheirOwn(_ first: String, _ second: String) throws {
         let dir = try temporaryDirectory()
         let (environment, units) = try unitEnvironment(dir)
-        let a = try routineFile(first, in: dir, folder: "a"), b = try routineFile(second, in: dir, folder: "b")
+        let a = try routineFile(first, in: dir, folder: "a")
+        let b = try routineFile(second, in: dir, folder: "b")
         let one = try execute(["remind", a, "--at", "7:00", "--install"], environment: environment)
         let two = try execute(["remind", b, "--at", "8:00", "--install"], environment: environment)
         #expect(one.status == 0 && two.status == 0, "\(one.stderr)\(two.stderr)")
-        let nameA = try #require(unitName(one.stdout)), nameB = try #require(unitName(two.stdout))
+        let nameA = try #require(unitName(one.stdout))
+        let nameB = try #require(unitName(two.stdout))
         #expect(nameA != nameB)
         #expect(try String(contentsOfFile: units + nameA + ".timer", encoding: .utf8).contains("07:00:00"))
         #expect(try String(contentsOfFile: units + nameB + ".timer", encoding: .utf8).contains("08:00:00"))
         // Removing one leaves the other.
         #expect(try execute(["remind", a, "--uninstall"], environment: environment).status == 0)
         #expect(!FileManager.default.fileExists(atPath: units + nameA + ".service"))
-        #expect(FileManager.default.fileExists(atPath: units + nameB + ".service") && FileManager.default.fileExists(atPath: units + nameB + ".timer"))
+        #expect(
+            FileManager.default.fileExists(atPath: units + nameB + ".service") && FileManager.default.fileExists(atPath: units + nameB + ".timer"))
     }
 
     @Test(arguments: [
@@ -120,11 +123,13 @@ struct RemindCommandTests {
     @Test func aPathThatIsNotUTF8IsRefusedAndNothingWritten() throws {
         let dir = try temporaryDirectory()
         let (environment, units) = try unitEnvironment(dir)
-        let made = try shell("mkdir \"$(printf 'caf\\351')\" && printf 'routine \"Morning\"\\nhabit water \"Water\"\\n' > \"$(printf 'caf\\351')/m.rt\"", in: dir)
+        let made = try shell(
+            "mkdir \"$(printf 'caf\\351')\" && printf 'routine \"Morning\"\\nhabit water \"Water\"\\n' > \"$(printf 'caf\\351')/m.rt\"", in: dir)
         #expect(made.status == 0, "\(made.stderr)")
         let refused = try shell("\"$ROUTINE\" remind \"$(printf 'caf\\351')/m.rt\" --at 7:30 --install", environment: environment, in: dir)
         #expect(refused.status == 1)
-        #expect(refused.stderr.contains("error[E040]: the path 'caf\\xE9/m.rt' is not valid UTF-8: a systemd unit cannot name it"), "\(refused.stderr)")
+        #expect(
+            refused.stderr.contains("error[E040]: the path 'caf\\xE9/m.rt' is not valid UTF-8: a systemd unit cannot name it"), "\(refused.stderr)")
         #expect((try? FileManager.default.contentsOfDirectory(atPath: units))?.isEmpty ?? true)
     }
 

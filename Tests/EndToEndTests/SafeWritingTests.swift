@@ -37,7 +37,9 @@ struct SafeWritingTests {
 
     @Test func convertFollowsALinkToAFileNotYetWritten() throws {
         let dir = try folder()
-        let result = try shell("ln -s made.yaml link.yaml && $ROUTINE convert \(packageRoot.path)/routines/morning.rt --to yaml -o link.yaml && test -L link.yaml", in: dir)
+        let result = try shell(
+            "ln -s made.yaml link.yaml && $ROUTINE convert \(packageRoot.path)/routines/morning.rt --to yaml -o link.yaml && test -L link.yaml",
+            in: dir)
         #expect(result.status == 0, "\(result.stderr)")
         #expect(contents(dir, "made.yaml").hasPrefix("routine: Morning"))
     }
@@ -55,8 +57,11 @@ struct SafeWritingTests {
     @Test(.enabled(if: isRoot, "changing a file's owner needs root"))
     func ownerModeAndExtendedAttributesAreKept() throws {
         let dir = try folder(with: ["theirs.rt": Self.unformatted])
-        let setup = "chown nobody:nogroup theirs.rt && chmod 640 theirs.rt && python3 -c 'import os; os.setxattr(\"theirs.rt\", \"user.tag\", b\"kept\")'"
-        let result = try shell("\(setup) && $ROUTINE fmt --write theirs.rt && stat -c '%U:%G %a' theirs.rt && python3 -c 'import os; print(os.getxattr(\"theirs.rt\", \"user.tag\").decode())'", in: dir)
+        let setup =
+            "chown nobody:nogroup theirs.rt && chmod 640 theirs.rt && python3 -c 'import os; os.setxattr(\"theirs.rt\", \"user.tag\", b\"kept\")'"
+        let result = try shell(
+            "\(setup) && $ROUTINE fmt --write theirs.rt && stat -c '%U:%G %a' theirs.rt && python3 -c 'import os; print(os.getxattr(\"theirs.rt\", \"user.tag\").decode())'",
+            in: dir)
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout == "nobody:nogroup 640\nkept\n")
         #expect(contents(dir, "theirs.rt") == Self.formatted)
@@ -65,7 +70,8 @@ struct SafeWritingTests {
     @Test(.enabled(if: isRoot, "dropping to another user needs root"))
     func aFileTheUserCannotWriteIsRefusedEvenInAWritableFolder() throws {
         let dir = try folder(with: ["root.rt": Self.unformatted])
-        let result = try shell("""
+        let result = try shell(
+            """
             chmod 777 . && cp "$ROUTINE" ./routine-copy && chmod 755 ./routine-copy && \
             setpriv --reuid=nobody --regid=nogroup --clear-groups ./routine-copy fmt --write root.rt
             """, in: dir)
@@ -76,7 +82,8 @@ struct SafeWritingTests {
     }
 
     @Test func devicesAndStandardOutputAreWrittenNotReplaced() throws {
-        let result = try shell("""
+        let result = try shell(
+            """
             $ROUTINE convert routines/morning.rt --to yaml -o /dev/null 2>/dev/null && test -c /dev/null && \
             $ROUTINE convert routines/morning.rt --to yaml -o /dev/stdout 2>/dev/null | head -1
             """)
@@ -86,7 +93,8 @@ struct SafeWritingTests {
 
     @Test func aFIFOIsWrittenByConvertAndRefusedByFmt() throws {
         let dir = try folder()
-        let result = try shell("""
+        let result = try shell(
+            """
             mkfifo pipe && (cat pipe > received &) && \
             $ROUTINE convert \(packageRoot.path)/routines/morning.rt --to yaml -o pipe 2>/dev/null && sleep 0.2 && test -p pipe && head -1 received && \
             $ROUTINE fmt --write pipe; echo "fmt: $?"
@@ -111,7 +119,8 @@ struct SafeWritingTests {
     ])
     func aFailedRenderingKeepsTheOldImage(_ name: String, _ body: String, _ message: String) throws {
         let dir = try folder(with: ["old.svg": "<svg>good</svg>\n"])
-        let result = try shell("""
+        let result = try shell(
+            """
             mkdir bin && printf '#!/bin/sh\\n\(body)\\n' > bin/dot && chmod +x bin/dot && \
             PATH="$PWD/bin:$PATH" $ROUTINE graph \(packageRoot.path)/routines/morning.rt -o old.svg
             """, in: dir)
@@ -126,7 +135,8 @@ struct SafeWritingTests {
         let dir = try folder()
         let tmp = try folder()
         defer { _ = try? shell("umount '\(dir.path)'") }
-        let result = try shell("""
+        let result = try shell(
+            """
             mount -t tmpfs -o size=16k tmpfs . && cd '\(dir.path)' && echo good > keep.svg && \
             (dd if=/dev/zero of=fill bs=1k count=64 2>/dev/null; true) && \
             TMPDIR='\(tmp.path)' $ROUTINE graph \(packageRoot.path)/routines/morning.rt -o keep.svg

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import RoutineKit
+import Testing
 
 struct ScriptedRunTests {
     /// The events, one per line. A script is not timed: its `end` says `"elapsedSeconds":null`,
@@ -13,18 +13,19 @@ struct ScriptedRunTests {
             stdin: "done\n\nGreat\ns\n\nd\n\n7\n")
         #expect(result.status == 0)
         #expect(result.stderr == "")
-        #expect(events(result.stdout) == [
-            #"{"event":"start","routine":"Morning","date":"2026-11-23","weekday":"monday"}"#,
-            #"{"event":"habit","step":1,"node":"water","title":"Drink a glass of water","result":"done"}"#,
-            #"{"event":"habit","step":2,"node":"stretch","title":"Stretch","result":"done","seconds":300}"#,
-            #"{"event":"answer","step":3,"node":"mood","prompt":"How are you feeling today?","option":"Great!","index":1}"#,
-            #"{"event":"habit","step":4,"node":"run","title":"Run","result":"skipped","seconds":1800}"#,
-            #"{"event":"habit","step":5,"node":"shower","title":"Cold shower","result":"done","seconds":180}"#,
-            #"{"event":"habit","step":6,"node":"meditate","title":"Meditate","result":"done","seconds":600}"#,
-            #"{"event":"habit","step":7,"node":"plan","title":"Plan the day","result":"done"}"#,
-            #"{"event":"habit","step":8,"node":"water2","title":"Drink water","result":"done","value":7,"target":8,"unit":"glasses"}"#,
-            #"{"event":"end","result":"completed","reachedEnd":false,"done":6,"skipped":1,"notScheduled":0,"plannedSeconds":1080,"elapsedSeconds":null}"#,
-        ])
+        #expect(
+            events(result.stdout) == [
+                #"{"event":"start","routine":"Morning","date":"2026-11-23","weekday":"monday"}"#,
+                #"{"event":"habit","step":1,"node":"water","title":"Drink a glass of water","result":"done"}"#,
+                #"{"event":"habit","step":2,"node":"stretch","title":"Stretch","result":"done","seconds":300}"#,
+                #"{"event":"answer","step":3,"node":"mood","prompt":"How are you feeling today?","option":"Great!","index":1}"#,
+                #"{"event":"habit","step":4,"node":"run","title":"Run","result":"skipped","seconds":1800}"#,
+                #"{"event":"habit","step":5,"node":"shower","title":"Cold shower","result":"done","seconds":180}"#,
+                #"{"event":"habit","step":6,"node":"meditate","title":"Meditate","result":"done","seconds":600}"#,
+                #"{"event":"habit","step":7,"node":"plan","title":"Plan the day","result":"done"}"#,
+                #"{"event":"habit","step":8,"node":"water2","title":"Drink water","result":"done","value":7,"target":8,"unit":"glasses"}"#,
+                #"{"event":"end","result":"completed","reachedEnd":false,"done":6,"skipped":1,"notScheduled":0,"plannedSeconds":1080,"elapsedSeconds":null}"#,
+            ])
     }
 
     @Test func scheduleOnASundayPassesOverWithoutALine() throws {
@@ -39,18 +40,24 @@ struct ScriptedRunTests {
     @Test func skipTodayReachesEnd() throws {
         let result = try execute(["run", "routines/morning.rt", "--json", "--date", "2026-11-23"], stdin: "\n\nskip today\n")
         #expect(result.status == 0)
-        #expect(events(result.stdout).last == #"{"event":"end","result":"completed","reachedEnd":true,"done":2,"skipped":0,"notScheduled":0,"plannedSeconds":300,"elapsedSeconds":null}"#)
+        #expect(
+            events(result.stdout).last
+                == #"{"event":"end","result":"completed","reachedEnd":true,"done":2,"skipped":0,"notScheduled":0,"plannedSeconds":300,"elapsedSeconds":null}"#
+        )
     }
 
     @Test func invalidAnswersAreReportedAndTheNextLineRead() throws {
         let result = try execute(["run", "routines/morning.rt", "--json", "--date", "2026-11-23"], stdin: "\n\n9\nbogus\n4\n")
         #expect(result.status == 0)
-        #expect(result.stderr == """
-            step 3 ('mood'): there is no option 9: choose 1 to 5
-            step 3 ('mood'): 'bogus' is not an option: choose 1 to 5, or type an option's text
+        #expect(
+            result.stderr == """
+                step 3 ('mood'): there is no option 9: choose 1 to 5
+                step 3 ('mood'): 'bogus' is not an option: choose 1 to 5, or type an option's text
 
-            """)
-        #expect(result.stdout.contains(#"{"event":"answer","step":3,"node":"mood","prompt":"How are you feeling today?","option":"Skip today","index":4}"#))
+                """)
+        #expect(
+            result.stdout.contains(
+                #"{"event":"answer","step":3,"node":"mood","prompt":"How are you feeling today?","option":"Skip today","index":4}"#))
     }
 
     @Test func backUndoesAndIsReported() throws {
@@ -76,14 +83,20 @@ struct ScriptedRunTests {
         let result = try execute(arguments, stdin: file ? "" : answers)
         #expect(result.status == 0, "\(result.stderr)")
         let lines = events(result.stdout)
-        #expect(lines.contains(#"{"event":"habit","step":6,"node":"water2","title":"Drink water","result":"done","value":8,"target":8,"unit":"glasses"}"#), "\(lines)")
+        #expect(
+            lines.contains(
+                #"{"event":"habit","step":6,"node":"water2","title":"Drink water","result":"done","value":8,"target":8,"unit":"glasses"}"#),
+            "\(lines)")
         #expect(lines.last?.contains(#""result":"completed""#) == true)
     }
 
     /// A script's summary names the skips and the answers, as a terminal's does; a routine
     /// with no timed habit plans no time, and says nothing of it.
     @Test(arguments: [
-        ("routines/morning.rt", "\n\n2\ns\n\n7\n", ["skipped: Go for a walk\n", "How are you feeling today? Okay\n", "planned 5m · time not measured\n"]),
+        (
+            "routines/morning.rt", "\n\n2\ns\n\n7\n",
+            ["skipped: Go for a walk\n", "How are you feeling today? Okay\n", "planned 5m · time not measured\n"]
+        ),
         ("-", "y\n", ["Q? y\n", "  time not measured\n"]),
     ])
     func theSummaryNamesSkipsAndAnswers(_ file: String, answers: String, lines: [String]) throws {
@@ -91,7 +104,8 @@ struct ScriptedRunTests {
         let dir = try temporaryDirectory()
         let answersFile = dir.appendingPathComponent("answers.txt")
         try answers.write(to: answersFile, atomically: true, encoding: .utf8)
-        let result = try execute(["run", file, "--no-history", "--date", "2026-11-23", "--answers", answersFile.path], stdin: file == "-" ? routine : "")
+        let result = try execute(
+            ["run", file, "--no-history", "--date", "2026-11-23", "--answers", answersFile.path], stdin: file == "-" ? routine : "")
         #expect(result.status == 0, "\(result.stderr)")
         for line in lines { #expect(result.stdout.contains(line), "\(result.stdout)") }
         #expect(!result.stdout.contains("planned 0s"), "\(result.stdout)")
@@ -128,12 +142,15 @@ struct ScriptedRunTests {
     }
 
     static let refusals: [ExpectedFailure] = [
-        ExpectedFailure(name: "bad date", arguments: ["run", "routines/morning.rt", "--date", "2026-02-30"], status: 64, stderr: "'2026-02-30' is not a date"),
+        ExpectedFailure(
+            name: "bad date", arguments: ["run", "routines/morning.rt", "--date", "2026-02-30"], status: 64, stderr: "'2026-02-30' is not a date"),
         ExpectedFailure(name: "routine on stdin without answers", arguments: ["run", "-"], status: 64, stderr: "--answers FILE"),
         ExpectedFailure(name: "missing routine", arguments: ["run", "nope.rt"], status: 66, stderr: "cannot read 'nope.rt'"),
-        ExpectedFailure(name: "missing answers", arguments: ["run", "routines/morning.rt", "--answers", "nope.txt"], status: 66, stderr: "cannot read 'nope.txt'"),
-        ExpectedFailure(name: "answers in a directory", arguments: ["run", "routines/morning.rt", "--answers", "routines"], status: 66,
-                        stderr: "cannot read 'routines': it is a directory"),
+        ExpectedFailure(
+            name: "missing answers", arguments: ["run", "routines/morning.rt", "--answers", "nope.txt"], status: 66, stderr: "cannot read 'nope.txt'"),
+        ExpectedFailure(
+            name: "answers in a directory", arguments: ["run", "routines/morning.rt", "--answers", "routines"], status: 66,
+            stderr: "cannot read 'routines': it is a directory"),
     ]
 
     /// A date a few days ahead is recorded with W012; more than a year ahead needs --force.

@@ -68,7 +68,9 @@ struct StatsCommandTests {
         #expect(run.status == 0, "\(run.stderr)")
         let csv = try execute(["stats", "mini.rt", "--history", "h.sqlite", "--until", "2026-11-02", "--csv"], in: dir)
         #expect(csv.status == 0, "\(csv.stderr)")
-        let rows = csv.stdout.split(separator: "\n").dropFirst().map { $0.split(separator: ",", omittingEmptySubsequences: false).prefix(3).joined(separator: ",") }
+        let rows = csv.stdout.split(separator: "\n").dropFirst().map {
+            $0.split(separator: ",", omittingEmptySubsequences: false).prefix(3).joined(separator: ",")
+        }
         #expect(rows == ["2026-11-02,a,done", "2026-11-02,left,done", "2026-11-02,right,not-due", "2026-11-02,c,missed"])
     }
 
@@ -139,7 +141,8 @@ struct StatsCommandTests {
     func memoryDoesNotGrowWithTheWindow(_ format: String) throws {
         let dir = try recorded()
         func peakKilobytes(since: String) throws -> Int {
-            let measure = "import resource, subprocess, sys; subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, check=True); "
+            let measure =
+                "import resource, subprocess, sys; subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, check=True); "
                 + "print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)"
             let result = try shell(
                 "python3 -c '\(measure)' \"$ROUTINE\" stats day.rt --history h.sqlite --since \(since) --until 2026-11-06 \(format)", in: dir)
@@ -195,7 +198,8 @@ struct StatsCommandTests {
     /// its first arrow only, in DOT and in Mermaid.
     @Test func anAnswerLeadingToSeveralNodesIsCountedOnce() throws {
         let dir = try temporaryDirectory()
-        let routine = "routine \"Work\"\nquestion where \"Where?\"\n  \"Office\" -> commute, desk\n  \"Home\" -> desk\nhabit commute \"Commute\"\nhabit desk \"Desk\"\n"
+        let routine =
+            "routine \"Work\"\nquestion where \"Where?\"\n  \"Office\" -> commute, desk\n  \"Home\" -> desk\nhabit commute \"Commute\"\nhabit desk \"Desk\"\n"
         try routine.write(to: dir.appendingPathComponent("work.rt"), atomically: true, encoding: .utf8)
         for date in ["2026-11-02", "2026-11-03"] {
             let run = try execute(["run", "work.rt", "--date", date, "--history", "h.sqlite", "--answers", "-"], stdin: "1\nd\nd\n", in: dir)
@@ -244,7 +248,11 @@ struct StatsCommandTests {
         #expect(try run("2026-11-09").contains("2. Run: done\n"), "a new week")
         let stats = try execute(["stats", "q.rt", "--history", "h.sqlite", "--until", "2026-11-16", "--csv"], in: dir)
         let run = stats.stdout.split(separator: "\n").filter { $0.contains(",run,") }.map { $0.split(separator: ",")[2] }
-        #expect(run == ["done", "not-due", "done", "not-due", "not-due", "not-due", "not-due", "done", "not-due", "not-due", "not-due", "not-due", "not-due", "missed"])
+        #expect(
+            run == [
+                "done", "not-due", "done", "not-due", "not-due", "not-due", "not-due", "done", "not-due", "not-due", "not-due", "not-due", "not-due",
+                "missed",
+            ])
     }
 
     /// A run started before midnight and finished after it counts for the day it started.
@@ -252,7 +260,8 @@ struct StatsCommandTests {
         let dir = try temporaryDirectory()
         try Self.routine.write(to: dir.appendingPathComponent("day.rt"), atomically: true, encoding: .utf8)
         let step = #"{"step":1,"node":"tea","kind":"habit","title":"Tea","result":"done","at":"2026-11-03T00:10:00.000Z","seconds":900}"#
-        let run = #"{"date":"2026-11-02","routine":"Day","result":"quit","reachedEnd":false,"started":"2026-11-02T23:55:00.000Z","#
+        let run =
+            #"{"date":"2026-11-02","routine":"Day","result":"quit","reachedEnd":false,"started":"2026-11-02T23:55:00.000Z","#
             + #""ended":"2026-11-03T00:10:00.000Z","utcOffset":"+00:00","path":"/x/day.rt","sourceHash":"fnv1a64:0000000000000000","steps":["#
             + step + "]}\n"
         try run.write(to: dir.appendingPathComponent("late.jsonl"), atomically: true, encoding: .utf8)

@@ -99,7 +99,8 @@ struct SyncTests {
         let amended = try d.routine("laptop", ["amend", file, "2026-11-23", "mood", "Bad"])
         // (An amendment also changes its step, whose trigger would catch it: the amendment's
         // own triggers are checked directly.)
-        let triggers = try shell("sqlite3 '\(d.history("laptop"))' \"SELECT count(*) FROM sqlite_master WHERE type = 'trigger' AND name LIKE 'sync_amendment_%'\"")
+        let triggers = try shell(
+            "sqlite3 '\(d.history("laptop"))' \"SELECT count(*) FROM sqlite_master WHERE type = 'trigger' AND name LIKE 'sync_amendment_%'\"")
         #expect(triggers.stdout == "3\n", "\(triggers.stdout) \(triggers.stderr)")
         #expect(amended.stdout.contains("now \"Bad\""), "\(amended.stdout)")
         try d.routine("laptop", ["sync"])
@@ -183,7 +184,8 @@ struct SyncTests {
         func at(_ type: String) -> String? {
             lines.first { $0.contains("\"type\":\"\(type)\"") }?.split(separator: "\"at\":\"").dropFirst().first.map { String($0.prefix(24)) }
         }
-        let off = try #require(at("dayOff")), on = try #require(at("dayOn"))
+        let off = try #require(at("dayOff"))
+        let on = try #require(at("dayOn"))
         #expect(on < off, "\(on) \(off)")
         let laptop = try d.export("laptop")
         #expect(!laptop.contains("dayOff"), "\(laptop)")
@@ -221,9 +223,10 @@ struct SyncTests {
         try d.routine("desk", ["sync", "init", folder, "--device", "desk"])
         let before = try d.export("desk")
         #expect(before.contains("\"water\""))
-        let laptopFile = try #require(d.journalFiles(in: folder).first { file in
-            (try? String(contentsOfFile: folder + "/" + file, encoding: .utf8))?.contains("\"name\":\"laptop\"") == true
-        })
+        let laptopFile = try #require(
+            d.journalFiles(in: folder).first { file in
+                (try? String(contentsOfFile: folder + "/" + file, encoding: .utf8))?.contains("\"name\":\"laptop\"") == true
+            })
         let path = folder + "/" + laptopFile
         let copy = (path as NSString).deletingPathExtension + ".sync-conflict-20261125-101010-ABCDEFG.jsonl"
         try FileManager.default.copyItem(atPath: path, toPath: copy)
@@ -307,7 +310,10 @@ struct SyncTests {
             let result = try shell(script)
             #expect(result.status == 0, "\(device): \(result.stdout)")
         }
-        #expect(try shell("\(git) clone -q '\(bare)' '\(clone("laptop"))' 2>&1 && cd '\(clone("laptop"))' && \(git) commit -q --allow-empty -m start && \(git) push -q origin HEAD:main 2>&1").status == 0)
+        #expect(
+            try shell(
+                "\(git) clone -q '\(bare)' '\(clone("laptop"))' 2>&1 && cd '\(clone("laptop"))' && \(git) commit -q --allow-empty -m start && \(git) push -q origin HEAD:main 2>&1"
+            ).status == 0)
         try d.routine("laptop", ["sync", "init", clone("laptop") + "/journals", "--device", "laptop"])
         try exchange("laptop")
         try FileManager.default.copyItem(atPath: d.history("laptop"), toPath: d.history("copy"))

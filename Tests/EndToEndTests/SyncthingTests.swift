@@ -21,7 +21,8 @@ struct SyncthingTests {
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         try #require(try pair("start", dir) == "ok")
         defer { _ = try? pair("stop", dir) }
-        let laptopFolder = dir.appendingPathComponent("fa").path, deskFolder = dir.appendingPathComponent("fb").path
+        let laptopFolder = dir.appendingPathComponent("fa").path
+        let deskFolder = dir.appendingPathComponent("fb").path
         func carry() throws { #expect(try pair("wait", dir) == "ok") }
 
         let joined = try d.routine("laptop", ["sync", "init", laptopFolder, "--device", "laptop"])

@@ -229,7 +229,9 @@ struct TerminalInputTests {
                 try session.waitFor("⏱")
             }
             let pid = try #require(Int32(String(contentsOfFile: pidFile, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)))
-            try session.tmux(how == "kill-pane" ? ["kill-pane", "-t", session.name] : how == "kill-server" ? ["kill-server"] : ["kill-session", "-t", session.name])
+            try session.tmux(
+                how == "kill-pane"
+                    ? ["kill-pane", "-t", session.name] : how == "kill-server" ? ["kill-server"] : ["kill-session", "-t", session.name])
             let deadline = Date().addingTimeInterval(15)
             while kill(pid, 0) == 0, Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
             #expect(kill(pid, 0) != 0, "the run went on after its terminal closed (\(how), attempt \(attempt))")

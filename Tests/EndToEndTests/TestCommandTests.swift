@@ -87,13 +87,14 @@ struct TestCommandTests {
         #expect(result.stdout.hasSuffix(searched == "." ? "4 passed, 0 failed\n" : "2 passed, 0 failed\n"), "\(result.stdout)")
     }
 
-    static let failing = Self.passing + """
-        case sore goes on
-          do d
-          answer Sore
-          expect habit stretch done
+    static let failing =
+        Self.passing + """
+            case sore goes on
+              do d
+              answer Sore
+              expect habit stretch done
 
-        """
+            """
 
     @Test func aFailureIsADiagnosticAtItsLine() throws {
         let dir = try folder(Self.failing)
@@ -113,18 +114,20 @@ struct TestCommandTests {
         let dir = try folder(Self.failing)
         let result = try execute(["test", "--format", "short"], in: dir)
         #expect(result.status == 1)
-        #expect(result.stdout.contains("""
-            FAIL gym.rt.test: sore goes on
-            gym.rt.test:24:3: error[E407]: expected habit stretch done, but the next event is end completed
-            gym.rt.test:24:3: note: expected: habit stretch done
-            gym.rt.test:24:3: note: actual: end completed
-            gym.rt.test:24:3: note: transcript so far:
-            gym.rt.test:24:3: note:   habit warmup done
-            gym.rt.test:24:3: note:   question mood
-            gym.rt.test:24:3: note:   answer Sore
-            gym.rt.test:24:3: note:   end completed
+        #expect(
+            result.stdout.contains(
+                """
+                FAIL gym.rt.test: sore goes on
+                gym.rt.test:24:3: error[E407]: expected habit stretch done, but the next event is end completed
+                gym.rt.test:24:3: note: expected: habit stretch done
+                gym.rt.test:24:3: note: actual: end completed
+                gym.rt.test:24:3: note: transcript so far:
+                gym.rt.test:24:3: note:   habit warmup done
+                gym.rt.test:24:3: note:   question mood
+                gym.rt.test:24:3: note:   answer Sore
+                gym.rt.test:24:3: note:   end completed
 
-            """))
+                """))
     }
 
     @Test func jsonGivesOneObjectPerCase() throws {
@@ -146,9 +149,13 @@ struct TestCommandTests {
         let dir = try folder(Self.failing)
         let result = try execute(["test", "--format", "junit"], in: dir)
         #expect(result.status == 1)
-        #expect(result.stdout.hasPrefix("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"routine test\" tests=\"3\" failures=\"1\" errors=\"0\">\n"))
+        #expect(
+            result.stdout.hasPrefix(
+                "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"routine test\" tests=\"3\" failures=\"1\" errors=\"0\">\n"))
         #expect(result.stdout.contains("<testcase classname=\"gym.rt.test\" name=\"fine\"/>"))
-        #expect(result.stdout.contains("<failure message=\"expected habit stretch done, but the next event is end completed\" type=\"E407\">gym.rt.test:24:3: error[E407]"))
+        #expect(
+            result.stdout.contains(
+                "<failure message=\"expected habit stretch done, but the next event is end completed\" type=\"E407\">gym.rt.test:24:3: error[E407]"))
     }
 
     @Test func junitCoverageFailsWithStrict() throws {
@@ -156,11 +163,13 @@ struct TestCommandTests {
         let result = try execute(["test", "--format", "junit", "--coverage", "--strict"], in: dir)
         #expect(result.status == 1)
         #expect(result.stdout.contains("<testsuites name=\"routine test\" tests=\"3\" failures=\"1\" errors=\"0\">"))
-        #expect(result.stdout.contains("""
-                <testcase classname="coverage" name="gym.rt: answers 2 of 3, habits 4 of 4">
-                  <failure message="not covered: answers 2 of 3, habits 4 of 4" type="W013">gym.rt:6:3: warning[W013]: no passing case answers &apos;Sore&apos; to &apos;mood&apos;
-            </failure>
-            """))
+        #expect(
+            result.stdout.contains(
+                """
+                    <testcase classname="coverage" name="gym.rt: answers 2 of 3, habits 4 of 4">
+                      <failure message="not covered: answers 2 of 3, habits 4 of 4" type="W013">gym.rt:6:3: warning[W013]: no passing case answers &apos;Sore&apos; to &apos;mood&apos;
+                </failure>
+                """))
         let lenient = try execute(["test", "--format", "junit", "--coverage"], in: dir)
         #expect(lenient.status == 0)
         #expect(lenient.stdout.contains("<testcase classname=\"coverage\" name=\"gym.rt: answers 2 of 3, habits 4 of 4\"/>"))
@@ -234,7 +243,8 @@ struct TestCommandTests {
     }
 
     @Test func quotaThroughHistory() throws {
-        let dir = try folder("""
+        let dir = try folder(
+            """
             case quota met: lift is passed over
               date 2026-11-25
               history week.jsonl
@@ -311,7 +321,9 @@ struct TestCommandTests {
         #expect(export.status == 0)
         let result = try execute(["test", "--format", "short", "day.rt.test"], in: dir)
         #expect(result.status == 1)
-        #expect(result.stdout.hasPrefix("PASS day.rt.test: water was logged that day\nPASS day.rt.test: it says why\nFAIL day.rt.test: not by a run\n"), "\(result.stdout)")
+        #expect(
+            result.stdout.hasPrefix("PASS day.rt.test: water was logged that day\nPASS day.rt.test: it says why\nFAIL day.rt.test: not by a run\n"),
+            "\(result.stdout)")
         #expect(result.stdout.contains("expected habit water not-scheduled done-by-run, but no event since the last step matched"))
         #expect(result.stdout.contains("actual: the run ended completed"))
         #expect(result.stdout.contains("PASS day.rt.test: the day before it is due\nFAIL day.rt.test: without the history\n"))

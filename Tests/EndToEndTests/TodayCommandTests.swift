@@ -10,8 +10,10 @@ struct TodayCommandTests {
     static func prepared() throws -> DoneCommandTests.Fixture {
         let f = try DoneCommandTests.Fixture()
         let title = "<b>Gym</b> & \"more\" \u{1B}[31m"
-        try DoneCommandTests.routine.replacingOccurrences(of: "\"Gym\"", with: "\"\(title.replacingOccurrences(of: "\"", with: "\\\"").replacingOccurrences(of: "\u{1B}", with: "\\u{1B}"))\"")
-            .write(toFile: f.file, atomically: true, encoding: .utf8)
+        try DoneCommandTests.routine.replacingOccurrences(
+            of: "\"Gym\"", with: "\"\(title.replacingOccurrences(of: "\"", with: "\\\"").replacingOccurrences(of: "\u{1B}", with: "\\u{1B}"))\""
+        )
+        .write(toFile: f.file, atomically: true, encoding: .utf8)
         for day in ["2026-11-23", "2026-11-24"] { #expect(try f.routine(["done", "FILE", "read", "--date", day]).status == 0) }
         #expect(try f.routine(["done", "FILE", "water", "--date", "2026-11-25"]).status == 0)
         let run = try f.routine(["run", "FILE", "--date", "2026-11-25"], stdin: "20\ns\n")
@@ -41,7 +43,10 @@ struct TodayCommandTests {
         let result = try f.routine(["today", "FILE", "--date", "2026-11-26", "--json"])
         let object = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
         let habits = try #require((object["routines"] as? [[String: Any]])?.first?["habits"] as? [[String: Any]])
-        let status = Dictionary(uniqueKeysWithValues: habits.map { ($0["node"] as? String ?? "", ($0["status"] as? String ?? "") + ($0["reason"].map { " \($0)" } ?? "")) })
+        let status = Dictionary(
+            uniqueKeysWithValues: habits.map {
+                ($0["node"] as? String ?? "", ($0["status"] as? String ?? "") + ($0["reason"].map { " \($0)" } ?? ""))
+            })
         #expect(status["gym"] == "due")
         #expect(status["nap"] == "not-due ruled-out")
         #expect(status["run"] == "not-due not-scheduled")
@@ -91,7 +96,10 @@ struct TodayCommandTests {
         try "routine \"<i>Bars</i>\"\nhabit gym \"<b>Gym</b> & 'more' \\u{1B}[31m\"\n".write(toFile: f.file, atomically: true, encoding: .utf8)
         let bar = try f.routine(["today", "FILE", "--format", "waybar"])
         #expect(bar.status == 0, "\(bar.stderr)")
-        #expect(bar.stdout == #"{"text":"0/1 · &lt;b&gt;Gym&lt;/b&gt; &amp; &apos;more&apos; \\u{1B}[31m","tooltip":"0 of 1 done\n&lt;i&gt;Bars&lt;/i&gt;: &lt;b&gt;Gym&lt;/b&gt; &amp; &apos;more&apos; \\u{1B}[31m","class":"none","percentage":0}"# + "\n")
+        #expect(
+            bar.stdout
+                == #"{"text":"0/1 · &lt;b&gt;Gym&lt;/b&gt; &amp; &apos;more&apos; \\u{1B}[31m","tooltip":"0 of 1 done\n&lt;i&gt;Bars&lt;/i&gt;: &lt;b&gt;Gym&lt;/b&gt; &amp; &apos;more&apos; \\u{1B}[31m","class":"none","percentage":0}"#
+                + "\n")
         let i3 = try f.routine(["today", "FILE", "--format", "i3blocks"])
         #expect(i3.stdout == "0/1 done · next: &lt;b&gt;Gym&lt;/b&gt; &amp; &apos;more&apos; \\u{1B}[31m\n0/1\n#FF5555\n")
     }
@@ -123,14 +131,18 @@ struct TodayCommandTests {
         try FileManager.default.createDirectory(at: bin, withIntermediateDirectories: true)
         let record = f.dir.appendingPathComponent("calls").path
         let stub = bin.appendingPathComponent("notify-send").path
-        try "#!/bin/sh\nfor a in \"$@\"; do printf '%s\\n' \"$a\"; done >> '\(record)'\necho --- >> '\(record)'\n".write(toFile: stub, atomically: true, encoding: .utf8)
+        try "#!/bin/sh\nfor a in \"$@\"; do printf '%s\\n' \"$a\"; done >> '\(record)'\necho --- >> '\(record)'\n".write(
+            toFile: stub, atomically: true, encoding: .utf8)
         chmod(stub, 0o755)
         let path = ["PATH": bin.path + ":/usr/bin:/bin"]
         let arguments = ["today", f.file, "--date", "2026-11-25", "--notify", "--history", f.history]
         let sent = try execute(arguments, environment: path)
         #expect(sent.status == 0 && sent.stdout.isEmpty, "\(sent.stderr)")
         let calls = try String(contentsOfFile: record, encoding: .utf8)
-        #expect(calls == "--app-name=routine\n--icon=appointment-soon\n--print-id\n--wait\n--action=done=Done: Run\n--action=skip=Skip\n--action=snooze=Snooze 10m\n--\n1 habit still due today (2 of 4 done)\nLogs: Run\n---\n")
+        #expect(
+            calls
+                == "--app-name=routine\n--icon=appointment-soon\n--print-id\n--wait\n--action=done=Done: Run\n--action=skip=Skip\n--action=snooze=Snooze 10m\n--\n1 habit still due today (2 of 4 done)\nLogs: Run\n---\n"
+        )
         #expect(try f.routine(["done", "FILE", "run", "--date", "2026-11-25"]).status == 0)
         #expect(try execute(arguments, environment: path).status == 0)
         #expect(try String(contentsOfFile: record, encoding: .utf8) == calls)

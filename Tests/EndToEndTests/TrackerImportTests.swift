@@ -52,7 +52,8 @@ struct TrackerImportTests {
         ]
         for (habit, date, value) in rows {
             let note = version >= 25 ? (habit == 3 && date == "2024-03-01" ? ", 'calm'" : ", NULL") : ""
-            sql += "INSERT INTO Repetitions (habit, timestamp, value\(version >= 25 ? ", notes" : "")) VALUES (\(habit), \(ms(date)), \(value)\(note));\n"
+            sql +=
+                "INSERT INTO Repetitions (habit, timestamp, value\(version >= 25 ? ", notes" : "")) VALUES (\(habit), \(ms(date)), \(value)\(note));\n"
         }
         return sql
     }
@@ -62,7 +63,8 @@ struct TrackerImportTests {
         let script = try temporaryDirectory().appendingPathComponent("make.sql")
         try Data(sql.utf8).write(to: script)
         let made = try shell(
-            "python3 -c 'import sqlite3, sys; db = sqlite3.connect(sys.argv[1]); db.executescript(open(sys.argv[2]).read()); db.commit()' '\(path)' '\(script.path)'")
+            "python3 -c 'import sqlite3, sys; db = sqlite3.connect(sys.argv[1]); db.executescript(open(sys.argv[2]).read()); db.commit()' '\(path)' '\(script.path)'"
+        )
         try #require(made.status == 0, "\(made.stderr)")
     }
 
@@ -85,8 +87,10 @@ struct TrackerImportTests {
         #expect(result.stderr.contains("wrote the routine 'habits' to 'habits.rt'"), "\(result.stderr)")
         let text = try String(contentsOf: dir.appendingPathComponent("habits.rt"), encoding: .utf8)
         for line in [
-            "routine \"habits\"\n", "start -> exercise, coffee, meditate, read\n", "habit exercise \"Exercise\" 3 per week\n  note \"Stretch first\"\n",
-            "habit coffee \"Coffee\" target at most 2 cups\n  note \"How many cups?\"\n", "habit meditate \"Meditate\"\n  note \"Did you meditate today?\"\n",
+            "routine \"habits\"\n", "start -> exercise, coffee, meditate, read\n",
+            "habit exercise \"Exercise\" 3 per week\n  note \"Stretch first\"\n",
+            "habit coffee \"Coffee\" target at most 2 cups\n  note \"How many cups?\"\n",
+            "habit meditate \"Meditate\"\n  note \"Did you meditate today?\"\n",
             "habit read \"Read\" 4 per week\n",
         ] {
             #expect(text.contains(line), "\(line) in:\n\(text)")
@@ -141,14 +145,16 @@ struct TrackerImportTests {
         let dir = try temporaryDirectory()
         let export = dir.appendingPathComponent("Loop Habits CSV 2024-03-03")
         try FileManager.default.createDirectory(at: export, withIntermediateDirectories: true)
-        try Data(#"""
+        try Data(
+            #"""
             Position,Name,Type,Question,Description,FrequencyNumerator,FrequencyDenominator,Color,Unit,Target Type,Target Value,Archived?
             001,Meditate,0,Did you meditate today?,"Sit, breathe
             and count ""ten""",1,1,#FF8F00,,0,0,false
             002,Water,1,How many glasses?,,1,1,#00897B,glasses,0,8,false
             003,Gone,0,,,1,1,#00897B,,0,0,true
 
-            """#.utf8).write(to: export.appendingPathComponent("Habits.csv"))
+            """#.utf8
+        ).write(to: export.appendingPathComponent("Habits.csv"))
         try Data("Date,Meditate,Water,Gone,\r\n2024-03-02,2,6500,2,\r\n2024-03-01,-1,8000,2,\r\n".utf8)
             .write(to: export.appendingPathComponent("Checkmarks.csv"))
         let history = dir.appendingPathComponent("h.sqlite").path
@@ -172,7 +178,8 @@ struct TrackerImportTests {
         let dir = try temporaryDirectory()
         let folder = dir.appendingPathComponent("harsh")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        try Data("""
+        try Data(
+            """
             # This is your habits file.
             ! Dailies
             Meditated: 1
@@ -185,8 +192,10 @@ struct TrackerImportTests {
             ! Tracking
             Weight: 0
 
-            """.utf8).write(to: folder.appendingPathComponent("habits"))
-        try Data("""
+            """.utf8
+        ).write(to: folder.appendingPathComponent("habits"))
+        try Data(
+            """
             2024-03-01 : Meditated : y
             2024-03-01 : Gymmed : y : leg day
             # a comment
@@ -197,11 +206,15 @@ struct TrackerImportTests {
             2024-03-03 : Called Mom : y : long call : 1
             2024-03-04 : Read: Chapter one : y\r
 
-            """.utf8).write(to: folder.appendingPathComponent("log"))
+            """.utf8
+        ).write(to: folder.appendingPathComponent("log"))
         let history = dir.appendingPathComponent("h.sqlite").path
         let result = try importing(["--from", "harsh", folder.path, "--routine", "me.rt"], in: dir, history: history)
         #expect(result.status == 0, "\(result.stderr)")
-        #expect(result.stderr.contains("6 habits, 6 days; 2 day notes left out; 2 amounts of habits without a target left out; 2 frequencies approximated\n"), "\(result.stderr)")
+        #expect(
+            result.stderr.contains(
+                "6 habits, 6 days; 2 day notes left out; 2 amounts of habits without a target left out; 2 frequencies approximated\n"),
+            "\(result.stderr)")
         let text = try String(contentsOf: dir.appendingPathComponent("me.rt"), encoding: .utf8)
         for line in [
             "\n# Dailies\n\nhabit meditated \"Meditated\"\n", "habit gymmed \"Gymmed\" 3 per week\n", "\n# Weeklies\n",
@@ -221,7 +234,8 @@ struct TrackerImportTests {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         try Data("Gym\u{1B}[31m red: 1\n".utf8).write(to: folder.appendingPathComponent("habits"))
         try Data("2024-03-01 : Gym\u{1B}[31m red : y\n".utf8).write(to: folder.appendingPathComponent("log"))
-        let result = try importing(["--from", "harsh", folder.path, "--routine", "me.rt"], in: dir, history: dir.appendingPathComponent("h.sqlite").path)
+        let result = try importing(
+            ["--from", "harsh", folder.path, "--routine", "me.rt"], in: dir, history: dir.appendingPathComponent("h.sqlite").path)
         #expect(result.status == 0, "\(result.stderr)")
         #expect(!result.stderr.contains("\u{1B}"))
         let text = try String(contentsOf: dir.appendingPathComponent("me.rt"), encoding: .utf8)
@@ -239,50 +253,84 @@ struct TrackerImportTests {
     }
 
     static let harshHabits = ("habits", "Meditated: 1\nGymmed: 3/7\n")
-    static let loopHabitsCSV = ("Habits.csv", "Position,Name,Type,Question,Description,FrequencyNumerator,FrequencyDenominator,Color,Unit,Target Type,Target Value,Archived?\n001,Meditate,0,,,1,1,#FF8F00,,0,0,false\n")
+    static let loopHabitsCSV = (
+        "Habits.csv",
+        "Position,Name,Type,Question,Description,FrequencyNumerator,FrequencyDenominator,Color,Unit,Target Type,Target Value,Archived?\n001,Meditate,0,,,1,1,#FF8F00,,0,0,false\n"
+    )
 
     static let hostile: [Hostile] = [
-        Hostile(name: "harsh: a log line with two fields", tracker: "harsh", files: [harshHabits, ("log", "2024-03-01 : Meditated : y\n2024-03-02 : Meditated\n")],
-                code: "E031", message: "log' line 2: expected 'YYYY-MM-DD : Habit : y|n|s[ : comment[ : amount]]', found 2 fields"),
-        Hostile(name: "harsh: a date before 1900", tracker: "harsh", files: [harshHabits, ("log", "1850-01-01 : Meditated : y\n")],
-                code: "E031", message: "log' line 1: '1850-01-01' is outside the years routine supports, 1900 to 2199"),
-        Hostile(name: "harsh: a date that is none", tracker: "harsh", files: [harshHabits, ("log", "2024-02-30 : Meditated : y\n")],
-                code: "E031", message: "log' line 1: '2024-02-30' is not a date"),
-        Hostile(name: "harsh: a habit the habits file lacks", tracker: "harsh", files: [harshHabits, ("log", "2024-03-01 : Swam : y\n")],
-                code: "E031", message: "log' line 1: 'Swam' is not a habit of the habits file"),
-        Hostile(name: "harsh: an entry that is not y, n or s", tracker: "harsh", files: [harshHabits, ("log", "2024-03-01 : Meditated : yes\n")],
-                code: "E031", message: "log' line 1: the entry must be y, n or s"),
-        Hostile(name: "harsh: a NUL in a name", tracker: "harsh", files: [("habits", "Medi\u{0}tated: 1\n"), ("log", "")],
-                code: "E031", message: "habits' line 1: the habit name holds a NUL character"),
-        Hostile(name: "harsh: a frequency that is none", tracker: "harsh", files: [("habits", "Meditated: often\n"), ("log", "")],
-                code: "E031", message: "habits' line 1: 'often' is not a frequency such as 1, 7, 1w or 3/7"),
+        Hostile(
+            name: "harsh: a log line with two fields", tracker: "harsh",
+            files: [harshHabits, ("log", "2024-03-01 : Meditated : y\n2024-03-02 : Meditated\n")],
+            code: "E031", message: "log' line 2: expected 'YYYY-MM-DD : Habit : y|n|s[ : comment[ : amount]]', found 2 fields"),
+        Hostile(
+            name: "harsh: a date before 1900", tracker: "harsh", files: [harshHabits, ("log", "1850-01-01 : Meditated : y\n")],
+            code: "E031", message: "log' line 1: '1850-01-01' is outside the years routine supports, 1900 to 2199"),
+        Hostile(
+            name: "harsh: a date that is none", tracker: "harsh", files: [harshHabits, ("log", "2024-02-30 : Meditated : y\n")],
+            code: "E031", message: "log' line 1: '2024-02-30' is not a date"),
+        Hostile(
+            name: "harsh: a habit the habits file lacks", tracker: "harsh", files: [harshHabits, ("log", "2024-03-01 : Swam : y\n")],
+            code: "E031", message: "log' line 1: 'Swam' is not a habit of the habits file"),
+        Hostile(
+            name: "harsh: an entry that is not y, n or s", tracker: "harsh", files: [harshHabits, ("log", "2024-03-01 : Meditated : yes\n")],
+            code: "E031", message: "log' line 1: the entry must be y, n or s"),
+        Hostile(
+            name: "harsh: a NUL in a name", tracker: "harsh", files: [("habits", "Medi\u{0}tated: 1\n"), ("log", "")],
+            code: "E031", message: "habits' line 1: the habit name holds a NUL character"),
+        Hostile(
+            name: "harsh: a frequency that is none", tracker: "harsh", files: [("habits", "Meditated: often\n"), ("log", "")],
+            code: "E031", message: "habits' line 1: 'often' is not a frequency such as 1, 7, 1w or 3/7"),
         Hostile(name: "harsh: no log file", tracker: "harsh", files: [harshHabits], code: "E030", message: "log': cannot read"),
-        Hostile(name: "Loop CSV: a row with a field too few", tracker: "loop",
-                files: [loopHabitsCSV, ("Checkmarks.csv", "Date,Meditate\n2024-03-01,2\n2024-03-02\n")],
-                code: "E031", message: "Checkmarks.csv' line 3: expected 2 fields, found 1"),
-        Hostile(name: "Loop CSV: a column no habit has", tracker: "loop",
-                files: [loopHabitsCSV, ("Checkmarks.csv", "Date,Swim\n2024-03-01,2\n")],
-                code: "E031", message: "Checkmarks.csv' line 1: the column 'Swim' names no habit of Habits.csv"),
-        Hostile(name: "Loop CSV: a value Loop never writes", tracker: "loop",
-                files: [loopHabitsCSV, ("Checkmarks.csv", "Date,Meditate\n2024-03-01,7\n")],
-                code: "E031", message: "Checkmarks.csv' line 2: the value 7 is none of Loop's (-1, 0, 1, 2, 3)"),
-        Hostile(name: "Loop CSV: a Habits.csv of another program", tracker: "loop",
-                files: [("Habits.csv", "id,title\n1,Run\n"), ("Checkmarks.csv", "")],
-                code: "E031", message: "Habits.csv' line 1: the header has no 'Name' column"),
-        Hostile(name: "Loop backup: a schema of version 30", tracker: "loop",
-                files: [("loop.db", loopSchema(version: 22).replacingOccurrences(of: "user_version = 22", with: "user_version = 30"))],
-                code: "E030", message: "its schema version is 30; Loop backups of versions 22 to 25 are read"),
-        Hostile(name: "Loop backup: a value Loop never writes", tracker: "loop",
-                files: [("loop.db", loopSchema(version: 25) + "INSERT INTO Habits (id, name, freq_num, freq_den, position) VALUES (1, 'Run', 1, 1, 0); INSERT INTO Repetitions (habit, timestamp, value) VALUES (1, \(ms("2024-03-01")), 9);")],
-                code: "E031", message: "Repetitions row 1: the value 9 is none of Loop's"),
-        Hostile(name: "Loop backup: a day in 2300", tracker: "loop",
-                files: [("loop.db", loopSchema(version: 25) + "INSERT INTO Habits (id, name, freq_num, freq_den, position) VALUES (1, 'Run', 1, 1, 0); INSERT INTO Repetitions (habit, timestamp, value) VALUES (1, \(ms("2300-01-01")), 2);")],
-                code: "E031", message: "Repetitions row 1: timestamp \(ms("2300-01-01")) is outside the years routine supports"),
-        Hostile(name: "Loop backup: text where a frequency belongs", tracker: "loop",
-                files: [("loop.db", loopSchema(version: 22) + "INSERT INTO Habits (id, name, freq_num, freq_den, position) VALUES (1, 'Run', 'often', 1, 0);")],
-                code: "E031", message: "Habits id 1: freq_num and freq_den must be whole numbers"),
-        Hostile(name: "Loop backup: a text file", tracker: "loop", files: [("loop.db", "")],
-                code: "E030", message: "it is not an SQLite file"),
+        Hostile(
+            name: "Loop CSV: a row with a field too few", tracker: "loop",
+            files: [loopHabitsCSV, ("Checkmarks.csv", "Date,Meditate\n2024-03-01,2\n2024-03-02\n")],
+            code: "E031", message: "Checkmarks.csv' line 3: expected 2 fields, found 1"),
+        Hostile(
+            name: "Loop CSV: a column no habit has", tracker: "loop",
+            files: [loopHabitsCSV, ("Checkmarks.csv", "Date,Swim\n2024-03-01,2\n")],
+            code: "E031", message: "Checkmarks.csv' line 1: the column 'Swim' names no habit of Habits.csv"),
+        Hostile(
+            name: "Loop CSV: a value Loop never writes", tracker: "loop",
+            files: [loopHabitsCSV, ("Checkmarks.csv", "Date,Meditate\n2024-03-01,7\n")],
+            code: "E031", message: "Checkmarks.csv' line 2: the value 7 is none of Loop's (-1, 0, 1, 2, 3)"),
+        Hostile(
+            name: "Loop CSV: a Habits.csv of another program", tracker: "loop",
+            files: [("Habits.csv", "id,title\n1,Run\n"), ("Checkmarks.csv", "")],
+            code: "E031", message: "Habits.csv' line 1: the header has no 'Name' column"),
+        Hostile(
+            name: "Loop backup: a schema of version 30", tracker: "loop",
+            files: [("loop.db", loopSchema(version: 22).replacingOccurrences(of: "user_version = 22", with: "user_version = 30"))],
+            code: "E030", message: "its schema version is 30; Loop backups of versions 22 to 25 are read"),
+        Hostile(
+            name: "Loop backup: a value Loop never writes", tracker: "loop",
+            files: [
+                (
+                    "loop.db",
+                    loopSchema(version: 25)
+                        + "INSERT INTO Habits (id, name, freq_num, freq_den, position) VALUES (1, 'Run', 1, 1, 0); INSERT INTO Repetitions (habit, timestamp, value) VALUES (1, \(ms("2024-03-01")), 9);"
+                )
+            ],
+            code: "E031", message: "Repetitions row 1: the value 9 is none of Loop's"),
+        Hostile(
+            name: "Loop backup: a day in 2300", tracker: "loop",
+            files: [
+                (
+                    "loop.db",
+                    loopSchema(version: 25)
+                        + "INSERT INTO Habits (id, name, freq_num, freq_den, position) VALUES (1, 'Run', 1, 1, 0); INSERT INTO Repetitions (habit, timestamp, value) VALUES (1, \(ms("2300-01-01")), 2);"
+                )
+            ],
+            code: "E031", message: "Repetitions row 1: timestamp \(ms("2300-01-01")) is outside the years routine supports"),
+        Hostile(
+            name: "Loop backup: text where a frequency belongs", tracker: "loop",
+            files: [
+                ("loop.db", loopSchema(version: 22) + "INSERT INTO Habits (id, name, freq_num, freq_den, position) VALUES (1, 'Run', 'often', 1, 0);")
+            ],
+            code: "E031", message: "Habits id 1: freq_num and freq_den must be whole numbers"),
+        Hostile(
+            name: "Loop backup: a text file", tracker: "loop", files: [("loop.db", "")],
+            code: "E030", message: "it is not an SQLite file"),
     ]
 
     /// Refused whole: the reason with its file and line, no routine file, nothing in the history.
@@ -321,7 +369,8 @@ struct TrackerImportTests {
         try Data(morning.utf8).write(to: dir.appendingPathComponent("morning.rt"))
         let history = dir.appendingPathComponent("h.sqlite").path
         let result = try importing(["--from", "harsh", folder.path, "--routine", "morning.rt"], in: dir, history: history)
-        #expect(result.status == 1 && result.stderr.contains("error[E032]: 'morning.rt' holds the routine 'Morning', not 'morning'"), "\(result.stderr)")
+        #expect(
+            result.status == 1 && result.stderr.contains("error[E032]: 'morning.rt' holds the routine 'Morning', not 'morning'"), "\(result.stderr)")
         #expect(try String(contentsOf: dir.appendingPathComponent("morning.rt"), encoding: .utf8) == morning)
         #expect(try execute(["history", "export", "--history", history]).stdout == "")
     }

@@ -11,7 +11,8 @@ struct DeletionTests {
     }
 
     static func amended(_ store: HistoryStore, on date: String = "2026-11-23") throws -> Int64 {
-        let (_, id) = try recordRun(store, morning, date: date, decisions: [.decision(.done(value: nil)), .decision(.option(0)), .decision(.skip)], end: .quit)
+        let (_, id) = try recordRun(
+            store, morning, date: date, decisions: [.decision(.done(value: nil)), .decision(.option(0)), .decision(.skip)], end: .quit)
         #expect(try store.amendStep(1, of: id, to: AmendChange(result: .skipped)) != nil)
         #expect(try store.amendStep(3, of: id, to: AmendChange(result: .done)) != nil)
         return id

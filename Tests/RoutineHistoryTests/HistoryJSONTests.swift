@@ -22,7 +22,9 @@ struct HistoryJSONTests {
 
     @Test func aRunSurvivesTheRoundTrip() throws {
         let line = HistoryJSON.encode(Self.run).text
-        #expect(line.hasPrefix(#"{"date":"2026-11-23","routine":"Morning \"☀️\"","result":"completed","reachedEnd":true,"started":"2026-11-23T06:12:03.120Z""#))
+        #expect(
+            line.hasPrefix(
+                #"{"date":"2026-11-23","routine":"Morning \"☀️\"","result":"completed","reachedEnd":true,"started":"2026-11-23T06:12:03.120Z""#))
         #expect(line.contains(#"{"step":2,"node":"mood","kind":"question","title":"Mood?","result":"answered","option":"😀 Great!","index":3,"#))
         #expect(try HistoryJSON.decode(line.utf8) == Self.run)
         var unfinished = Self.run
@@ -57,20 +59,34 @@ struct HistoryJSONTests {
         ("not json", "not JSON"),
         ("[1, 2]", "the line must be an object"),
         (#"{"date":"2026-11-23"}"#, "'routine' is missing"),
-        (#"{"date":"2026-13-01","routine":"R","result":"quit","started":"2026-11-23T06:12:03.120Z","utcOffset":"+00:00","path":"p","sourceHash":"h","reachedEnd":false,"steps":[]}"#,
-         "'date' '2026-13-01' is not a date: use YYYY-MM-DD, such as 2026-11-23"),
-        (#"{"date":"2026-11-23","routine":"R","result":"won","started":"2026-11-23T06:12:03.120Z","utcOffset":"+00:00","path":"p","sourceHash":"h","reachedEnd":false,"steps":[]}"#,
-         "'result' is not completed, quit, incomplete, interrupted or unfinished: 'won'"),
-        (#"{"date":"2026-11-23","routine":"R","result":"quit","started":"yesterday","utcOffset":"+00:00","path":"p","sourceHash":"h","reachedEnd":false,"steps":[]}"#,
-         "'started' is not a UTC time such as 2026-11-23T06:12:03.120Z"),
-        (#"{"date":"2026-11-23","routine":"R","result":"quit","started":"2026-11-23T06:12:03.120Z","utcOffset":"+00:00","path":"p","sourceHash":"h","reachedEnd":1,"steps":[]}"#,
-         "'reachedEnd' must be true or false"),
-        (#"{"date":"2026-11-23","routine":"R","result":"quit","started":"2026-11-23T06:12:03.120Z","utcOffset":"+00:00","path":"p","sourceHash":"h","reachedEnd":false,"steps":[{"step":2,"node":"a","kind":"habit","title":"A","result":"done","at":"2026-11-23T06:12:03.120Z"}]}"#,
-         "the steps are not numbered 1, 2, 3 and so on"),
-        (#"{"date":"2026-11-23","routine":"R","result":"quit","started":"2026-11-23T06:12:03.120Z","utcOffset":"+00:00","path":"p","sourceHash":"h","reachedEnd":false,"steps":[{"step":1,"node":"a","kind":"habit","title":"A","result":"answered","at":"2026-11-23T06:12:03.120Z"}]}"#,
-         "step 1: a habit cannot have the result 'answered'"),
-        (#"{"date":"2026-11-23","routine":"R","result":"quit","started":"2026-11-23T06:12:03.120Z","utcOffset":"+00:00","path":"p","sourceHash":"h","reachedEnd":false,"steps":[{"step":1,"node":"a","kind":"habit","title":"A","result":"done","value":"7","at":"2026-11-23T06:12:03.120Z"}]}"#,
-         "step 1: 'value' must be a number"),
+        (
+            #"{"date":"2026-13-01","routine":"R","result":"quit","started":"2026-11-23T06:12:03.120Z","utcOffset":"+00:00","path":"p","sourceHash":"h","reachedEnd":false,"steps":[]}"#,
+            "'date' '2026-13-01' is not a date: use YYYY-MM-DD, such as 2026-11-23"
+        ),
+        (
+            #"{"date":"2026-11-23","routine":"R","result":"won","started":"2026-11-23T06:12:03.120Z","utcOffset":"+00:00","path":"p","sourceHash":"h","reachedEnd":false,"steps":[]}"#,
+            "'result' is not completed, quit, incomplete, interrupted or unfinished: 'won'"
+        ),
+        (
+            #"{"date":"2026-11-23","routine":"R","result":"quit","started":"yesterday","utcOffset":"+00:00","path":"p","sourceHash":"h","reachedEnd":false,"steps":[]}"#,
+            "'started' is not a UTC time such as 2026-11-23T06:12:03.120Z"
+        ),
+        (
+            #"{"date":"2026-11-23","routine":"R","result":"quit","started":"2026-11-23T06:12:03.120Z","utcOffset":"+00:00","path":"p","sourceHash":"h","reachedEnd":1,"steps":[]}"#,
+            "'reachedEnd' must be true or false"
+        ),
+        (
+            #"{"date":"2026-11-23","routine":"R","result":"quit","started":"2026-11-23T06:12:03.120Z","utcOffset":"+00:00","path":"p","sourceHash":"h","reachedEnd":false,"steps":[{"step":2,"node":"a","kind":"habit","title":"A","result":"done","at":"2026-11-23T06:12:03.120Z"}]}"#,
+            "the steps are not numbered 1, 2, 3 and so on"
+        ),
+        (
+            #"{"date":"2026-11-23","routine":"R","result":"quit","started":"2026-11-23T06:12:03.120Z","utcOffset":"+00:00","path":"p","sourceHash":"h","reachedEnd":false,"steps":[{"step":1,"node":"a","kind":"habit","title":"A","result":"answered","at":"2026-11-23T06:12:03.120Z"}]}"#,
+            "step 1: a habit cannot have the result 'answered'"
+        ),
+        (
+            #"{"date":"2026-11-23","routine":"R","result":"quit","started":"2026-11-23T06:12:03.120Z","utcOffset":"+00:00","path":"p","sourceHash":"h","reachedEnd":false,"steps":[{"step":1,"node":"a","kind":"habit","title":"A","result":"done","value":"7","at":"2026-11-23T06:12:03.120Z"}]}"#,
+            "step 1: 'value' must be a number"
+        ),
     ]
 
     @Test(arguments: badLines)

@@ -17,9 +17,13 @@ struct HistoryLocationTests {
         Case(name: "no-history wins", flag: "/x/h.sqlite", disabled: true, environment: [:], expected: .off),
         Case(name: "environment variable", environment: ["ROUTINE_HISTORY": "/y/h.sqlite", "HOME": "/home/a"], expected: .file("/y/h.sqlite")),
         Case(name: "environment off", environment: ["ROUTINE_HISTORY": "off", "HOME": "/home/a"], expected: .off),
-        Case(name: "empty variable ignored", environment: ["ROUTINE_HISTORY": "", "HOME": "/home/a"], expected: .file("/home/a/.local/share/routine/history.sqlite")),
+        Case(
+            name: "empty variable ignored", environment: ["ROUTINE_HISTORY": "", "HOME": "/home/a"],
+            expected: .file("/home/a/.local/share/routine/history.sqlite")),
         Case(name: "XDG data home", environment: ["XDG_DATA_HOME": "/data", "HOME": "/home/a"], expected: .file("/data/routine/history.sqlite")),
-        Case(name: "relative XDG ignored", environment: ["XDG_DATA_HOME": "data", "HOME": "/home/a/"], expected: .file("/home/a/.local/share/routine/history.sqlite")),
+        Case(
+            name: "relative XDG ignored", environment: ["XDG_DATA_HOME": "data", "HOME": "/home/a/"],
+            expected: .file("/home/a/.local/share/routine/history.sqlite")),
         Case(name: "nowhere", environment: [:], expected: nil),
     ]
 

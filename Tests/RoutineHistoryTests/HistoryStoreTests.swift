@@ -14,7 +14,8 @@ struct HistoryStoreTests {
         let store = try #require(try HistoryStore.open(nested, create: true))
         #expect(try store.integrityCheck() == "ok")
         #expect(try store.runCount() == 0)
-        let mode = try FileManager.default.attributesOfItem(atPath: URL(fileURLWithPath: nested).deletingLastPathComponent().path)[.posixPermissions] as? Int
+        let mode =
+            try FileManager.default.attributesOfItem(atPath: URL(fileURLWithPath: nested).deletingLastPathComponent().path)[.posixPermissions] as? Int
         #expect(mode == 0o700)
         let (id, journal) = try store.queue.read { db in
             (try Int32.fetchOne(db, sql: "PRAGMA application_id"), try String.fetchOne(db, sql: "PRAGMA journal_mode"))
@@ -46,18 +47,24 @@ struct HistoryStoreTests {
     }
 
     static let foreign: [Foreign] = [
-        Foreign(name: "a text file", make: { try "not a database\n".write(toFile: $0, atomically: true, encoding: .utf8) },
-                reason: "it is not an SQLite database"),
-        Foreign(name: "a short binary file", make: { _ = FileManager.default.createFile(atPath: $0, contents: Data([0x53, 0x51])) },
-                reason: "it is not an SQLite database"),
-        Foreign(name: "another application's database", make: { path in
-            let queue = try DatabaseQueue(path: path)
-            try queue.write { try $0.execute(sql: "CREATE TABLE notes (body TEXT); INSERT INTO notes VALUES ('keep me')") }
-        }, reason: "it is another application's database"),
-        Foreign(name: "a database with another application id", make: { path in
-            let queue = try DatabaseQueue(path: path)
-            try queue.writeWithoutTransaction { try $0.execute(sql: "PRAGMA application_id = 42; PRAGMA user_version = 1") }
-        }, reason: "it is another application's database"),
+        Foreign(
+            name: "a text file", make: { try "not a database\n".write(toFile: $0, atomically: true, encoding: .utf8) },
+            reason: "it is not an SQLite database"),
+        Foreign(
+            name: "a short binary file", make: { _ = FileManager.default.createFile(atPath: $0, contents: Data([0x53, 0x51])) },
+            reason: "it is not an SQLite database"),
+        Foreign(
+            name: "another application's database",
+            make: { path in
+                let queue = try DatabaseQueue(path: path)
+                try queue.write { try $0.execute(sql: "CREATE TABLE notes (body TEXT); INSERT INTO notes VALUES ('keep me')") }
+            }, reason: "it is another application's database"),
+        Foreign(
+            name: "a database with another application id",
+            make: { path in
+                let queue = try DatabaseQueue(path: path)
+                try queue.writeWithoutTransaction { try $0.execute(sql: "PRAGMA application_id = 42; PRAGMA user_version = 1") }
+            }, reason: "it is another application's database"),
     ]
 
     @Test(arguments: foreign)
@@ -82,20 +89,27 @@ struct HistoryStoreTests {
         let old = try DatabaseQueue(path: path)
         try HistorySchema.migrator.migrate(old, upTo: "v2: steps as statistics read them")
         try old.write { db in
-            try db.execute(sql: """
-                INSERT INTO run (id, routine, path, sourceHash, date, startedAt, utcOffset, result)
-                VALUES (1, 'Morning', '/r/test.rt', 'h', '2026-11-23', '2026-11-23T06:00:00.000Z', 0, 'completed');
-                INSERT INTO step (runId, step, node, kind, title, result, value, target, decidedAt, seconds)
-                VALUES (1, 1, 'water', 'habit', 'Water', 'done', NULL, NULL, '2026-11-23T06:00:05.000Z', 5),
-                       (1, 2, 'drink', 'habit', 'Drink', 'done', 6.5, 8, '2026-11-23T06:00:09.000Z', 4);
-                """)
+            try db.execute(
+                sql: """
+                    INSERT INTO run (id, routine, path, sourceHash, date, startedAt, utcOffset, result)
+                    VALUES (1, 'Morning', '/r/test.rt', 'h', '2026-11-23', '2026-11-23T06:00:00.000Z', 0, 'completed');
+                    INSERT INTO step (runId, step, node, kind, title, result, value, target, decidedAt, seconds)
+                    VALUES (1, 1, 'water', 'habit', 'Water', 'done', NULL, NULL, '2026-11-23T06:00:05.000Z', 5),
+                           (1, 2, 'drink', 'habit', 'Drink', 'done', 6.5, 8, '2026-11-23T06:00:09.000Z', 4);
+                    """)
         }
         try old.close()
         let store = try #require(try HistoryStore.open(path, create: false))
         let (columns, plan) = try store.queue.read { db in
-            (try String.fetchAll(db, sql: "SELECT name FROM pragma_index_info('step_values')"),
-             try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN SELECT runId, node, value, target FROM step WHERE runId BETWEEN 1 AND 2 AND value IS NOT NULL ORDER BY runId, step")
-                .map { $0["detail"] as String }.joined())
+            (
+                try String.fetchAll(db, sql: "SELECT name FROM pragma_index_info('step_values')"),
+                try Row.fetchAll(
+                    db,
+                    sql:
+                        "EXPLAIN QUERY PLAN SELECT runId, node, value, target FROM step WHERE runId BETWEEN 1 AND 2 AND value IS NOT NULL ORDER BY runId, step"
+                )
+                .map { $0["detail"] as String }.joined()
+            )
         }
         #expect(columns == ["runId", "step", "node", "value", "target"])
         #expect(plan.contains("COVERING INDEX step_values"), "\(plan)")
@@ -113,17 +127,22 @@ struct HistoryStoreTests {
         let v3Columns = "runId, step, node, kind, title, result, value, target, unit, optionIndex, optionText, decidedAt, seconds"
         func schema(_ db: Database) throws -> [String] {
             // The step table's indexes as v1 to v4 made them: later migrations add others (v8 step_passed).
-            try String.fetchAll(db, sql: "SELECT type || ' ' || name || ': ' || ifnull(sql, '') FROM sqlite_master WHERE type = 'index' AND tbl_name = 'step' AND name != 'step_passed' ORDER BY name")
+            try String.fetchAll(
+                db,
+                sql:
+                    "SELECT type || ' ' || name || ': ' || ifnull(sql, '') FROM sqlite_master WHERE type = 'index' AND tbl_name = 'step' AND name != 'step_passed' ORDER BY name"
+            )
         }
         let (indexes, rowsBefore) = try old.write { db in
-            try db.execute(sql: """
-                INSERT INTO run (id, routine, path, sourceHash, date, startedAt, utcOffset, result)
-                VALUES (1, 'Morning', '/r/test.rt', 'h', '2026-11-23', '2026-11-23T06:00:00.000Z', 0, 'completed');
-                INSERT INTO step (runId, step, node, kind, title, result, value, target, unit, optionIndex, optionText, decidedAt, seconds)
-                VALUES (1, 1, 'water', 'habit', 'Water', 'done', NULL, NULL, NULL, NULL, NULL, '2026-11-23T06:00:05.000Z', 5),
-                       (1, 2, 'mood', 'question', 'Mood?', 'answered', NULL, NULL, NULL, 0, 'Good', '2026-11-23T06:00:07.000Z', 2),
-                       (1, 3, 'drink', 'habit', 'Drink', 'done', 6.5, 8, 'glasses', NULL, NULL, '2026-11-23T06:00:09.000Z', 2.25);
-                """)
+            try db.execute(
+                sql: """
+                    INSERT INTO run (id, routine, path, sourceHash, date, startedAt, utcOffset, result)
+                    VALUES (1, 'Morning', '/r/test.rt', 'h', '2026-11-23', '2026-11-23T06:00:00.000Z', 0, 'completed');
+                    INSERT INTO step (runId, step, node, kind, title, result, value, target, unit, optionIndex, optionText, decidedAt, seconds)
+                    VALUES (1, 1, 'water', 'habit', 'Water', 'done', NULL, NULL, NULL, NULL, NULL, '2026-11-23T06:00:05.000Z', 5),
+                           (1, 2, 'mood', 'question', 'Mood?', 'answered', NULL, NULL, NULL, 0, 'Good', '2026-11-23T06:00:07.000Z', 2),
+                           (1, 3, 'drink', 'habit', 'Drink', 'done', 6.5, 8, 'glasses', NULL, NULL, '2026-11-23T06:00:09.000Z', 2.25);
+                    """)
             return (try schema(db), try Row.fetchAll(db, sql: "SELECT \(v3Columns) FROM step ORDER BY runId, step"))
         }
         #expect(throws: (any Error).self) {
@@ -165,20 +184,24 @@ struct HistoryStoreTests {
         let old = try DatabaseQueue(path: path)
         try HistorySchema.migrator.migrate(old, upTo: "v6: days off")
         try old.write { db in
-            try db.execute(sql: """
-                INSERT INTO run (id, routine, path, sourceHash, date, startedAt, utcOffset, endedAt, result)
-                VALUES (1, 'Morning', '/r/test.rt', 'h', '2026-11-23', '2026-11-23T06:00:00.000Z', 0, '2026-11-23T06:01:00.000Z', 'completed');
-                INSERT INTO step (runId, step, node, kind, title, result, value, target, unit, optionIndex, optionText, decidedAt, seconds)
-                VALUES (1, 1, 'water', 'habit', 'Water', 'done', NULL, NULL, NULL, NULL, NULL, '2026-11-23T06:00:05.000Z', 5),
-                       (1, 2, 'mood', 'question', 'Mood?', 'answered', NULL, NULL, NULL, 0, 'Good', '2026-11-23T06:00:07.000Z', 2);
-                INSERT INTO amendment (runId, step, madeAt, added, result, value, seconds)
-                VALUES (1, 1, '2026-11-24T08:00:00.000Z', 0, 'skipped', NULL, 4);
-                """)
+            try db.execute(
+                sql: """
+                    INSERT INTO run (id, routine, path, sourceHash, date, startedAt, utcOffset, endedAt, result)
+                    VALUES (1, 'Morning', '/r/test.rt', 'h', '2026-11-23', '2026-11-23T06:00:00.000Z', 0, '2026-11-23T06:01:00.000Z', 'completed');
+                    INSERT INTO step (runId, step, node, kind, title, result, value, target, unit, optionIndex, optionText, decidedAt, seconds)
+                    VALUES (1, 1, 'water', 'habit', 'Water', 'done', NULL, NULL, NULL, NULL, NULL, '2026-11-23T06:00:05.000Z', 5),
+                           (1, 2, 'mood', 'question', 'Mood?', 'answered', NULL, NULL, NULL, 0, 'Good', '2026-11-23T06:00:07.000Z', 2);
+                    INSERT INTO amendment (runId, step, madeAt, added, result, value, seconds)
+                    VALUES (1, 1, '2026-11-24T08:00:00.000Z', 0, 'skipped', NULL, 4);
+                    """)
         }
         try old.close()
         let store = try #require(try HistoryStore.open(path, create: false))
         let run = try #require(try store.runs(RunFilter()).first)
-        #expect(run.amendments == [Amendment(step: 1, madeAt: Timestamp("2026-11-24T08:00:00.000Z")!, added: false, before: .init(result: .skipped, seconds: 4))])
+        #expect(
+            run.amendments == [
+                Amendment(step: 1, madeAt: Timestamp("2026-11-24T08:00:00.000Z")!, added: false, before: .init(result: .skipped, seconds: 4))
+            ])
         let amended = try store.amendAnswer("mood", of: morning, on: CalendarDate("2026-11-23")!, to: 1).get()
         #expect(amended.amendment.before == .init(result: .answered, seconds: 2, option: 0, optionText: "Good"))
         #expect(try store.runs(RunFilter()).first?.steps[1].decision.optionText == "Bad")
@@ -196,9 +219,12 @@ struct HistoryStoreTests {
             let at = Timestamp("2026-11-23T\(start):00.000Z")!
             return StoredRun(
                 routine: "Morning", path: "/r/test.rt", sourceHash: "h", date: "2026-11-23", startedAt: at, utcOffset: 0, endedAt: at,
-                result: .quit, steps: [StoredStep(
-                    decision: RecordedStep(step: 1, node: "mood", kind: .question, result: .answered, option: option, optionText: "x"),
-                    title: "Mood?", decidedAt: at, seconds: nil)])
+                result: .quit,
+                steps: [
+                    StoredStep(
+                        decision: RecordedStep(step: 1, node: "mood", kind: .question, result: .answered, option: option, optionText: "x"),
+                        title: "Mood?", decidedAt: at, seconds: nil)
+                ])
         }
         #expect(try store.insertRuns([run("09:00", 1), run("07:00", 0), run("08:00", 1)]) == 3)
         for oldestFirst in [false, true] {
@@ -241,9 +267,15 @@ struct HistoryStoreTests {
                     let decision = RecordedStep(
                         step: k + 1, node: node, kind: node == "mood" ? .question : .habit, result: result,
                         value: node == "drink" && result == .done ? Double(random.below(10)) : nil, option: node == "mood" ? random.below(3) : nil)
-                    steps.append(StoredStep(decision: decision, title: node, target: 8, decidedAt: at, seconds: random.below(4) == 0 ? nil : Double(random.below(100))))
+                    steps.append(
+                        StoredStep(
+                            decision: decision, title: node, target: 8, decidedAt: at, seconds: random.below(4) == 0 ? nil : Double(random.below(100))
+                        ))
                 }
-                runs.append(StoredRun(routine: name, path: "/r.rt", sourceHash: "h", date: date.description, startedAt: at, utcOffset: 0, result: random.below(5) == 0 ? .quit : .completed, steps: steps))
+                runs.append(
+                    StoredRun(
+                        routine: name, path: "/r.rt", sourceHash: "h", date: date.description, startedAt: at, utcOffset: 0,
+                        result: random.below(5) == 0 ? .quit : .completed, steps: steps))
             }
         }
         _ = try store.insertRuns(runs)
@@ -256,7 +288,8 @@ struct HistoryStoreTests {
         let filter = RunFilter(routine: "Morning", since: since)
         func summary(_ runs: [StatsRun]) -> [String] {
             runs.map { run in
-                "\(run.date) \(run.completed) " + run.steps.map { "\($0.node):\($0.result):\($0.value ?? -1):\($0.seconds ?? -1)" }.joined(separator: ",")
+                "\(run.date) \(run.completed) "
+                    + run.steps.map { "\($0.node):\($0.result):\($0.value ?? -1):\($0.seconds ?? -1)" }.joined(separator: ",")
                     + " " + run.answers.map { "\($0.question)=\($0.option)" }.joined(separator: ",")
             }
         }
@@ -342,17 +375,20 @@ struct HistoryStoreTests {
     @Test func recordsEveryKindOfStep() throws {
         let store = try #require(try HistoryStore.open(try temporaryHistoryPath(), create: true))
         // Monday: run is scheduled; Tuesday: it is passed over.
-        try recordRun(store, morning, date: "2026-11-24", decisions: [
-            .decision(.done(value: nil)), .decision(.option(0)), .decision(.done(value: 6.5)),
-        ], end: .completed)
+        try recordRun(
+            store, morning, date: "2026-11-24",
+            decisions: [
+                .decision(.done(value: nil)), .decision(.option(0)), .decision(.done(value: 6.5)),
+            ], end: .completed)
         let run = try #require(try store.runs(RunFilter()).first)
         #expect(run.routine == "Morning" && run.date == "2026-11-24" && run.result == .completed && run.endedAt != nil)
-        #expect(run.steps.map(\.decision) == [
-            RecordedStep(step: 1, node: "water", kind: .habit, result: .done),
-            RecordedStep(step: 2, node: "mood", kind: .question, result: .answered, option: 0, optionText: "Good"),
-            RecordedStep(step: 3, node: "run", kind: .habit, result: .notScheduled),
-            RecordedStep(step: 4, node: "drink", kind: .habit, result: .done, value: 6.5),
-        ])
+        #expect(
+            run.steps.map(\.decision) == [
+                RecordedStep(step: 1, node: "water", kind: .habit, result: .done),
+                RecordedStep(step: 2, node: "mood", kind: .question, result: .answered, option: 0, optionText: "Good"),
+                RecordedStep(step: 3, node: "run", kind: .habit, result: .notScheduled),
+                RecordedStep(step: 4, node: "drink", kind: .habit, result: .done, value: 6.5),
+            ])
         #expect(run.steps.map(\.title) == ["Water", "Mood?", "Run", "Drink"])
         #expect(run.steps[3].target == 8 && run.steps[3].unit == "glasses")
         // Nothing timed these decisions: no step has a time.
@@ -361,9 +397,11 @@ struct HistoryStoreTests {
 
     @Test func skippedAndBackAreRecorded() throws {
         let store = try #require(try HistoryStore.open(try temporaryHistoryPath(), create: true))
-        try recordRun(store, morning, decisions: [
-            .decision(.skip), .decision(.option(1)), .back, .decision(.option(0)), .decision(.skip), .back, .back,
-        ])
+        try recordRun(
+            store, morning,
+            decisions: [
+                .decision(.skip), .decision(.option(1)), .back, .decision(.option(0)), .decision(.skip), .back, .back,
+            ])
         let run = try #require(try store.runs(RunFilter()).first)
         #expect(run.result == nil && run.resultText == "unfinished")
         #expect(run.steps.map(\.decision) == [RecordedStep(step: 1, node: "water", kind: .habit, result: .skipped)])
@@ -387,13 +425,17 @@ struct DaysOffTests {
     @Test func aDayOffIsRecordedAskedForAndRemoved() throws {
         let store = try #require(try HistoryStore.open(try temporaryHistoryPath(), create: true))
         let at = Timestamp(milliseconds: 1_700_000_000_000)
-        let day = { (n: Int, routine: String) in DayOff(routine: routine, date: CalendarDate(year: 2026, month: 11, day: n), reason: "sick", recordedAt: at) }
+        let day = { (n: Int, routine: String) in
+            DayOff(routine: routine, date: CalendarDate(year: 2026, month: 11, day: n), reason: "sick", recordedAt: at)
+        }
         #expect(try store.insertDaysOff([day(4, "Day"), day(5, "Day"), day(4, "Other")]) == 3)
         #expect(try store.insertDaysOff([day(5, "Day")]) == 0, "a day already off is kept as it was")
         #expect(try store.dayOff(of: "Day", on: CalendarDate(year: 2026, month: 11, day: 4)) == day(4, "Day"))
         #expect(try store.dayOff(of: "Day", on: CalendarDate(year: 2026, month: 11, day: 6)) == nil)
         #expect(try store.daysOff().map(\.routine) == ["Day", "Other", "Day"], "oldest first, then by routine")
-        #expect(try store.deleteDaysOff(of: "Day", from: CalendarDate(year: 2026, month: 11, day: 1), through: CalendarDate(year: 2026, month: 11, day: 4)) == 1)
+        #expect(
+            try store.deleteDaysOff(
+                of: "Day", from: CalendarDate(year: 2026, month: 11, day: 1), through: CalendarDate(year: 2026, month: 11, day: 4)) == 1)
         #expect(try store.daysOff(of: "Day").map(\.date.description) == ["2026-11-05"])
     }
 }

@@ -25,12 +25,13 @@ struct LogStoreTests {
         let old = try DatabaseQueue(path: path)
         try HistorySchema.migrator.migrate(old, upTo: "v3: values as the log reads them")
         try old.write { db in
-            try db.execute(sql: """
-                INSERT INTO run (id, routine, path, sourceHash, date, startedAt, utcOffset, result)
-                VALUES (1, 'Morning', '/r/m.rt', 'h', '2026-11-23', '2026-11-23T06:00:00.000Z', 0, 'completed');
-                INSERT INTO step (runId, step, node, kind, title, result, decidedAt, seconds)
-                VALUES (1, 1, 'water', 'habit', 'Water', 'done', '2026-11-23T06:00:05.000Z', 5);
-                """)
+            try db.execute(
+                sql: """
+                    INSERT INTO run (id, routine, path, sourceHash, date, startedAt, utcOffset, result)
+                    VALUES (1, 'Morning', '/r/m.rt', 'h', '2026-11-23', '2026-11-23T06:00:00.000Z', 0, 'completed');
+                    INSERT INTO step (runId, step, node, kind, title, result, decidedAt, seconds)
+                    VALUES (1, 1, 'water', 'habit', 'Water', 'done', '2026-11-23T06:00:05.000Z', 5);
+                    """)
         }
         try old.close()
         let store = try #require(try HistoryStore.open(path, create: false))
@@ -55,9 +56,14 @@ struct LogStoreTests {
     static let cases: [Case] = [
         Case(name: "a first log", before: [], request: LogRequest(id: "water"), date: "2026-11-24", code: nil),
         Case(name: "done twice", before: [LogRequest(id: "water")], request: LogRequest(id: "water"), date: "2026-11-24", code: .alreadyDone),
-        Case(name: "done twice, forced", before: [LogRequest(id: "water")], request: LogRequest(id: "water", force: true), date: "2026-11-24", code: nil),
-        Case(name: "done after a skip", before: [LogRequest(id: "water", skip: true)], request: LogRequest(id: "water"), date: "2026-11-24", code: nil),
-        Case(name: "skipped twice", before: [LogRequest(id: "water", skip: true)], request: LogRequest(id: "water", skip: true), date: "2026-11-24", code: .alreadyDone),
+        Case(
+            name: "done twice, forced", before: [LogRequest(id: "water")], request: LogRequest(id: "water", force: true), date: "2026-11-24",
+            code: nil),
+        Case(
+            name: "done after a skip", before: [LogRequest(id: "water", skip: true)], request: LogRequest(id: "water"), date: "2026-11-24", code: nil),
+        Case(
+            name: "skipped twice", before: [LogRequest(id: "water", skip: true)], request: LogRequest(id: "water", skip: true), date: "2026-11-24",
+            code: .alreadyDone),
         Case(name: "not its day", before: [], request: LogRequest(id: "gym"), date: "2026-11-24", code: .notScheduledThatDay),
         Case(name: "its day", before: [], request: LogRequest(id: "gym"), date: "2026-11-23", code: nil),
         Case(name: "a question", before: [], request: LogRequest(id: "mood", force: true), date: "2026-11-24", code: .logOfQuestion),
@@ -91,7 +97,8 @@ struct LogStoreTests {
         }
         let wednesday = try store.log(LogRequest(id: "read"), of: Self.routine, on: CalendarDate("2026-11-25")!, path: "/m.rt", sourceHash: "h")
         #expect(wednesday == .failure(.quotaMet(id: "read", title: "Read", quota: 2, done: 2)))
-        let rules = DayRules(routine: Self.routine, facts: try store.dayFacts(of: Self.routine, on: CalendarDate("2026-11-25")!), unconditional: [0, 1])
+        let rules = DayRules(
+            routine: Self.routine, facts: try store.dayFacts(of: Self.routine, on: CalendarDate("2026-11-25")!), unconditional: [0, 1])
         #expect(rules.state(1) == .notDue(.quotaMet))
         #expect(rules.state(0) == .pending)
         #expect(rules.state(3) == .notDue(.notScheduled))
@@ -126,7 +133,10 @@ struct AmendStoreTests {
         let id = try #require(log.id)
         if first.result == .done { _ = try store.amendStep(1, of: id, to: first) }
         let again = try #require(try store.amendStep(1, of: id, to: first))
-        guard case .failure(let refusal) = again else { Issue.record("a no-op amendment was recorded"); return }
+        guard case .failure(let refusal) = again else {
+            Issue.record("a no-op amendment was recorded")
+            return
+        }
         #expect(refusal.diagnostic.code == code)
         #expect(try store.runs(RunFilter()).first?.amendments.count == (first.result == .done ? 1 : 0))
     }

@@ -38,67 +38,83 @@ struct ResumeTests {
 
     /// Each edits the morning routine after a run that did: water, mood "Good", run (Monday).
     static let divergences: [Divergence] = [
-        Divergence(name: "the node is gone", changed: """
-            routine "Morning"
-            habit water "Water" -> feel
-            question feel "Mood?"
-              "Good" -> run
-              "Bad"
-            habit run "Run" for 30m on mon
-            """, step: 2, reason: "no node is named 'mood' any more"),
-        Divergence(name: "another node is waiting", changed: """
-            routine "Morning"
-            habit water "Water" -> stretch
-            habit stretch "Stretch" -> mood
-            question mood "Mood?"
-              "Good" -> run
-              "Bad"
-            habit run "Run" for 30m on mon
-            """, step: 2, reason: "'stretch' comes at this point now, not 'mood'"),
-        Divergence(name: "the option's text changed", changed: """
-            routine "Morning"
-            habit water "Water" -> mood
-            question mood "Mood?"
-              "Great" -> run
-              "Bad"
-            habit run "Run" for 30m on mon
-            """, step: 2, reason: "option 1 of 'mood' is \"Great\" now, not \"Good\""),
-        Divergence(name: "the option is gone", changed: """
-            routine "Morning"
-            habit water "Water" -> mood
-            question mood "Mood?"
-              "Bad" -> run
-            habit run "Run" for 30m on mon
-            """, step: 2, reason: "option 1 of 'mood' is \"Bad\" now, not \"Good\""),
-        Divergence(name: "a habit became a question", changed: """
-            routine "Morning"
-            question water "Water?"
-              "yes"
-              "no"
-            """, step: 1, reason: "'water' is a question now"),
-        Divergence(name: "a habit now asks for an amount", changed: """
-            routine "Morning"
-            habit water "Water" target 2 glasses -> mood
-            question mood "Mood?"
-              "Good" -> run
-              "Bad"
-            habit run "Run" for 30m on mon
-            """, step: 1, reason: "'water' asks for an amount now"),
-        Divergence(name: "the run ends earlier", changed: """
-            routine "Morning"
-            habit water "Water" -> mood
-            question mood "Mood?"
-              "Good"
-              "Bad"
-            """, step: 3, reason: "the run now ends before this step"),
+        Divergence(
+            name: "the node is gone",
+            changed: """
+                routine "Morning"
+                habit water "Water" -> feel
+                question feel "Mood?"
+                  "Good" -> run
+                  "Bad"
+                habit run "Run" for 30m on mon
+                """, step: 2, reason: "no node is named 'mood' any more"),
+        Divergence(
+            name: "another node is waiting",
+            changed: """
+                routine "Morning"
+                habit water "Water" -> stretch
+                habit stretch "Stretch" -> mood
+                question mood "Mood?"
+                  "Good" -> run
+                  "Bad"
+                habit run "Run" for 30m on mon
+                """, step: 2, reason: "'stretch' comes at this point now, not 'mood'"),
+        Divergence(
+            name: "the option's text changed",
+            changed: """
+                routine "Morning"
+                habit water "Water" -> mood
+                question mood "Mood?"
+                  "Great" -> run
+                  "Bad"
+                habit run "Run" for 30m on mon
+                """, step: 2, reason: "option 1 of 'mood' is \"Great\" now, not \"Good\""),
+        Divergence(
+            name: "the option is gone",
+            changed: """
+                routine "Morning"
+                habit water "Water" -> mood
+                question mood "Mood?"
+                  "Bad" -> run
+                habit run "Run" for 30m on mon
+                """, step: 2, reason: "option 1 of 'mood' is \"Bad\" now, not \"Good\""),
+        Divergence(
+            name: "a habit became a question",
+            changed: """
+                routine "Morning"
+                question water "Water?"
+                  "yes"
+                  "no"
+                """, step: 1, reason: "'water' is a question now"),
+        Divergence(
+            name: "a habit now asks for an amount",
+            changed: """
+                routine "Morning"
+                habit water "Water" target 2 glasses -> mood
+                question mood "Mood?"
+                  "Good" -> run
+                  "Bad"
+                habit run "Run" for 30m on mon
+                """, step: 1, reason: "'water' asks for an amount now"),
+        Divergence(
+            name: "the run ends earlier",
+            changed: """
+                routine "Morning"
+                habit water "Water" -> mood
+                question mood "Mood?"
+                  "Good"
+                  "Bad"
+                """, step: 3, reason: "the run now ends before this step"),
     ]
 
     @Test(arguments: divergences)
     func aChangedRoutineStopsTheReplayThere(_ c: Divergence) throws {
         let store = try #require(try HistoryStore.open(try temporaryHistoryPath(), create: true))
-        let (_, id) = try recordRun(store, morning, date: c.date, decisions: [
-            .decision(.done(value: nil)), .decision(.option(0)), .decision(.skip),
-        ], end: .quit)
+        let (_, id) = try recordRun(
+            store, morning, date: c.date,
+            decisions: [
+                .decision(.done(value: nil)), .decision(.option(0)), .decision(.skip),
+            ], end: .quit)
         let stored = try #require(try store.latestRun(of: "Morning", on: c.date))
         #expect(stored.steps.count == 3)
         let plan = ResumePlan(stored, routine: routine(c.changed), date: CalendarDate(c.date)!)

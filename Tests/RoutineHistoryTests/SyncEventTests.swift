@@ -10,7 +10,9 @@ struct SyncEventTests {
     static let id = String(repeating: "0f", count: 16)
     static let day = #"{"dayOff":"2026-11-24","routine":"Morning","reason":null,"recorded":"2026-11-24T06:00:00.000Z"}"#
 
-    static func line(version: String = "1", device: String = device, at: String = "2026-11-24T06:00:00.000Z", type: String = "dayOff", payload: String = day) -> String {
+    static func line(
+        version: String = "1", device: String = device, at: String = "2026-11-24T06:00:00.000Z", type: String = "dayOff", payload: String = day
+    ) -> String {
         #"{"v":\#(version),"id":"\#(id)","device":"\#(device)","seq":3,"at":"\#(at)","type":"\#(type)","\#(type == "device" ? "name" : "dayOff")":\#(payload)}"#
     }
 

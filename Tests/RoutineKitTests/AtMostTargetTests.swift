@@ -36,7 +36,10 @@ struct AtMostTargetTests {
         ("no number after 'at most'", "routine \"R\"\nhabit c \"C\" target at most\n", .rt, "E101"),
         ("a limit of 0", "routine \"R\"\nhabit c \"C\" target at most 0\n", .rt, "E109"),
         ("both in YAML", "routine: R\nnodes:\n  - habit: c\n    title: C\n    target: 8\n    at-most: 2\n", .yaml, "E209"),
-        ("at-most on a question", "routine: R\nnodes:\n  - question: q\n    prompt: Q\n    at-most: 2\n    options: [{answer: A}, {answer: B}]\n", .yaml, "E106"),
+        (
+            "at-most on a question", "routine: R\nnodes:\n  - question: q\n    prompt: Q\n    at-most: 2\n    options: [{answer: A}, {answer: B}]\n",
+            .yaml, "E106"
+        ),
         ("at-most as text", "routine: R\nnodes:\n  - habit: c\n    title: C\n    at-most: many\n", .yaml, "E304"),
     ]
 

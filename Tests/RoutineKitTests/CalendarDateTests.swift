@@ -24,14 +24,15 @@ struct CalendarDateTests {
 
     /// One check where a date enters (`run --date`, `--since`, `--until`, an import): a date,
     /// and a year from 1900 to 2199.
-    @Test(arguments: [
-        ("first day", "1900-01-01", nil), ("last day", "2199-12-31", nil), ("today's kind", "2026-11-23", nil),
-        ("a day before", "1899-12-31", "outside the years routine supports, 1900 to 2199"),
-        ("a day after", "2200-01-01", "outside the years routine supports, 1900 to 2199"),
-        ("year zero", "0000-01-01", "outside the years routine supports, 1900 to 2199"),
-        ("the last year of four digits", "9999-12-31", "outside the years routine supports, 1900 to 2199"),
-        ("not a day", "2026-02-30", "is not a date: use YYYY-MM-DD"), ("not a date", "tomorrow", "is not a date: use YYYY-MM-DD"),
-    ] as [(String, String, String?)])
+    @Test(
+        arguments: [
+            ("first day", "1900-01-01", nil), ("last day", "2199-12-31", nil), ("today's kind", "2026-11-23", nil),
+            ("a day before", "1899-12-31", "outside the years routine supports, 1900 to 2199"),
+            ("a day after", "2200-01-01", "outside the years routine supports, 1900 to 2199"),
+            ("year zero", "0000-01-01", "outside the years routine supports, 1900 to 2199"),
+            ("the last year of four digits", "9999-12-31", "outside the years routine supports, 1900 to 2199"),
+            ("not a day", "2026-02-30", "is not a date: use YYYY-MM-DD"), ("not a date", "tomorrow", "is not a date: use YYYY-MM-DD"),
+        ] as [(String, String, String?)])
     func datesEnterWithinTheSupportedYears(_ name: String, _ text: String, _ refusal: String?) {
         switch CalendarDate.checked(text) {
         case .success(let date):

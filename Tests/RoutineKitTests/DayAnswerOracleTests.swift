@@ -121,7 +121,9 @@ struct DayAnswerOracleTests {
             }
         }
         for habit in report.habits {
-            let expected: DayStatus = !some.contains(habit.index) ? .notDue
+            let expected: DayStatus =
+                !some.contains(habit.index)
+                ? .notDue
                 : results[habit.index] ?? ((every ?? []).contains(habit.index) ? .missed : .unknown)
             #expect(habit.days.first?.status == expected, "seed \(seed), \(habit.id) after '\(routine.id(of: question))' changed")
         }
@@ -137,6 +139,7 @@ struct DayAnswerOracleTests {
         #expect(one.options.map(\.chosen.all) == [0, 1, 0])
         let tie = StatsTests.report(goodThenBad + [StatsTests.run(1, "tea:done mood:=0 run:done")], until: 2)
         #expect(QuestionStats(mood, in: tie, withHabits: false).mostChosen?.options == [0, 1])
-        #expect(StatsText.questionRows(tie).contains("mood      \"Good\" and \"Tired\" 50% each of 2 days answered"), "\(StatsText.questionRows(tie))")
+        #expect(
+            StatsText.questionRows(tie).contains("mood      \"Good\" and \"Tired\" 50% each of 2 days answered"), "\(StatsText.questionRows(tie))")
     }
 }

@@ -37,7 +37,9 @@ struct DayRulesTests {
             expected: ["due", "done", "maybe", "not-due", "maybe"]),
         Case(
             name: "a completed run that went to gym",
-            entries: [DayEntry(node: 0, result: .done, source: .run, time: "07:00"), DayEntry(node: 2, result: .skipped, source: .run, time: "07:01")],
+            entries: [
+                DayEntry(node: 0, result: .done, source: .run, time: "07:00"), DayEntry(node: 2, result: .skipped, source: .run, time: "07:01"),
+            ],
             hadRun: true, runCompleted: true, expected: ["done", "skipped", "not-due", "not-due", "not-due"]),
         Case(
             name: "the weekly quota met", entries: [], doneEarlier: [5: 1], expected: ["due", "maybe", "maybe", "not-due", "not-due"]),
@@ -60,12 +62,16 @@ struct DayRulesTests {
 
     @Test func theFirstCompletionIsTheOneThatCounts() throws {
         let routine = RoutineLoader.load(SourceFile(name: "d.rt", bytes: Array(Self.source.utf8))).routine
-        let facts = DayFacts(date: CalendarDate("2026-11-24")!, entries: [
-            DayEntry(node: 0, result: .done, source: .log, time: "06:50"), DayEntry(node: 0, result: .done, source: .run, time: "07:10"),
-        ])
+        let facts = DayFacts(
+            date: CalendarDate("2026-11-24")!,
+            entries: [
+                DayEntry(node: 0, result: .done, source: .log, time: "06:50"), DayEntry(node: 0, result: .done, source: .run, time: "07:10"),
+            ])
         let rules = DayRules(routine: routine, facts: facts, unconditional: [0])
         #expect(rules.completion(of: 0) == Completion(source: .log, time: "06:50"))
-        #expect(rules.mayLog(LogRequest(id: "water")) == .failure(.alreadyDone(id: "water", title: "Water", date: facts.date, by: Completion(source: .log, time: "06:50"))))
+        #expect(
+            rules.mayLog(LogRequest(id: "water"))
+                == .failure(.alreadyDone(id: "water", title: "Water", date: facts.date, by: Completion(source: .log, time: "06:50"))))
         #expect(rules.mayLog(LogRequest(id: "water", force: true)) == .success(0))
     }
 }

@@ -11,37 +11,56 @@ struct ParserTests {
     }
 
     static let cases: [Case] = [
-        Case(name: "habit on one line", source: "routine \"R\"\nhabit a \"A\" for 10m -> b\nhabit b \"B\"",
-             expected: "routine R\nhabit a [A] for=600 -> b\nhabit b [B]"),
-        Case(name: "attributes on following lines", source: "routine \"R\"\nhabit a \"A\"\n  note \"n\"\n  on weekdays\n  -> end",
-             expected: "routine R\nhabit a [A] on=weekdays note=[n] -> end"),
-        Case(name: "durations combine", source: "routine \"R\"\nhabit a \"A\" for 1h30m\nhabit b \"B\" for 90s",
-             expected: "routine R\nhabit a [A] for=5400\nhabit b [B] for=90"),
-        Case(name: "target with unit word and string", source: "routine \"R\"\nhabit a \"A\" target 8 glasses\nhabit b \"B\" target 2.5 \"km run\"",
-             expected: "routine R\nhabit a [A] target=8/glasses\nhabit b [B] target=2.5/km run"),
-        Case(name: "days in any order collapse", source: "routine \"R\"\nhabit a \"A\" on sun sat mon",
-             expected: "routine R\nhabit a [A] on=mon+weekends"),
-        Case(name: "question with gather", source: "routine \"R\"\nquestion q \"Q?\"\n  \"Yes\" -> a, b\n  \"No\"\n  -> c\nhabit a \"A\"\nhabit b \"B\"\nhabit c \"C\"",
-             expected: "routine R\nquestion q [Q?] {Yes -> a,b} {No} -> c\nhabit a [A]\nhabit b [B]\nhabit c [C]"),
-        Case(name: "option arrow continues after comma", source: "routine \"R\"\nquestion q \"Q\"\n  \"Yes\" -> a,\n     b\n  \"No\" -> end\nhabit a \"A\"\nhabit b \"B\"",
-             expected: "routine R\nquestion q [Q] {Yes -> a,b} {No -> end}\nhabit a [A]\nhabit b [B]"),
-        Case(name: "explicit start with two targets", source: "routine \"R\"\nstart -> b, a\nhabit a \"A\"\nhabit b \"B\"",
-             expected: "routine R start -> b,a\nhabit a [A]\nhabit b [B]"),
-        Case(name: "escapes", source: #"routine "R"\#nhabit a "say \"hi\"\\ \n\t\u{1F600}""#,
-             expected: "routine R\nhabit a [say \"hi\"\\ \n\t😀]"),
-        Case(name: "escapes at and past the eighth byte", source: #"routine "R"\#nhabit a "abcdefg\"hijklmn\" rstuvwxyz\\""#,
-             expected: "routine R\nhabit a [abcdefg\"hijklmn\" rstuvwxyz\\]"),
-        Case(name: "crlf line ends", source: "routine \"R\"\r\nhabit a \"A\" -> b\r\nhabit b \"B\"\r\n",
-             expected: "routine R\nhabit a [A] -> b\nhabit b [B]"),
-        Case(name: "arrow without spaces", source: "routine \"R\"\nhabit a-1 \"A\"->b_2\nhabit b_2 \"B\"",
-             expected: "routine R\nhabit a-1 [A] -> b_2\nhabit b_2 [B]"),
+        Case(
+            name: "habit on one line", source: "routine \"R\"\nhabit a \"A\" for 10m -> b\nhabit b \"B\"",
+            expected: "routine R\nhabit a [A] for=600 -> b\nhabit b [B]"),
+        Case(
+            name: "attributes on following lines", source: "routine \"R\"\nhabit a \"A\"\n  note \"n\"\n  on weekdays\n  -> end",
+            expected: "routine R\nhabit a [A] on=weekdays note=[n] -> end"),
+        Case(
+            name: "durations combine", source: "routine \"R\"\nhabit a \"A\" for 1h30m\nhabit b \"B\" for 90s",
+            expected: "routine R\nhabit a [A] for=5400\nhabit b [B] for=90"),
+        Case(
+            name: "target with unit word and string", source: "routine \"R\"\nhabit a \"A\" target 8 glasses\nhabit b \"B\" target 2.5 \"km run\"",
+            expected: "routine R\nhabit a [A] target=8/glasses\nhabit b [B] target=2.5/km run"),
+        Case(
+            name: "days in any order collapse", source: "routine \"R\"\nhabit a \"A\" on sun sat mon",
+            expected: "routine R\nhabit a [A] on=mon+weekends"),
+        Case(
+            name: "question with gather",
+            source: "routine \"R\"\nquestion q \"Q?\"\n  \"Yes\" -> a, b\n  \"No\"\n  -> c\nhabit a \"A\"\nhabit b \"B\"\nhabit c \"C\"",
+            expected: "routine R\nquestion q [Q?] {Yes -> a,b} {No} -> c\nhabit a [A]\nhabit b [B]\nhabit c [C]"),
+        Case(
+            name: "option arrow continues after comma",
+            source: "routine \"R\"\nquestion q \"Q\"\n  \"Yes\" -> a,\n     b\n  \"No\" -> end\nhabit a \"A\"\nhabit b \"B\"",
+            expected: "routine R\nquestion q [Q] {Yes -> a,b} {No -> end}\nhabit a [A]\nhabit b [B]"),
+        Case(
+            name: "explicit start with two targets", source: "routine \"R\"\nstart -> b, a\nhabit a \"A\"\nhabit b \"B\"",
+            expected: "routine R start -> b,a\nhabit a [A]\nhabit b [B]"),
+        Case(
+            name: "escapes", source: #"routine "R"\#nhabit a "say \"hi\"\\ \n\t\u{1F600}""#,
+            expected: "routine R\nhabit a [say \"hi\"\\ \n\t😀]"),
+        Case(
+            name: "escapes at and past the eighth byte", source: #"routine "R"\#nhabit a "abcdefg\"hijklmn\" rstuvwxyz\\""#,
+            expected: "routine R\nhabit a [abcdefg\"hijklmn\" rstuvwxyz\\]"),
+        Case(
+            name: "crlf line ends", source: "routine \"R\"\r\nhabit a \"A\" -> b\r\nhabit b \"B\"\r\n",
+            expected: "routine R\nhabit a [A] -> b\nhabit b [B]"),
+        Case(
+            name: "arrow without spaces", source: "routine \"R\"\nhabit a-1 \"A\"->b_2\nhabit b_2 \"B\"",
+            expected: "routine R\nhabit a-1 [A] -> b_2\nhabit b_2 [B]"),
         Case(name: "byte order mark", source: "\u{FEFF}routine \"R\"\nhabit a \"A\"", expected: "routine R\nhabit a [A]"),
-        Case(name: "comments everywhere", source: "# top\nroutine \"R\" # name\nhabit a \"A # not a comment\" # c\n# end",
-             expected: "routine R\nhabit a [A # not a comment]"),
-        Case(name: "weekly quota, on the header or below, with days", source: "routine \"R\"\nhabit a \"A\" for 30m 3 per week\nhabit b \"B\"\n  on weekdays\n  2 per week\nhabit per \"P\" -> week\nhabit week \"W\"",
-             expected: "routine R\nhabit a [A] for=1800 per-week=3\nhabit b [B] on=weekdays per-week=2\nhabit per [P] -> week\nhabit week [W]"),
-        Case(name: "question with note", source: "routine \"R\"\nquestion q \"Q\" note \"think\"\n \"a\" -> end\n \"b\" -> end",
-             expected: "routine R\nquestion q [Q] note=[think] {a -> end} {b -> end}"),
+        Case(
+            name: "comments everywhere", source: "# top\nroutine \"R\" # name\nhabit a \"A # not a comment\" # c\n# end",
+            expected: "routine R\nhabit a [A # not a comment]"),
+        Case(
+            name: "weekly quota, on the header or below, with days",
+            source:
+                "routine \"R\"\nhabit a \"A\" for 30m 3 per week\nhabit b \"B\"\n  on weekdays\n  2 per week\nhabit per \"P\" -> week\nhabit week \"W\"",
+            expected: "routine R\nhabit a [A] for=1800 per-week=3\nhabit b [B] on=weekdays per-week=2\nhabit per [P] -> week\nhabit week [W]"),
+        Case(
+            name: "question with note", source: "routine \"R\"\nquestion q \"Q\" note \"think\"\n \"a\" -> end\n \"b\" -> end",
+            expected: "routine R\nquestion q [Q] note=[think] {a -> end} {b -> end}"),
     ]
 
     @Test(arguments: cases)

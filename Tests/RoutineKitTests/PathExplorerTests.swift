@@ -17,18 +17,27 @@ struct PathExplorerTests {
     /// Counted by hand.
     static let cases: [Case] = [
         Case(name: "no questions", source: r + "habit a \"A\" for 1m -> b\nhabit b \"B\" for 2m", count: "1", shortest: 180, longest: 180),
-        Case(name: "one question", source: r + "question q \"Q\"\n \"x\" -> a\n \"y\" -> end\nhabit a \"A\" for 1m", count: "2", shortest: 0, longest: 60),
-        Case(name: "questions in sequence multiply",
-             source: r + "question q1 \"Q1\"\n \"a\" -> x\n \"b\" -> y\nhabit x \"X\" for 1m -> q2\nhabit y \"Y\" for 3m -> q2\nquestion q2 \"Q2\"\n \"c\" -> z\n \"d\"\n \"e\" -> end\nhabit z \"Z\" for 10m",
-             count: "6", shortest: 60, longest: 780),
-        Case(name: "parallel branches meeting at one question ask it once",
-             source: r + "habit h \"H\" -> a, b\nhabit a \"A\" -> q\nhabit b \"B\" -> q\nquestion q \"Q\"\n \"x\" -> end\n \"y\" -> end",
-             count: "2", shortest: 0, longest: 0),
-        Case(name: "a shared habit counts its time once",
-             source: r + "question q \"Q\"\n \"x\" -> a\n \"y\"\n -> s\nhabit a \"A\" for 1m -> s\nhabit s \"Shared\" for 10m",
-             count: "2", shortest: 600, longest: 660),
-        Case(name: "end stops pending branches", source: r + "habit h \"H\" -> x, y\nhabit x \"X\" -> q\nquestion q \"Q\"\n \"stop\" -> end\n \"go\"\nhabit y \"Y\" -> q2\nquestion q2 \"Q2\"\n \"a\"\n \"b\"",
-             count: "3", shortest: 0, longest: 0),
+        Case(
+            name: "one question", source: r + "question q \"Q\"\n \"x\" -> a\n \"y\" -> end\nhabit a \"A\" for 1m", count: "2", shortest: 0,
+            longest: 60),
+        Case(
+            name: "questions in sequence multiply",
+            source: r
+                + "question q1 \"Q1\"\n \"a\" -> x\n \"b\" -> y\nhabit x \"X\" for 1m -> q2\nhabit y \"Y\" for 3m -> q2\nquestion q2 \"Q2\"\n \"c\" -> z\n \"d\"\n \"e\" -> end\nhabit z \"Z\" for 10m",
+            count: "6", shortest: 60, longest: 780),
+        Case(
+            name: "parallel branches meeting at one question ask it once",
+            source: r + "habit h \"H\" -> a, b\nhabit a \"A\" -> q\nhabit b \"B\" -> q\nquestion q \"Q\"\n \"x\" -> end\n \"y\" -> end",
+            count: "2", shortest: 0, longest: 0),
+        Case(
+            name: "a shared habit counts its time once",
+            source: r + "question q \"Q\"\n \"x\" -> a\n \"y\"\n -> s\nhabit a \"A\" for 1m -> s\nhabit s \"Shared\" for 10m",
+            count: "2", shortest: 600, longest: 660),
+        Case(
+            name: "end stops pending branches",
+            source: r
+                + "habit h \"H\" -> x, y\nhabit x \"X\" -> q\nquestion q \"Q\"\n \"stop\" -> end\n \"go\"\nhabit y \"Y\" -> q2\nquestion q2 \"Q2\"\n \"a\"\n \"b\"",
+            count: "3", shortest: 0, longest: 0),
     ]
 
     @Test(arguments: cases)
@@ -104,7 +113,8 @@ struct PathExplorerTests {
         var generator = RoutineGenerator(seed: UInt64(seed) &* 7919)
         let generated = generator.routine()
         let routine = Routine(
-            name: generated.name, nodes: generated.nodes.map { node in
+            name: generated.name,
+            nodes: generated.nodes.map { node in
                 var node = node
                 node.days = nil
                 return node
@@ -144,7 +154,9 @@ struct PathExplorerTests {
                 for k in 0..<(2 + random.below(3)) { text += " \"a\(k)\" -> \(Self.name(i + 2 + 2 * k + random.below(2), n))\n" }
                 text += " -> \(Self.name(i + 1, n))\n"
             } else {
-                text += "habit \(Self.name(i, n)) \"H\" for 1m" + (i + 1 < n ? " -> \(Self.name(i + 1, n)), \(Self.name(min(n - 1, i + 1 + random.below(8)), n))\n" : "\n")
+                text +=
+                    "habit \(Self.name(i, n)) \"H\" for 1m"
+                    + (i + 1 < n ? " -> \(Self.name(i + 1, n)), \(Self.name(min(n - 1, i + 1 + random.below(8)), n))\n" : "\n")
             }
         }
         let loaded = load(text)

@@ -15,7 +15,10 @@ struct PathOracleTests {
             let count = Int(random.next() % 4)
             var list: [String] = []
             for _ in 0..<count {
-                if random.next() % 7 == 0 { list.append("end"); continue }
+                if random.next() % 7 == 0 {
+                    list.append("end")
+                    continue
+                }
                 guard i + 1 < n else { break }
                 list.append("n\(i + 1 + Int(random.next() % UInt64(n - i - 1)))")
             }

@@ -9,7 +9,8 @@ struct RoundTripTests {
     static var files: [String] { GraphExportTests.validRoutines }
 
     static func commentTexts(_ loaded: LoadedRoutine) -> [String] {
-        loaded.comments.map { String(decoding: loaded.file.bytes[$0.lowerBound..<$0.upperBound], as: UTF8.self).trimmingCharacters(in: .whitespaces) }.sorted()
+        loaded.comments.map { String(decoding: loaded.file.bytes[$0.lowerBound..<$0.upperBound], as: UTF8.self).trimmingCharacters(in: .whitespaces) }
+            .sorted()
     }
 
     @Test(arguments: files)
@@ -79,14 +80,15 @@ struct RoundTripTests {
             """
         let loaded = load(source)
         let printed = RoutinePrinter.print(loaded.routine, layout: SourceLayout(file: loaded.file, comments: loaded.comments))
-        #expect(printed == """
-            routine "R"
-            habit a "A" -> b  # on the header
-            # on the arrow
-            habit b "B" -> end  # on the title
-            # on the arrow too
+        #expect(
+            printed == """
+                routine "R"
+                habit a "A" -> b  # on the header
+                # on the arrow
+                habit b "B" -> end  # on the title
+                # on the arrow too
 
-            """)
+                """)
         let again = load(printed)
         #expect(again.comments.count == loaded.comments.count)
         #expect(RoutinePrinter.print(again.routine, layout: SourceLayout(file: again.file, comments: again.comments)) == printed)
@@ -110,21 +112,22 @@ struct RoundTripTests {
             """
         let loaded = load(source)
         let printed = RoutinePrinter.print(loaded.routine, layout: SourceLayout(file: loaded.file, comments: loaded.comments))
-        #expect(printed == """
-            # header
+        #expect(
+            printed == """
+                # header
 
-            routine "R"  # name
-            # before a
-            habit a "A"
-              note "n"  # on the note
-              -> b      # on the arrow
-            question b "B"
-              # before yes
-              "yes" -> end  # trailing yes
-              "no"
-            # at the end
+                routine "R"  # name
+                # before a
+                habit a "A"
+                  note "n"  # on the note
+                  -> b      # on the arrow
+                question b "B"
+                  # before yes
+                  "yes" -> end  # trailing yes
+                  "no"
+                # at the end
 
-            """)
+                """)
     }
 }
 

@@ -65,7 +65,10 @@ struct RoutineEditorFuzzTests {
                 nodes[index(id)].options.insert(moved, at: to)
             case .rename(let id, let new):
                 func swap(_ list: inout [String]) { list = list.map { $0 == id ? new : $0 } }
-                if var s = start { swap(&s); start = s }
+                if var s = start {
+                    swap(&s)
+                    start = s
+                }
                 for i in nodes.indices {
                     if nodes[i].id == id { nodes[i].id = new }
                     swap(&nodes[i].next)
@@ -154,11 +157,14 @@ struct RoutineEditorFuzzTests {
         case 5: return .setTitle(id: pick(), title: "Renamed \(step)")
         case 6:
             let habit = model.nodes.filter { $0.kind == .habit }.first
-            return .setAttributes(id: habit?.id ?? pick(), AttributeChanges(duration: random.below(2) == 0 ? .remove : .set(120), note: .set("n\(step)")))
+            return .setAttributes(
+                id: habit?.id ?? pick(), AttributeChanges(duration: random.below(2) == 0 ? .remove : .set(120), note: .set("n\(step)")))
         case 7: return question.map { .addOption(id: $0.id, text: "extra \(step)") } ?? .delete(id: pick())
         case 8:
             guard let question else { return .rename(id: pick(), newID: "r\(step)") }
-            if question.options.count > 1, random.below(2) == 0 { return .removeOption(id: question.id, option: random.below(question.options.count)) }
+            if question.options.count > 1, random.below(2) == 0 {
+                return .removeOption(id: question.id, option: random.below(question.options.count))
+            }
             return .moveOption(id: question.id, option: random.below(question.options.count), to: random.below(question.options.count))
         case 9: return .rename(id: pick(), newID: "r\(step)")
         case 10: return .setName("Named \(step) with \"quotes\"")

@@ -40,61 +40,90 @@ struct RoutineEditorTests {
     }
 
     static let cases: [Case] = [
-        Case(name: "addHabit at the end", op: .addHabit(id: nil, title: "Make coffee", after: nil),
-             expected: base + "habit make-coffee \"Make coffee\"\n"),
-        Case(name: "addHabit after a node", op: .addHabit(id: "tea", title: "Tea", after: "a"),
-             expected: base(("-> q   # first\n", "-> q   # first\nhabit tea \"Tea\"\n"))),
-        Case(name: "addQuestion", op: .addQuestion(id: nil, text: "Rest?", options: ["Yes", "No"], after: "c"),
-             expected: base(("# last\n", "# last\nquestion rest \"Rest?\"\n  \"Yes\"\n  \"No\"\n"))),
-        Case(name: "connect a habit without an arrow", op: .connect(from: "b", option: nil, to: "c"),
-             expected: base(("8 glasses", "8 glasses -> c"))),
-        Case(name: "connect a habit with an arrow", op: .connect(from: "a", option: nil, to: "b"),
-             expected: base(("-> q ", "-> q, b "))),
-        Case(name: "connect an answer", op: .connect(from: "q", option: 1, to: "end"),
-             expected: base(("\"No\"", "\"No\" -> end"))),
-        Case(name: "connect to the gather", op: .connect(from: "q", option: nil, to: "b"),
-             expected: base(("then -> c", "then -> c, b"))),
-        Case(name: "disconnect a whole arrow", op: .disconnect(from: "a", option: nil, to: "q"),
-             expected: base(("for 5m -> q   # first", "for 5m   # first"))),
-        Case(name: "disconnect the gather", op: .disconnect(from: "q", option: nil, to: "c"),
-             expected: base(("  then -> c\n", ""))),
-        Case(name: "setName keeps the comment after it", op: .setName("Morning \"early\""),
-             expected: base(("routine \"Test\"", "routine \"Morning \\\"early\\\"\""))),
-        Case(name: "disconnect an answer", op: .disconnect(from: "q", option: 0, to: "b"),
-             expected: base(("\"Yes\" -> b   # yes", "\"Yes\"   # yes"))),
-        Case(name: "setTitle", op: .setTitle(id: "b", title: "Say \"hi\""),
-             expected: base(("habit b \"B\"", "habit b \"Say \\\"hi\\\"\""))),
-        Case(name: "setAttributes replaces and adds", op: .setAttributes(id: "a", AttributeChanges(duration: .set(600), days: .set([.saturday, .sunday]))),
-             expected: base(("for 5m -> q", "for 10m on weekends -> q"))),
-        Case(name: "setAttributes removes", op: .setAttributes(id: "b", AttributeChanges(target: .remove)),
-             expected: base(("habit b \"B\" target 8 glasses", "habit b \"B\""))),
-        Case(name: "setAttributes unit and quota", op: .setAttributes(id: "b", AttributeChanges(unit: .set("big cups"), perWeek: .set(3))),
-             expected: base(("target 8 glasses", "target 8 \"big cups\" 3 per week"))),
-        Case(name: "setAttributes note on a question", op: .setAttributes(id: "q", AttributeChanges(note: .set("Be honest"))),
-             expected: base(("question q \"Q?\"", "question q \"Q?\" note \"Be honest\""))),
-        Case(name: "addOption", op: .addOption(id: "q", text: "Maybe"),
-             expected: base(("  \"No\"\n", "  \"No\"\n  \"Maybe\"\n"))),
-        Case(name: "removeOption", op: .removeOption(id: "q", option: 1),
-             expected: base(("  \"No\"\n", ""))),
-        Case(name: "moveOption down", op: .moveOption(id: "q", option: 0, to: 1),
-             expected: base(("  \"Yes\" -> b   # yes\n  \"No\"\n", "  \"No\"\n  \"Yes\" -> b   # yes\n"))),
-        Case(name: "moveOption up", op: .moveOption(id: "q", option: 1, to: 0),
-             expected: base(("  \"Yes\" -> b   # yes\n  \"No\"\n", "  \"No\"\n  \"Yes\" -> b   # yes\n"))),
-        Case(name: "rename changes every reference", op: .rename(id: "a", newID: "first"),
-             expected: base(("start -> a", "start -> first"), ("habit a ", "habit first "))),
-        Case(name: "rename a target", op: .rename(id: "b", newID: "bee"),
-             expected: base(("-> b ", "-> bee "), ("habit b ", "habit bee "))),
-        Case(name: "delete removes the arrows to it", op: .delete(id: "b"),
-             expected: base(("\"Yes\" -> b   # yes", "\"Yes\"   # yes"), ("habit b \"B\" target 8 glasses\n", ""))),
-        Case(name: "delete the start node", op: .delete(id: "a"),
-             expected: base(("start -> a\n\n", ""), ("habit a \"A\" for 5m -> q   # first\n", ""))),
-        Case(name: "a new habit with its attributes",
-             op: .addHabit(id: nil, title: "Read", after: nil, attributes: AttributeChanges(duration: .set(600), note: .set("a chapter"))),
-             expected: base + "habit read \"Read\" for 10m note \"a chapter\"\n"),
-        Case(name: "together: each op on the text the one before left",
-             op: .together([.rename(id: "b", newID: "bee"), .setTitle(id: "bee", title: "Bee"),
-                            .setAttributes(id: "bee", AttributeChanges(target: .set(6)))]),
-             expected: base(("-> b ", "-> bee "), ("habit b \"B\" target 8 ", "habit bee \"Bee\" target 6 "))),
+        Case(
+            name: "addHabit at the end", op: .addHabit(id: nil, title: "Make coffee", after: nil),
+            expected: base + "habit make-coffee \"Make coffee\"\n"),
+        Case(
+            name: "addHabit after a node", op: .addHabit(id: "tea", title: "Tea", after: "a"),
+            expected: base(("-> q   # first\n", "-> q   # first\nhabit tea \"Tea\"\n"))),
+        Case(
+            name: "addQuestion", op: .addQuestion(id: nil, text: "Rest?", options: ["Yes", "No"], after: "c"),
+            expected: base(("# last\n", "# last\nquestion rest \"Rest?\"\n  \"Yes\"\n  \"No\"\n"))),
+        Case(
+            name: "connect a habit without an arrow", op: .connect(from: "b", option: nil, to: "c"),
+            expected: base(("8 glasses", "8 glasses -> c"))),
+        Case(
+            name: "connect a habit with an arrow", op: .connect(from: "a", option: nil, to: "b"),
+            expected: base(("-> q ", "-> q, b "))),
+        Case(
+            name: "connect an answer", op: .connect(from: "q", option: 1, to: "end"),
+            expected: base(("\"No\"", "\"No\" -> end"))),
+        Case(
+            name: "connect to the gather", op: .connect(from: "q", option: nil, to: "b"),
+            expected: base(("then -> c", "then -> c, b"))),
+        Case(
+            name: "disconnect a whole arrow", op: .disconnect(from: "a", option: nil, to: "q"),
+            expected: base(("for 5m -> q   # first", "for 5m   # first"))),
+        Case(
+            name: "disconnect the gather", op: .disconnect(from: "q", option: nil, to: "c"),
+            expected: base(("  then -> c\n", ""))),
+        Case(
+            name: "setName keeps the comment after it", op: .setName("Morning \"early\""),
+            expected: base(("routine \"Test\"", "routine \"Morning \\\"early\\\"\""))),
+        Case(
+            name: "disconnect an answer", op: .disconnect(from: "q", option: 0, to: "b"),
+            expected: base(("\"Yes\" -> b   # yes", "\"Yes\"   # yes"))),
+        Case(
+            name: "setTitle", op: .setTitle(id: "b", title: "Say \"hi\""),
+            expected: base(("habit b \"B\"", "habit b \"Say \\\"hi\\\"\""))),
+        Case(
+            name: "setAttributes replaces and adds",
+            op: .setAttributes(id: "a", AttributeChanges(duration: .set(600), days: .set([.saturday, .sunday]))),
+            expected: base(("for 5m -> q", "for 10m on weekends -> q"))),
+        Case(
+            name: "setAttributes removes", op: .setAttributes(id: "b", AttributeChanges(target: .remove)),
+            expected: base(("habit b \"B\" target 8 glasses", "habit b \"B\""))),
+        Case(
+            name: "setAttributes unit and quota", op: .setAttributes(id: "b", AttributeChanges(unit: .set("big cups"), perWeek: .set(3))),
+            expected: base(("target 8 glasses", "target 8 \"big cups\" 3 per week"))),
+        Case(
+            name: "setAttributes note on a question", op: .setAttributes(id: "q", AttributeChanges(note: .set("Be honest"))),
+            expected: base(("question q \"Q?\"", "question q \"Q?\" note \"Be honest\""))),
+        Case(
+            name: "addOption", op: .addOption(id: "q", text: "Maybe"),
+            expected: base(("  \"No\"\n", "  \"No\"\n  \"Maybe\"\n"))),
+        Case(
+            name: "removeOption", op: .removeOption(id: "q", option: 1),
+            expected: base(("  \"No\"\n", ""))),
+        Case(
+            name: "moveOption down", op: .moveOption(id: "q", option: 0, to: 1),
+            expected: base(("  \"Yes\" -> b   # yes\n  \"No\"\n", "  \"No\"\n  \"Yes\" -> b   # yes\n"))),
+        Case(
+            name: "moveOption up", op: .moveOption(id: "q", option: 1, to: 0),
+            expected: base(("  \"Yes\" -> b   # yes\n  \"No\"\n", "  \"No\"\n  \"Yes\" -> b   # yes\n"))),
+        Case(
+            name: "rename changes every reference", op: .rename(id: "a", newID: "first"),
+            expected: base(("start -> a", "start -> first"), ("habit a ", "habit first "))),
+        Case(
+            name: "rename a target", op: .rename(id: "b", newID: "bee"),
+            expected: base(("-> b ", "-> bee "), ("habit b ", "habit bee "))),
+        Case(
+            name: "delete removes the arrows to it", op: .delete(id: "b"),
+            expected: base(("\"Yes\" -> b   # yes", "\"Yes\"   # yes"), ("habit b \"B\" target 8 glasses\n", ""))),
+        Case(
+            name: "delete the start node", op: .delete(id: "a"),
+            expected: base(("start -> a\n\n", ""), ("habit a \"A\" for 5m -> q   # first\n", ""))),
+        Case(
+            name: "a new habit with its attributes",
+            op: .addHabit(id: nil, title: "Read", after: nil, attributes: AttributeChanges(duration: .set(600), note: .set("a chapter"))),
+            expected: base + "habit read \"Read\" for 10m note \"a chapter\"\n"),
+        Case(
+            name: "together: each op on the text the one before left",
+            op: .together([
+                .rename(id: "b", newID: "bee"), .setTitle(id: "bee", title: "Bee"),
+                .setAttributes(id: "bee", AttributeChanges(target: .set(6))),
+            ]),
+            expected: base(("-> b ", "-> bee "), ("habit b \"B\" target 8 ", "habit bee \"Bee\" target 6 "))),
     ]
 
     @Test(arguments: cases)
@@ -114,25 +143,32 @@ struct RoutineEditorTests {
 
     static let refusals: [Refusal] = [
         Refusal(name: "an empty routine name", op: .setName("  "), code: .editRefused, message: "a routine's name cannot be empty"),
-        Refusal(name: "a cycle names its path", op: .connect(from: "c", option: nil, to: "a"), code: .cycle,
-                message: "routine has a cycle: 'a' -> 'q' -> 'c' -> 'a'"),
+        Refusal(
+            name: "a cycle names its path", op: .connect(from: "c", option: nil, to: "a"), code: .cycle,
+            message: "routine has a cycle: 'a' -> 'q' -> 'c' -> 'a'"),
         Refusal(name: "a taken ID", op: .rename(id: "a", newID: "b"), code: .editRefused, message: "a node is already named 'b'"),
-        Refusal(name: "a keyword", op: .addHabit(id: "end", title: "End", after: nil), code: .editRefused,
-                message: "'end' is a keyword and cannot be a node ID"),
-        Refusal(name: "an invalid ID", op: .rename(id: "a", newID: "a b"), code: .editRefused,
-                message: "'a b' is not a valid ID: an ID starts with a letter or '_' and holds letters, digits, '_' and '-'"),
+        Refusal(
+            name: "a keyword", op: .addHabit(id: "end", title: "End", after: nil), code: .editRefused,
+            message: "'end' is a keyword and cannot be a node ID"),
+        Refusal(
+            name: "an invalid ID", op: .rename(id: "a", newID: "a b"), code: .editRefused,
+            message: "'a b' is not a valid ID: an ID starts with a letter or '_' and holds letters, digits, '_' and '-'"),
         Refusal(name: "an unknown node", op: .setTitle(id: "zz", title: "Z"), code: .editRefused, message: "no node is named 'zz'"),
         Refusal(name: "an unknown target", op: .connect(from: "a", option: nil, to: "zz"), code: .editRefused, message: "no node is named 'zz'"),
-        Refusal(name: "an answer out of range", op: .removeOption(id: "q", option: 5), code: .editRefused,
-                message: "'q' has no answer 5; its answers are numbered 0 to 1"),
-        Refusal(name: "an arrow already there", op: .connect(from: "a", option: nil, to: "q"), code: .editRefused,
-                message: "'a' already leads to 'q'"),
-        Refusal(name: "a habit attribute on a question", op: .setAttributes(id: "q", AttributeChanges(duration: .set(60))),
-                code: .editRefused, message: "'q' is a question; only a note can be set on it"),
+        Refusal(
+            name: "an answer out of range", op: .removeOption(id: "q", option: 5), code: .editRefused,
+            message: "'q' has no answer 5; its answers are numbered 0 to 1"),
+        Refusal(
+            name: "an arrow already there", op: .connect(from: "a", option: nil, to: "q"), code: .editRefused,
+            message: "'a' already leads to 'q'"),
+        Refusal(
+            name: "a habit attribute on a question", op: .setAttributes(id: "q", AttributeChanges(duration: .set(60))),
+            code: .editRefused, message: "'q' is a question; only a note can be set on it"),
         Refusal(name: "an empty title", op: .setTitle(id: "a", title: ""), code: .emptyText, message: ""),
-        Refusal(name: "together: a later refusal refuses the ops before it",
-                op: .together([.setTitle(id: "a", title: "New"), .rename(id: "a", newID: "b")]), code: .editRefused,
-                message: "a node is already named 'b'"),
+        Refusal(
+            name: "together: a later refusal refuses the ops before it",
+            op: .together([.setTitle(id: "a", title: "New"), .rename(id: "a", newID: "b")]), code: .editRefused,
+            message: "a node is already named 'b'"),
         Refusal(name: "together: nothing", op: .together([]), code: .editRefused, message: "there is nothing to change"),
     ]
 
@@ -193,7 +229,9 @@ struct RoutineEditorTests {
         var history = EditHistory()
         var text = Array(Self.base.utf8)
         var versions = [text]
-        for op: RoutineEditOp in [.addHabit(id: "x", title: "X", after: nil), .connect(from: "c", option: nil, to: "x"), .rename(id: "x", newID: "y"), .delete(id: "y")] {
+        for op: RoutineEditOp in [
+            .addHabit(id: "x", title: "X", after: nil), .connect(from: "c", option: nil, to: "x"), .rename(id: "x", newID: "y"), .delete(id: "y"),
+        ] {
             let after = try RoutineEditor.apply(op, to: SourceFile(name: "t.rt", bytes: text)).get().bytes
             history.record(before: text, after: after)
             text = after

@@ -29,9 +29,13 @@ struct RunProgressTests {
     func theCountIsTheLongestRemainingWay(_ seed: UInt64) {
         let routine = PathOracleTests.routine(seed: seed)
         // Every third habit done earlier that day (from the second seed on): passed over.
-        let earlier = seed == 0 ? [:] : Dictionary(uniqueKeysWithValues: (0..<routine.nodeCount).filter { !routine.isQuestion($0) && ($0 + Int(seed)) % 3 == 0 }.map {
-            ($0, Completion(source: .log, time: "07:00"))
-        })
+        let earlier =
+            seed == 0
+            ? [:]
+            : Dictionary(
+                uniqueKeysWithValues: (0..<routine.nodeCount).filter { !routine.isQuestion($0) && ($0 + Int(seed)) % 3 == 0 }.map {
+                    ($0, Completion(source: .log, time: "07:00"))
+                })
         var first = RoutineRun(routine: routine, date: CalendarDate(year: 2026, month: 11, day: 23), doneEarlier: earlier)
         first.trackProgress()
         var stack = [first]
@@ -71,7 +75,9 @@ struct RunProgressTests {
         var run = RoutineRun(routine: routine, date: CalendarDate(year: 2026, month: 11, day: 23), doneThisWeek: quota)
         run.trackProgress()
         #expect(run.stepsLeft.text == shown, "\(text)")
-        var earlier = RoutineRun(routine: load("routine \"R\"\n" + lines.values.sorted().joined()).routine, date: run.date, doneEarlier: [1: Completion(source: .run, time: "07:00")])
+        var earlier = RoutineRun(
+            routine: load("routine \"R\"\n" + lines.values.sorted().joined()).routine, date: run.date,
+            doneEarlier: [1: Completion(source: .run, time: "07:00")])
         earlier.trackProgress()
         #expect(earlier.stepsLeft.text == "1 more")
     }
@@ -111,7 +117,8 @@ struct RunProgressTests {
     /// A routine whose one question decides between a long and a short way: before it the
     /// count is a bound, after "short" nothing is left, after "long" it is exact.
     @Test func aFixedWayIsCountedExactly() {
-        let routine = load("""
+        let routine = load(
+            """
             routine "R"
             habit a "A" -> q
             question q "Q?"
@@ -120,7 +127,8 @@ struct RunProgressTests {
             habit b "B" -> c
             habit c "C"
 
-            """).routine
+            """
+        ).routine
         var run = RoutineRun(routine: routine, date: CalendarDate(year: 2026, month: 11, day: 23))
         run.trackProgress()
         #expect(run.stepsLeft.text == "at most 3 more")
@@ -137,7 +145,8 @@ struct RunProgressTests {
 
     /// Parallel branches: the live nodes overcount what one way can run.
     @Test func theBoundOfTheLiveNodesIsNotTheCount() {
-        let routine = load("""
+        let routine = load(
+            """
             routine "R"
             question q "Q?"
               "one" -> a1
@@ -147,7 +156,8 @@ struct RunProgressTests {
             habit a3 "A3"
             habit b1 "B1"
 
-            """).routine
+            """
+        ).routine
         var run = RoutineRun(routine: routine, date: CalendarDate(year: 2026, month: 11, day: 23))
         #expect(run.stepsLeftAtMost == 4)
         run.trackProgress()

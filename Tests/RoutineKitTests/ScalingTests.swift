@@ -60,11 +60,13 @@ struct ScalingTests {
             var reads = 0
             var started = ContinuousClock.now
             let answers = 3_000
-            _ = RunDriver.drive(&run, read: {
-                reads += 1
-                if reads == 2 { started = .now }
-                return reads <= answers ? .line("no such option") : .endOfInput
-            }, emit: { _, _ in })
+            _ = RunDriver.drive(
+                &run,
+                read: {
+                    reads += 1
+                    if reads == 2 { started = .now }
+                    return reads <= answers ? .line("no such option") : .endOfInput
+                }, emit: { _, _ in })
             let elapsed = ContinuousClock.now - started
             return (Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18) / Double(answers - 1)
         }
@@ -222,7 +224,9 @@ struct ShapeBudgetTests {
 
     @Test func aNarrowRoutineKeepsRoomToBeCounted() {
         var text = "routine \"Chain\"\n"
-        for i in 0..<1_000 { text += "question q\(i) \"Q\"\n  \"a\" -> \(i < 999 ? "q\(i + 1)" : "end")\n  \"b\" -> \(i < 999 ? "q\(i + 1)" : "end")\n" }
+        for i in 0..<1_000 {
+            text += "question q\(i) \"Q\"\n  \"a\" -> \(i < 999 ? "q\(i + 1)" : "end")\n  \"b\" -> \(i < 999 ? "q\(i + 1)" : "end")\n"
+        }
         let routine = load(text).routine
         let explorer = PathExplorer(routine)
         #expect(explorer.budget == 20_000_000 + 1_000 * (routine.nodeCount + RoutineGraph(routine).targets.count))

@@ -70,18 +70,19 @@ struct StatsTests {
     }
 
     /// (case, habit, runs, the day asked about, expected status); the window runs to day 6.
-    @Test(arguments: [
-        ("a branch not taken is not due", "run", [run(0, "tea:done mood:=1 rest:done read:done water:done:8")], 0, "not-due"),
-        ("a branch taken and done", "run", [run(0, "tea:done mood:=0 run:done read:done water:done:8")], 0, "done"),
-        ("no run: missed when on every way", "tea", [run(1, "tea:done")], 0, "missed"),
-        ("no run: unknown when conditional", "run", [run(1, "tea:done")], 0, "unknown"),
-        ("a run stopped before it", "read", [run(0, "tea:done mood:=1", stopped: true)], 0, "missed"),
-        ("a completed run that ended first", "read", [run(0, "tea:done mood:=2")], 0, "not-due"),
-        ("skipped, then done in a second run", "tea", [run(0, "tea:skipped", stopped: true), run(0, "tea:done mood:=2")], 0, "done"),
-        ("skipped and not done", "tea", [run(0, "tea:skipped mood:=2")], 0, "skipped"),
-        ("recorded not scheduled", "read", [run(5, "tea:done mood:=1 rest:done read:not-scheduled water:done:8")], 5, "not-due"),
-        ("no run on a Sunday: not scheduled", "read", [run(0, "tea:done")], 6, "not-due"),
-    ] as [(String, String, [StatsRun], Int, String)])
+    @Test(
+        arguments: [
+            ("a branch not taken is not due", "run", [run(0, "tea:done mood:=1 rest:done read:done water:done:8")], 0, "not-due"),
+            ("a branch taken and done", "run", [run(0, "tea:done mood:=0 run:done read:done water:done:8")], 0, "done"),
+            ("no run: missed when on every way", "tea", [run(1, "tea:done")], 0, "missed"),
+            ("no run: unknown when conditional", "run", [run(1, "tea:done")], 0, "unknown"),
+            ("a run stopped before it", "read", [run(0, "tea:done mood:=1", stopped: true)], 0, "missed"),
+            ("a completed run that ended first", "read", [run(0, "tea:done mood:=2")], 0, "not-due"),
+            ("skipped, then done in a second run", "tea", [run(0, "tea:skipped", stopped: true), run(0, "tea:done mood:=2")], 0, "done"),
+            ("skipped and not done", "tea", [run(0, "tea:skipped mood:=2")], 0, "skipped"),
+            ("recorded not scheduled", "read", [run(5, "tea:done mood:=1 rest:done read:not-scheduled water:done:8")], 5, "not-due"),
+            ("no run on a Sunday: not scheduled", "read", [run(0, "tea:done")], 6, "not-due"),
+        ] as [(String, String, [StatsRun], Int, String)])
     func dayStatus(_ name: String, _ habit: String, _ runs: [StatsRun], _ day: Int, _ expected: String) {
         // A run on day 6 keeps the last day from being "not run yet".
         let report = Self.report(runs + [Self.run(6, "tea:done mood:=2")], until: 6)
@@ -104,7 +105,8 @@ struct StatsTests {
             let parts = text.split(separator: ":").map(String.init)
             if parts[1].hasPrefix("=") {
                 let option = Int(parts[1].dropFirst())!
-                return RecordedStep(step: k + 1, node: parts[0], kind: .question, result: .answered, option: option, optionText: ["Left", "Right"][option])
+                return RecordedStep(
+                    step: k + 1, node: parts[0], kind: .question, result: .answered, option: option, optionText: ["Left", "Right"][option])
             }
             return RecordedStep(step: k + 1, node: parts[0], kind: .habit, result: RecordedStep.Result(rawValue: parts[1])!)
         }
@@ -125,7 +127,8 @@ struct StatsTests {
     /// way, so two days without a run are unknown. The table says so rather than show a bare
     /// 100%, and `--explain` lists them.
     @Test func anEndOptionWithTwoDaysWithoutRunsShowsItsUnknownDays() throws {
-        let routine = load("""
+        let routine = load(
+            """
             routine "Gym"
             question mood "How do you feel?"
               "Fine" -> gym
@@ -133,7 +136,8 @@ struct StatsTests {
             habit gym "Gym" -> stretch
             habit stretch "Stretch"
 
-            """).routine
+            """
+        ).routine
         let runs = (0..<13).filter { $0 != 4 && $0 != 9 }.map { day in
             StatsRun(
                 date: Self.monday.adding(days: day), completed: true,

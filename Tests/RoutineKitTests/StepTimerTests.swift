@@ -5,13 +5,15 @@ import Testing
 /// What a run measures: only a person is timed, from the step shown to the decision, on the
 /// clock given (monotonic in a real run); a countdown's time wins; nothing else is a time.
 struct StepTimerTests {
-    static let routine = load("""
+    static let routine = load(
+        """
         routine "Day"
         habit tea "Tea" -> nap
         habit nap "Nap" for 20m -> run
         habit run "Run" on sun
 
-        """).routine
+        """
+    ).routine
 
     /// A clock the test moves by hand.
     final class ManualClock: @unchecked Sendable {

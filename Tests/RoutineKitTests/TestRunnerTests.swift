@@ -4,7 +4,8 @@ import Testing
 
 /// Cases run by the engine: what passes, and where and why what fails does.
 struct TestRunnerTests {
-    static let routine = load("""
+    static let routine = load(
+        """
         routine "R"
         habit a "A" -> q
         question q "Q?"
@@ -13,7 +14,8 @@ struct TestRunnerTests {
         habit b "B" target 3 -> c
         habit c "C" on mon
 
-        """).routine
+        """
+    ).routine
 
     struct Case: CustomTestStringConvertible, Sendable {
         var name: String
@@ -24,7 +26,11 @@ struct TestRunnerTests {
     }
 
     static let cases: [Case] = [
-        .init(name: "a whole run", lines: "do d\nexpect habit a done\nexpect question q\nanswer yes\ndo 3\nexpect value b 3\ndo s\nexpect habit c skipped\nexpect end completed"),
+        .init(
+            name: "a whole run",
+            lines:
+                "do d\nexpect habit a done\nexpect question q\nanswer yes\ndo 3\nexpect value b 3\ndo s\nexpect habit c skipped\nexpect end completed"
+        ),
         .init(name: "done matches a value", lines: "do d\nanswer 1\ndo 2\nexpect habit b done"),
         .init(name: "back asks again", lines: "do d\nanswer yes\ndo b\nexpect question q\nanswer no\nexpect end completed"),
         .init(name: "back after the end", lines: "do d\nanswer no\ndo b", failure: (4, "already ended")),
@@ -35,10 +41,16 @@ struct TestRunnerTests {
         .init(name: "answer at a habit", lines: "answer yes", failure: (2, "'answer' at habit 'a'")),
         .init(name: "do at a question", lines: "do d\ndo d", failure: (3, "'do d' at question 'q'")),
         .init(name: "d at a numeric habit records its target", lines: "do d\nanswer yes\ndo d\nexpect value b 3"),
-        .init(name: "wrong order", lines: "do d\nexpect question q\nexpect habit a done", failure: (3, "expected question q, but the next event is habit a done")),
+        .init(
+            name: "wrong order", lines: "do d\nexpect question q\nexpect habit a done",
+            failure: (3, "expected question q, but the next event is habit a done")),
         .init(name: "eventually passes over", lines: "do d\nanswer yes\ndo 3\ndo d\nexpect eventually end completed"),
-        .init(name: "not scheduled on a tuesday", lines: "weekday tue\ndo d\nanswer yes\ndo 3\nexpect value b 3\nexpect habit c not-scheduled\nexpect end completed"),
-        .init(name: "scheduled on the default monday", lines: "do d\nanswer yes\ndo 3\nexpect value b 3\nexpect habit c not-scheduled", failure: (6, "the run waits at habit 'c'")),
+        .init(
+            name: "not scheduled on a tuesday",
+            lines: "weekday tue\ndo d\nanswer yes\ndo 3\nexpect value b 3\nexpect habit c not-scheduled\nexpect end completed"),
+        .init(
+            name: "scheduled on the default monday", lines: "do d\nanswer yes\ndo 3\nexpect value b 3\nexpect habit c not-scheduled",
+            failure: (6, "the run waits at habit 'c'")),
         .init(name: "reached after all", lines: "expect not-reached b\ndo d\nanswer yes", failure: (2, "'b' was reached")),
         .init(name: "ways", lines: "expect ways 2"),
         .init(name: "wrong ways", lines: "expect ways 3", failure: (2, "it has 2")),
@@ -66,9 +78,10 @@ struct TestRunnerTests {
     @Test func aLaterMatchIsPointedOut() throws {
         let (parsed, _) = TestParser.parse(SourceFile(name: "t", text: "case t\ndo d\nexpect question q\n"))
         let failure = try #require(TestRunner.run(parsed.cases[0], routine: Self.routine).failure)
-        #expect(failure.notes.map(\.message).prefix(3) == [
-            "expected: question q", "actual: habit a done", "question q comes later: 'expect eventually' passes over the events before it",
-        ])
+        #expect(
+            failure.notes.map(\.message).prefix(3) == [
+                "expected: question q", "actual: habit a done", "question q comes later: 'expect eventually' passes over the events before it",
+            ])
     }
 
     @Test func aPassingCaseReachesWhatItAnswered() {
@@ -83,7 +96,8 @@ struct TestRunnerTests {
     }
 
     @Test func aRecordedCasePasses() {
-        let (text, result) = TestRecorder.record(routine: Self.routine, date: CalendarDate("2026-11-23")!, answers: ["d", "yes", "x", "3", "d"], name: "r")
+        let (text, result) = TestRecorder.record(
+            routine: Self.routine, date: CalendarDate("2026-11-23")!, answers: ["d", "yes", "x", "3", "d"], name: "r")
         #expect(result == .completed)
         let (parsed, diagnostics) = TestParser.parse(SourceFile(name: "t", text: text))
         #expect(diagnostics.isEmpty)
@@ -92,8 +106,10 @@ struct TestRunnerTests {
 
     @Test func randomFilesNeverStopTheParserOrTheRunner() {
         var random = SeededRandom(state: 7)
-        let words = ["case", "do", "d", "s", "b", "q", "3", "answer", "yes", "expect", "next", "eventually", "habit", "question",
-                     "value", "end", "ways", "not-reached", "a", "b", "c", "q", "done", "date", "weekday", "mon", "\"", "#", "\n", "\r\n", "é", "\\"]
+        let words = [
+            "case", "do", "d", "s", "b", "q", "3", "answer", "yes", "expect", "next", "eventually", "habit", "question",
+            "value", "end", "ways", "not-reached", "a", "b", "c", "q", "done", "date", "weekday", "mon", "\"", "#", "\n", "\r\n", "é", "\\",
+        ]
         for _ in 0..<500 {
             var text = "case x\n"
             for _ in 0..<(random.next() % 40) {

@@ -13,7 +13,10 @@ struct TwoThreadTests {
         final class Flag: @unchecked Sendable { var ended = false }
         let flag = Flag()
         #expect(throws: Failure()) {
-            try alongside({ usleep(20_000); flag.ended = true }) { throw Failure() }
+            try alongside({
+                usleep(20_000)
+                flag.ended = true
+            }) { throw Failure() }
         }
         #expect(flag.ended)
     }

@@ -55,7 +55,9 @@ struct ValidatorTests {
         CodesCase(name: "dangling edge", source: header + "habit a \"A\" -> b", codes: ["E202"]),
         CodesCase(name: "unknown start", source: header + "start -> nowhere\nhabit a \"A\"", codes: ["E203", "W001"]),
         CodesCase(name: "self loop", source: header + "habit a \"A\" -> a", codes: ["E204"]),
-        CodesCase(name: "cycle through a question", source: header + "habit a \"A\" -> q\nquestion q \"Q\"\n \"again\" -> a\n \"stop\" -> end", codes: ["E204"]),
+        CodesCase(
+            name: "cycle through a question", source: header + "habit a \"A\" -> q\nquestion q \"Q\"\n \"again\" -> a\n \"stop\" -> end",
+            codes: ["E204"]),
         CodesCase(name: "duplicate option", source: header + "question q \"Q\"\n \"x\" -> end\n \"x\"", codes: ["E205"]),
         CodesCase(name: "question without options", source: header + "question q \"Q\" -> end", codes: ["E206"]),
         CodesCase(name: "empty title", source: header + "habit a \"\"", codes: ["E207"]),
@@ -63,19 +65,32 @@ struct ValidatorTests {
         CodesCase(name: "empty routine name", source: "routine \"\"\nhabit a \"A\"", codes: ["E207"]),
         CodesCase(name: "end as start", source: header + "start -> end\nhabit a \"A\"", codes: ["E208", "W001"]),
         CodesCase(name: "unreachable", source: header + "habit a \"A\"\nhabit b \"B\"", codes: ["W001"]),
-        CodesCase(name: "a region cut off by a typo is one warning", source: header + "habit a \"A\" -> bx\nhabit b \"B\" -> c\nhabit c \"C\" -> d\nhabit d \"D\"", codes: ["E202", "W001"]),
-        CodesCase(name: "two entries into one region warn at each", source: header + "habit a \"A\"\nhabit b \"B\" -> d\nhabit c \"C\" -> d\nhabit d \"D\" -> e\nhabit e \"E\"", codes: ["W001", "W001"]),
-        CodesCase(name: "lone unused declarations warn each", source: header + "habit a \"A\"\nhabit b \"B\"\nhabit c \"C\"", codes: ["W001", "W001"]),
-        CodesCase(name: "an unreachable cycle is entered at its first node", source: header + "habit a \"A\"\nhabit x \"X\" -> y\nhabit y \"Y\" -> x", codes: ["W001", "E204"]),
-        CodesCase(name: "an arrow to a declaration lost to a misspelt keyword is not unknown", source: header + "habit a \"A\" -> pack\nhabbit pack \"P\"", codes: ["E101"]),
-        CodesCase(name: "the suggested fix of a typo is not also unreachable", source: header + "habit a \"A\" -> meditat\nhabit meditate \"M\"", codes: ["E202"]),
+        CodesCase(
+            name: "a region cut off by a typo is one warning",
+            source: header + "habit a \"A\" -> bx\nhabit b \"B\" -> c\nhabit c \"C\" -> d\nhabit d \"D\"", codes: ["E202", "W001"]),
+        CodesCase(
+            name: "two entries into one region warn at each",
+            source: header + "habit a \"A\"\nhabit b \"B\" -> d\nhabit c \"C\" -> d\nhabit d \"D\" -> e\nhabit e \"E\"", codes: ["W001", "W001"]),
+        CodesCase(
+            name: "lone unused declarations warn each", source: header + "habit a \"A\"\nhabit b \"B\"\nhabit c \"C\"", codes: ["W001", "W001"]),
+        CodesCase(
+            name: "an unreachable cycle is entered at its first node", source: header + "habit a \"A\"\nhabit x \"X\" -> y\nhabit y \"Y\" -> x",
+            codes: ["W001", "E204"]),
+        CodesCase(
+            name: "an arrow to a declaration lost to a misspelt keyword is not unknown", source: header + "habit a \"A\" -> pack\nhabbit pack \"P\"",
+            codes: ["E101"]),
+        CodesCase(
+            name: "the suggested fix of a typo is not also unreachable", source: header + "habit a \"A\" -> meditat\nhabit meditate \"M\"",
+            codes: ["E202"]),
         CodesCase(name: "options all the same", source: header + "question q \"Q\"\n \"x\" -> a\n \"y\" -> a\nhabit a \"A\"", codes: ["W002"]),
         CodesCase(name: "single option", source: header + "question q \"Q\"\n \"x\" -> end", codes: ["W003"]),
         CodesCase(name: "target listed twice", source: header + "habit a \"A\" -> b, b\nhabit b \"B\"", codes: ["W004"]),
         CodesCase(name: "targets after end", source: header + "habit a \"A\" -> end, b\nhabit b \"B\"", codes: ["W005"]),
         CodesCase(name: "every day", source: header + "habit a \"A\" on weekdays weekends", codes: ["W006"]),
         CodesCase(name: "day twice", source: header + "habit a \"A\" on weekdays mon", codes: ["W008"]),
-        CodesCase(name: "question gather only reaches", source: header + "question q \"Q\"\n \"x\"\n \"y\" -> b\n then -> c\nhabit b \"B\"\nhabit c \"C\"", codes: []),
+        CodesCase(
+            name: "question gather only reaches", source: header + "question q \"Q\"\n \"x\"\n \"y\" -> b\n then -> c\nhabit b \"B\"\nhabit c \"C\"",
+            codes: []),
     ]
 
     @Test(arguments: cases)
@@ -96,10 +111,11 @@ struct ValidatorTests {
     }
 
     /// (word, candidates, suggestion): a suggestion keeps something of the word.
-    @Test(arguments: [
-        ("x", ["a", "b"], nil), ("x", ["xy", "a"], "xy"), ("ab", ["ba"], "ba"), ("ab", ["cd"], nil),
-        ("meditat", ["meditate", "water"], "meditate"), ("titel", ["title"], "title"), ("run", ["sun", "runs"], "sun"),
-    ] as [(String, [String], String?)])
+    @Test(
+        arguments: [
+            ("x", ["a", "b"], nil), ("x", ["xy", "a"], "xy"), ("ab", ["ba"], "ba"), ("ab", ["cd"], nil),
+            ("meditat", ["meditate", "water"], "meditate"), ("titel", ["title"], "title"), ("run", ["sun", "runs"], "sun"),
+        ] as [(String, [String], String?)])
     func suggestionsAreCloseEnoughToBeTypos(_ word: String, _ candidates: [String], _ expected: String?) {
         #expect(closestMatch(to: word, among: candidates) == expected)
     }
@@ -187,7 +203,9 @@ struct GrammarDocumentTests {
         let text = try String(contentsOf: packageRoot.appendingPathComponent("grammar.md"), encoding: .utf8)
         for code in DiagnosticCode.allCases {
             // The row says what the code says, word for word: a row cut short is caught too.
-            #expect(text.contains("| \(code.rawValue) | \(code.severity.rawValue) | \(code.summary) |"), "grammar.md's row for \(code.rawValue) differs from its summary")
+            #expect(
+                text.contains("| \(code.rawValue) | \(code.severity.rawValue) | \(code.summary) |"),
+                "grammar.md's row for \(code.rawValue) differs from its summary")
         }
     }
 }

@@ -19,7 +19,10 @@ struct YAMLReaderTests {
         CodesCase(name: "missing kind", yaml: ok + "  - title: A\n", codes: ["E305"]),
         CodesCase(name: "both habit and question", yaml: ok + "  - habit: a\n    question: a\n    title: A\n", codes: ["E306"]),
         CodesCase(name: "prompt on a habit", yaml: ok + "  - habit: a\n    prompt: A\n", codes: ["E302"]),
-        CodesCase(name: "duration on a question", yaml: ok + "  - question: q\n    prompt: Q\n    for: 5m\n    options:\n      - answer: x\n        next: end\n      - answer: y\n", codes: ["E106"]),
+        CodesCase(
+            name: "duration on a question",
+            yaml: ok + "  - question: q\n    prompt: Q\n    for: 5m\n    options:\n      - answer: x\n        next: end\n      - answer: y\n",
+            codes: ["E106"]),
         CodesCase(name: "bad duration", yaml: ok + "  - habit: a\n    title: A\n    for: 5 minutes\n", codes: ["E108"]),
         CodesCase(name: "unknown day", yaml: ok + "  - habit: a\n    title: A\n    on: [mon, funday]\n", codes: ["E110"]),
         CodesCase(name: "invalid id", yaml: ok + "  - habit: a b\n    title: A\n", codes: ["E004"]),
@@ -33,7 +36,10 @@ struct YAMLReaderTests {
         CodesCase(name: "empty file", yaml: "", codes: ["E305"]),
         CodesCase(name: "dangling edge after loading", yaml: ok + "  - habit: a\n    title: A\n    next: nowhere\n", codes: ["E202"]),
         CodesCase(name: "cycle after loading", yaml: ok + "  - habit: a\n    title: A\n    next: a\n", codes: ["E204"]),
-        CodesCase(name: "option without answer", yaml: ok + "  - question: q\n    prompt: Q\n    options:\n      - next: end\n      - answer: y\n      - answer: z\n        next: end\n", codes: ["E305"]),
+        CodesCase(
+            name: "option without answer",
+            yaml: ok + "  - question: q\n    prompt: Q\n    options:\n      - next: end\n      - answer: y\n      - answer: z\n        next: end\n",
+            codes: ["E305"]),
         CodesCase(name: "unit without target", yaml: ok + "  - habit: a\n    title: A\n    unit: glasses\n", codes: ["E305"]),
     ]
 
@@ -63,37 +69,39 @@ struct YAMLReaderTests {
     /// Options and arrows go into the routine's arrays as they are read, so a node or an
     /// option that is then dropped must take its own back, and leave the others' intact.
     @Test func droppedNodesAndOptionsLeaveNoEdgesBehind() {
-        let yaml = Self.ok + """
-              - question: q
-                next: [a]
-                options:
-                  - next: [x1, x2]
-                  - answer: Yes
+        let yaml =
+            Self.ok + """
+                  - question: q
+                    next: [a]
+                    options:
+                      - next: [x1, x2]
+                      - answer: Yes
+                        next: b
+                    prompt: Q
+                  - title: No kind
+                    next: [x3, x4, x5]
+                    options:
+                      - answer: Lost
+                        next: x6
+                  - habit: a
+                    title: A
                     next: b
-                prompt: Q
-              - title: No kind
-                next: [x3, x4, x5]
-                options:
-                  - answer: Lost
-                    next: x6
-              - habit: a
-                title: A
-                next: b
-              - habit: b
-                title: B
+                  - habit: b
+                    title: B
 
-            """
+                """
         let loaded = load(yaml, format: .yaml)
         #expect(loaded.diagnostics.map(\.code.rawValue) == ["W003", "E305", "E305"])
         let routine = loaded.routine
         #expect(routine.edges.count == 3)
         #expect(routine.optionRecords.count == 1)
-        #expect(dump(routine) == """
-            routine R
-            question q [Q] {Yes -> b} -> a
-            habit a [A] -> b
-            habit b [B]
-            """)
+        #expect(
+            dump(routine) == """
+                routine R
+                question q [Q] {Yes -> b} -> a
+                habit a [A] -> b
+                habit b [B]
+                """)
     }
 
     @Test func unknownKeySuggestsTheClosest() {

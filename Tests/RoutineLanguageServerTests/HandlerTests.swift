@@ -13,7 +13,10 @@ final class TestServer: @unchecked Sendable {
         server = LanguageServer(send: { [sent] message in sent.withLock { $0.append(message) } })
         _ = request("initialize", ["capabilities": ["general": ["positionEncodings": .array(encodings.map { .string($0) })]]])
         server.handle(["jsonrpc": "2.0", "method": "initialized", "params": [:]])
-        server.handle(["jsonrpc": "2.0", "method": "textDocument/didOpen", "params": ["textDocument": ["uri": .string(uri), "languageId": "routine", "version": 1, "text": .string(text)]]])
+        server.handle([
+            "jsonrpc": "2.0", "method": "textDocument/didOpen",
+            "params": ["textDocument": ["uri": .string(uri), "languageId": "routine", "version": 1, "text": .string(text)]],
+        ])
     }
 
     var messages: [JSON] { sent.withLock { $0 } }
@@ -57,14 +60,29 @@ struct HandlerTests {
     }
 
     @Test(arguments: [
-        Named(name: "definition of a target", value: ("textDocument/definition", 1, 23, JSON(["uri": "file:///tmp/t.rt", "range": ["start": ["line": 2, "character": 9], "end": ["line": 2, "character": 10]]]))),
+        Named(
+            name: "definition of a target",
+            value: (
+                "textDocument/definition", 1, 23,
+                JSON(["uri": "file:///tmp/t.rt", "range": ["start": ["line": 2, "character": 9], "end": ["line": 2, "character": 10]]])
+            )),
         Named(name: "definition of end", value: ("textDocument/definition", 4, 11, .null)),
         Named(name: "definition on a string", value: ("textDocument/definition", 3, 4, .null)),
-        Named(name: "prepare rename", value: ("textDocument/prepareRename", 5, 6, JSON(["range": ["start": ["line": 5, "character": 6], "end": ["line": 5, "character": 7]], "placeholder": "b"]))),
-        Named(name: "highlights", value: ("textDocument/documentHighlight", 3, 12, JSON([
-            ["range": ["start": ["line": 3, "character": 11], "end": ["line": 3, "character": 12]], "kind": 2] as JSON,
-            ["range": ["start": ["line": 5, "character": 6], "end": ["line": 5, "character": 7]], "kind": 3] as JSON,
-        ]))),
+        Named(
+            name: "prepare rename",
+            value: (
+                "textDocument/prepareRename", 5, 6,
+                JSON(["range": ["start": ["line": 5, "character": 6], "end": ["line": 5, "character": 7]], "placeholder": "b"])
+            )),
+        Named(
+            name: "highlights",
+            value: (
+                "textDocument/documentHighlight", 3, 12,
+                JSON([
+                    ["range": ["start": ["line": 3, "character": 11], "end": ["line": 3, "character": 12]], "kind": 2] as JSON,
+                    ["range": ["start": ["line": 5, "character": 6], "end": ["line": 5, "character": 7]], "kind": 3] as JSON,
+                ])
+            )),
     ])
     func positionRequests(_ test: Named<(String, Int, Int, JSON)>) {
         let t = TestServer(text: Self.text)
@@ -130,10 +148,13 @@ struct HandlerTests {
 
     @Test func anIncrementalChangeIsAppliedAndChecked() {
         let t = TestServer(text: Self.text)
-        t.server.handle(["jsonrpc": "2.0", "method": "textDocument/didChange", "params": [
-            "textDocument": ["uri": "file:///tmp/t.rt", "version": 2],
-            "contentChanges": [["range": ["start": ["line": 5, "character": 6], "end": ["line": 5, "character": 7]], "text": "bee"]],
-        ]])
+        t.server.handle([
+            "jsonrpc": "2.0", "method": "textDocument/didChange",
+            "params": [
+                "textDocument": ["uri": "file:///tmp/t.rt", "version": 2],
+                "contentChanges": [["range": ["start": ["line": 5, "character": 6], "end": ["line": 5, "character": 7]], "text": "bee"]],
+            ],
+        ])
         let published = t.messages.last { $0["method"] == "textDocument/publishDiagnostics" }
         #expect(published?["params"]?["version"] == 2)
         #expect(published?["params"]?["diagnostics"]?.array?.first?["message"] == "unknown target 'b'")
@@ -142,9 +163,13 @@ struct HandlerTests {
     @Test func cancellingARequestUnderWayAnswersItAsCancelled() {
         let started = Locked<[@Sendable () -> Void]>([])
         let sent = Locked([JSON]())
-        let server = LanguageServer(send: { message in sent.withLock { $0.append(message) } }, background: { work in started.withLock { $0.append(work) } })
+        let server = LanguageServer(
+            send: { message in sent.withLock { $0.append(message) } }, background: { work in started.withLock { $0.append(work) } })
         server.handle(["jsonrpc": "2.0", "id": 1, "method": "initialize", "params": ["capabilities": [:]]])
-        server.handle(["jsonrpc": "2.0", "method": "textDocument/didOpen", "params": ["textDocument": ["uri": "file:///t.rt", "languageId": "routine", "version": 1, "text": .string(Self.text)]]])
+        server.handle([
+            "jsonrpc": "2.0", "method": "textDocument/didOpen",
+            "params": ["textDocument": ["uri": "file:///t.rt", "languageId": "routine", "version": 1, "text": .string(Self.text)]],
+        ])
         server.handle(["jsonrpc": "2.0", "id": 2, "method": "textDocument/codeLens", "params": ["textDocument": ["uri": "file:///t.rt"]]])
         server.handle(["jsonrpc": "2.0", "method": "$/cancelRequest", "params": ["id": 2]])
         for work in started.withLock({ $0 }) { work() }

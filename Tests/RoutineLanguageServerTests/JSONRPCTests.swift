@@ -11,7 +11,10 @@ struct Named<Value: Sendable>: Sendable, CustomTestStringConvertible {
 
 struct JSONParserTests {
     static let valid: [Named<(String, JSON)>] = [
-        ("object", #"{"a": [1, 2.5, -3e2], "b": {"c": null}, "d": true}"#, JSON.object(["a": [1, .number(2.5), .number(-300)], "b": ["c": nil], "d": true])),
+        (
+            "object", #"{"a": [1, 2.5, -3e2], "b": {"c": null}, "d": true}"#,
+            JSON.object(["a": [1, .number(2.5), .number(-300)], "b": ["c": nil], "d": true])
+        ),
         ("escapes", #""a\"b\\c\/\n\t\u00e9""#, .string("a\"b\\c/\n\té")),
         ("surrogate pair", #""\ud83d\ude00""#, .string("😀")),
         ("lone surrogate", #""\ud83d""#, .string("\u{FFFD}")),

@@ -28,11 +28,17 @@ struct TestFileTests {
     }
 
     func open(_ t: TestServer, _ text: String, version: Int = 1) {
-        t.server.handle(["jsonrpc": "2.0", "method": "textDocument/didOpen", "params": ["textDocument": ["uri": .string(Self.testURI), "languageId": "routine-test", "version": JSON(version), "text": .string(text)]]])
+        t.server.handle([
+            "jsonrpc": "2.0", "method": "textDocument/didOpen",
+            "params": [
+                "textDocument": ["uri": .string(Self.testURI), "languageId": "routine-test", "version": JSON(version), "text": .string(text)]
+            ],
+        ])
     }
 
     func diagnostics(_ t: TestServer) -> [JSON] {
-        t.messages.last { $0["method"] == "textDocument/publishDiagnostics" && $0["params"]?["uri"] == .string(Self.testURI) }?["params"]?["diagnostics"]?.array ?? []
+        t.messages.last { $0["method"] == "textDocument/publishDiagnostics" && $0["params"]?["uri"] == .string(Self.testURI) }?["params"]?[
+            "diagnostics"]?.array ?? []
     }
 
     @Test(arguments: [
@@ -59,12 +65,17 @@ struct TestFileTests {
         let t = server("case x\n  do d\n  answer yes\n  answer red\n")
         #expect(diagnostics(t).isEmpty)
         let changed = Self.routine.replacingOccurrences(of: "\"red\"", with: "\"green\"")
-        t.server.handle(["jsonrpc": "2.0", "method": "textDocument/didChange", "params": ["textDocument": ["uri": "file:///nowhere/t.rt", "version": 2], "contentChanges": [["text": .string(changed)]]]])
+        t.server.handle([
+            "jsonrpc": "2.0", "method": "textDocument/didChange",
+            "params": ["textDocument": ["uri": "file:///nowhere/t.rt", "version": 2], "contentChanges": [["text": .string(changed)]]],
+        ])
         #expect(diagnostics(t).map { $0["code"] } == ["E405"])
     }
 
     func labels(_ t: TestServer, line: Int, character: Int) -> [String] {
-        let result = t.request("textDocument/completion", ["textDocument": ["uri": .string(Self.testURI)], "position": ["line": JSON(line), "character": JSON(character)]])
+        let result = t.request(
+            "textDocument/completion",
+            ["textDocument": ["uri": .string(Self.testURI)], "position": ["line": JSON(line), "character": JSON(character)]])
         return result.array?.compactMap { $0["label"]?.string } ?? []
     }
 

@@ -50,7 +50,8 @@ struct GraphvizWorkerTests {
     }
 
     @Test func json0IsReadWithEscapesAndNesting() {
-        let text = #"{"name": "%3", "bb": "0,0,100,50", "label": "<<b \"x\">>", "objects": [{"name": "n\"0", "pos": "50,25", "width": "1", "height": "0.5", "nested": {"a": [1, {"b": "}"}]}}], "edges": []}"#
+        let text =
+            #"{"name": "%3", "bb": "0,0,100,50", "label": "<<b \"x\">>", "objects": [{"name": "n\"0", "pos": "50,25", "width": "1", "height": "0.5", "nested": {"a": [1, {"b": "}"}]}}], "edges": []}"#
         let layout = StudioLayout.parse(Array(text.utf8), arrows: [])
         #expect(layout?.width == 100)
         #expect(layout?.boxes["n\"0"]?.x == 14)

@@ -15,7 +15,8 @@ struct StudioAPITests {
         try await StudioFixture.with(Self.morning, name: "morning.rt") { studio in
             let state = try await studio.state()
             let nodes = try #require(state["nodes"] as? [[String: Any]])
-            #expect(nodes.map { $0["id"] as? String } == ["water", "stretch", "mood", "run", "meditate", "walk", "journal", "shower", "plan", "water2"])
+            #expect(
+                nodes.map { $0["id"] as? String } == ["water", "stretch", "mood", "run", "meditate", "walk", "journal", "shower", "plan", "water2"])
             for node in nodes {
                 #expect((node["width"] as? Double ?? 0) > 0 && (node["height"] as? Double ?? 0) > 0, "\(node)")
             }
@@ -53,7 +54,10 @@ struct StudioAPITests {
         (#"{"op": "rename", "id": "a", "newId": "x"}, {"op": "setAttributes", "id": "x", "duration": "5 min"}"#, 400, "'5 min' is not a duration"),
         (#"{"op": "setTitle", "id": "a", "title": "New"}, {"op": "rename", "id": "a", "newId": "b"}"#, 422, "a node is already named 'b'"),
         (#"{"op": "together", "ops": []}"#, 400, "'together' holds ops"),
-        (#"{"op": "rename", "id": "a", "newId": "x"}, {"op": "setTitle", "id": "x", "title": "X"}, {"op": "setAttributes", "id": "x", "duration": "5m"}"#, 200, ""),
+        (
+            #"{"op": "rename", "id": "a", "newId": "x"}, {"op": "setTitle", "id": "x", "title": "X"}, {"op": "setAttributes", "id": "x", "duration": "5m"}"#,
+            200, ""
+        ),
     ])
     func aSaveIsOneEditAllOrNothing(ops: String, status: Int, message: String) async throws {
         let text = "routine \"R\"\n\nhabit a \"A\"\nhabit b \"B\"\n"
@@ -144,11 +148,13 @@ struct StudioAPITests {
         try await StudioFixture.with(yaml, name: "r.yaml") { studio in
             let state = try await studio.state()
             #expect((state["readOnly"] as? String)?.contains("comments") == true)
-            #expect(await studio.post("{\"version\": \(await studio.version()), \"op\": \"setTitle\", \"id\": \"a\", \"title\": \"B\"}").status == 422)
+            #expect(
+                await studio.post("{\"version\": \(await studio.version()), \"op\": \"setTitle\", \"id\": \"a\", \"title\": \"B\"}").status == 422)
             #expect(studio.text == yaml)
         }
         try await StudioFixture.with("routine: R\nnodes:\n  - habit: a\n    title: A\n", name: "r.yaml") { studio in
-            #expect(await studio.post("{\"version\": \(await studio.version()), \"op\": \"setTitle\", \"id\": \"a\", \"title\": \"B\"}").status == 200)
+            #expect(
+                await studio.post("{\"version\": \(await studio.version()), \"op\": \"setTitle\", \"id\": \"a\", \"title\": \"B\"}").status == 200)
             #expect(studio.text.contains("title: B"))
         }
     }
@@ -173,11 +179,12 @@ struct StudioAPITests {
     }
 
     /// Play on a chosen day takes that day's branch, and a numeric habit takes an amount.
-    @Test(arguments: [
-        ("2026-11-23", ["v12"], "done: 12 of 20 reps", "mon"),  // a Monday
-        ("2026-11-24", ["d"], "done: 20 of 20 reps", "not scheduled on Tuesdays"),
-        ("2026-11-24", ["v-1"], nil, "pushups"),  // not an amount: the replay stops there
-    ] as [(String, [String], String?, String)])
+    @Test(
+        arguments: [
+            ("2026-11-23", ["v12"], "done: 12 of 20 reps", "mon"),  // a Monday
+            ("2026-11-24", ["d"], "done: 20 of 20 reps", "not scheduled on Tuesdays"),
+            ("2026-11-24", ["v-1"], nil, "pushups"),  // not an amount: the replay stops there
+        ] as [(String, [String], String?, String)])
     func playTakesADateAndAnAmount(date: String, answers: [String], pushups: String?, then: String) async throws {
         let text = "routine \"R\"\n\nhabit pushups \"Push-ups\" target 20 reps -> mon\nhabit mon \"Monday only\" on mon\n"
         try await StudioFixture.with(text) { studio in
@@ -206,12 +213,16 @@ struct StudioAPITests {
             #expect(added.status == 200, "\(added.body)")
             #expect(studio.text == "routine \"morning\"\n\nhabit drink-a-glass-of-water \"Drink a glass of water\"\n")
             let question = await studio.post(
-                "{\"version\": \(await studio.version()), \"op\": \"addQuestion\", \"id\": \"mood\", \"text\": \"How are you?\", \"options\": [\"Fine\", \"Tired\"]}")
+                "{\"version\": \(await studio.version()), \"op\": \"addQuestion\", \"id\": \"mood\", \"text\": \"How are you?\", \"options\": [\"Fine\", \"Tired\"]}"
+            )
             #expect(question.status == 200)
             let connected = await studio.post(
                 "{\"version\": \(await studio.version()), \"op\": \"connect\", \"from\": \"drink-a-glass-of-water\", \"to\": \"mood\"}")
             #expect(connected.status == 200)
-            #expect(studio.text == "routine \"morning\"\n\nhabit drink-a-glass-of-water \"Drink a glass of water\" -> mood\n\nquestion mood \"How are you?\"\n  \"Fine\"\n  \"Tired\"\n")
+            #expect(
+                studio.text
+                    == "routine \"morning\"\n\nhabit drink-a-glass-of-water \"Drink a glass of water\" -> mood\n\nquestion mood \"How are you?\"\n  \"Fine\"\n  \"Tired\"\n"
+            )
         }
     }
 }

@@ -89,7 +89,9 @@ struct StudioCorrectionInjectionTests {
             // An edit that writes such a title: the state answers it back as it was given.
             let version = await studio.version()
             let title = Self.image + Self.quotes
-            let body = String(decoding: try JSONSerialization.data(withJSONObject: ["version": version, "op": "setTitle", "id": "img", "title": title]), as: UTF8.self)
+            let body = String(
+                decoding: try JSONSerialization.data(withJSONObject: ["version": version, "op": "setTitle", "id": "img", "title": title]),
+                as: UTF8.self)
             let edited = await studio.post(body)
             #expect(edited.status == 200, "\(edited.body)")
             try expectCarried(edited, [title], "POST /api/edit")

@@ -29,7 +29,9 @@ struct StudioCorrectionTests {
     static func recordRun(_ studio: StudioFixture) throws -> Int64 {
         let store = try Self.store(studio)
         let start = try #require(Timestamp("2026-11-23T06:00:00.000Z"))
-        func step(_ n: Int, _ node: String, _ title: String, _ result: RecordedStep.Result, _ value: Double? = nil, target: Double? = nil) -> StoredStep {
+        func step(_ n: Int, _ node: String, _ title: String, _ result: RecordedStep.Result, _ value: Double? = nil, target: Double? = nil)
+            -> StoredStep
+        {
             StoredStep(
                 decision: RecordedStep(step: n, node: node, kind: .habit, result: result, value: value), title: title, target: target,
                 unit: target == nil ? nil : "reps", decidedAt: Timestamp(milliseconds: start.milliseconds + Int64(n) * 60_000), seconds: 30)
@@ -37,7 +39,9 @@ struct StudioCorrectionTests {
         let run = StoredRun(
             routine: "Logs", path: studio.path, sourceHash: "x", date: monday, startedAt: start, utcOffset: 0,
             endedAt: Timestamp(milliseconds: start.milliseconds + 600_000), result: .completed, reachedEnd: false,
-            steps: [step(1, "water", "Glass of water", .done), step(2, "pushups", "Push-ups", .done, 12, target: 20), step(3, "run", "Run", .skipped)])
+            steps: [
+                step(1, "water", "Glass of water", .done), step(2, "pushups", "Push-ups", .done, 12, target: 20), step(3, "run", "Run", .skipped),
+            ])
         #expect(try store.insertRuns([run]) == 1)
         return try #require(try store.runs(RunFilter(routine: "Logs", since: monday, until: monday)).first?.id)
     }
@@ -157,7 +161,8 @@ struct StudioCorrectionTests {
         .init(name: "another result", body: #"{"run": 1, "step": 3, "result": "maybe"}"#, status: 400, code: "E601"),
         .init(name: "skipped with a value", body: #"{"run": 1, "step": 2, "result": "skipped", "value": 3}"#, status: 400, code: "E601"),
         .init(name: "a value out of range", body: #"{"run": 1, "step": 2, "value": -1}"#, status: 400, code: "E601"),
-        .init(name: "both kinds", body: #"{"run": 1, "step": 2, "habit": "water", "date": "2026-11-23", "result": "done"}"#, status: 400, code: "E601"),
+        .init(
+            name: "both kinds", body: #"{"run": 1, "step": 2, "habit": "water", "date": "2026-11-23", "result": "done"}"#, status: 400, code: "E601"),
         .init(name: "a bad date", body: #"{"habit": "water", "date": "2026-11-31", "result": "done"}"#, status: 400, code: "E601"),
         .init(name: "no such run", body: #"{"run": 99, "step": 1, "result": "done"}"#, status: 409, code: "E509"),
         .init(name: "no such step", body: #"{"run": 1, "step": 9, "result": "done"}"#, status: 409, code: "E509"),
@@ -182,7 +187,9 @@ struct StudioCorrectionTests {
     @Test func withoutAHistoryNothingIsCorrected() async throws {
         try await StudioFixture.with(Self.routine, history: false) { studio in
             #expect(await studio.get("/api/day?date=2026-11-23").status == 200)
-            for (path, body) in [("/api/correct", #"{"run": 1, "step": 1, "result": "done"}"#), ("/api/correct/undo", "{}"), ("/api/run/delete", #"{"run": 1}"#)] {
+            for (path, body) in [
+                ("/api/correct", #"{"run": 1, "step": 1, "result": "done"}"#), ("/api/correct/undo", "{}"), ("/api/run/delete", #"{"run": 1}"#),
+            ] {
                 let answer = await studio.send("POST", path, body)
                 #expect(answer.status == 422, "\(path)")
                 #expect(Self.code(answer) == "E508")
@@ -223,8 +230,10 @@ struct StudioCorrectionTests {
     @Test func aRunThatHasNotEndedIsNotDeleted() async throws {
         try await StudioFixture.with(Self.routine, history: true) { studio in
             let store = try Self.store(studio)
-            let going = try store.insertRun(StoredRun(
-                routine: "Logs", path: studio.path, sourceHash: "x", date: Self.monday, startedAt: Timestamp(milliseconds: 1_795_000_000_000), utcOffset: 0))
+            let going = try store.insertRun(
+                StoredRun(
+                    routine: "Logs", path: studio.path, sourceHash: "x", date: Self.monday, startedAt: Timestamp(milliseconds: 1_795_000_000_000),
+                    utcOffset: 0))
             let answer = await studio.send("POST", "/api/run/delete", #"{"run": \#(going.id)}"#)
             #expect(answer.status == 409)
             #expect(await studio.send("POST", "/api/run/delete", #"{"run": "one"}"#).status == 400)
@@ -250,14 +259,17 @@ struct StudioCorrectionTests {
         let start = try #require(Timestamp(date + "T06:00:00.000Z"))
         func step(_ n: Int, _ node: String, _ kind: RoutineNode.Kind, _ result: RecordedStep.Result, option: Int? = nil) -> StoredStep {
             StoredStep(
-                decision: RecordedStep(step: n, node: node, kind: kind, result: result, option: option, optionText: option.map { ["Good", "Bad"][$0] }),
+                decision: RecordedStep(
+                    step: n, node: node, kind: kind, result: result, option: option, optionText: option.map { ["Good", "Bad"][$0] }),
                 title: node, decidedAt: Timestamp(milliseconds: start.milliseconds + Int64(n) * 1000), seconds: 1)
         }
         let run = StoredRun(
             routine: "Answers", path: studio.path, sourceHash: "x", date: date, startedAt: start, utcOffset: 0,
             endedAt: Timestamp(milliseconds: start.milliseconds + 60_000), result: .completed,
-            steps: [step(1, "tea", .habit, .done), step(2, "swim", .habit, .skipped), step(3, "mood", .question, .answered, option: option),
-                    step(4, option == 0 ? "gym" : "nap", .habit, .done)])
+            steps: [
+                step(1, "tea", .habit, .done), step(2, "swim", .habit, .skipped), step(3, "mood", .question, .answered, option: option),
+                step(4, option == 0 ? "gym" : "nap", .habit, .done),
+            ])
         #expect(try store.insertRuns([run]) == 1)
         return try #require(try store.runs(RunFilter(routine: "Answers", since: date, until: date)).first?.id)
     }

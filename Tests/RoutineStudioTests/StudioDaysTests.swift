@@ -51,12 +51,13 @@ struct StudioDaysTests {
         try #require(JSONSerialization.jsonObject(with: Data(answer.body.utf8)) as? [String: Any], "\(answer.body)")
     }
 
-    @Test(arguments: [
-        ("the whole history up to today", nil, nil),
-        ("a window", "2026-11-03", "2026-11-10"),
-        ("from a day on", "2026-11-05", nil),
-        ("up to a day", nil, "2026-11-08"),
-    ] as [(String, String?, String?)])
+    @Test(
+        arguments: [
+            ("the whole history up to today", nil, nil),
+            ("a window", "2026-11-03", "2026-11-10"),
+            ("from a day on", "2026-11-05", nil),
+            ("up to a day", nil, "2026-11-08"),
+        ] as [(String, String?, String?)])
     func theAnswerIsTheCommandsJSONByteForByte(_ name: String, since: String?, until: String?) async throws {
         try await StudioFixture.with(Self.routine, history: true) { studio in
             try Self.fill(studio)

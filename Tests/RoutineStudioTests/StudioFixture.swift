@@ -52,7 +52,8 @@ struct StudioFixture {
         let path = folder.appendingPathComponent(name).path
         try text.write(toFile: path, atomically: true, encoding: .utf8)
         let historyPath = history ? folder.appendingPathComponent("history.sqlite").path : nil
-        let server = try StudioServer(path: path, token: token, history: historyPath, writer: writer ?? StudioDocument.write, layoutLimit: layoutLimit)
+        let server = try StudioServer(
+            path: path, token: token, history: historyPath, writer: writer ?? StudioDocument.write, layoutLimit: layoutLimit)
         let (addresses, continuation) = AsyncStream.makeStream(of: String.self)
         let task = Task { try await server.run { continuation.yield($0) } }
         defer { task.cancel() }

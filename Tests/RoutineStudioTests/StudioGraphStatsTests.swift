@@ -48,7 +48,8 @@ struct StudioGraphStatsTests {
         try await StudioFixture.with(Self.routine, history: true) { studio in
             let history = try #require(studio.historyPath)
             for run in Self.backfill {
-                let ran = try Self.routine(["run", studio.path, "--date", run.date, "--history", history], stdin: run.answers.joined(separator: "\n") + "\n")
+                let ran = try Self.routine(
+                    ["run", studio.path, "--date", run.date, "--history", history], stdin: run.answers.joined(separator: "\n") + "\n")
                 #expect(ran.status == 0, "run on \(run.date)")
             }
             let window = ["--since", "2026-11-01", "--until", "2026-11-08", "--history", history]

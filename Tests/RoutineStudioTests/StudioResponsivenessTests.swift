@@ -44,7 +44,8 @@ struct StudioResponsivenessTests {
             if kind == "pipe" { #expect(mkfifo(studio.path, 0o600) == 0) } else { #expect(symlink("/dev/zero", studio.path) == 0) }
             let what = kind == "pipe" ? "a named pipe" : "a character device"
             let refused = try await Self.state(of: studio) { Self.diagnostics($0).contains { $0.contains("E013") } }
-            #expect(Self.diagnostics(refused).first == "E013 '\(studio.path)' is \(what), not a regular file; the studio waits for a routine file there")
+            #expect(
+                Self.diagnostics(refused).first == "E013 '\(studio.path)' is \(what), not a regular file; the studio waits for a routine file there")
             // An edit is refused, and the pipe or device is left as it is.
             let edit = await studio.post("{\"version\": \(await studio.version()), \"op\": \"setTitle\", \"id\": \"a\", \"title\": \"B\"}")
             #expect(edit.status != 200)
@@ -142,7 +143,8 @@ struct StudioProcessTests {
         let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
         return entries.compactMap(Int32.init).filter { child in
             guard let stat = try? String(contentsOfFile: "/proc/\(child)/stat", encoding: .utf8),
-                let close = stat.lastIndex(of: ")") else { return false }
+                let close = stat.lastIndex(of: ")")
+            else { return false }
             let fields = stat[stat.index(close, offsetBy: 2)...].split(separator: " ")
             return fields.count > 1 && Int32(fields[1]) == pid && stat.contains("(\(name))")
         }
@@ -183,7 +185,8 @@ struct StudioProcessTests {
         #expect(state.body.contains("E013"))
         func read() -> Int {
             let io = (try? String(contentsOfFile: "/proc/\(studio.process.processIdentifier)/io", encoding: .utf8)) ?? ""
-            return io.split(separator: "\n").first { $0.hasPrefix("rchar:") }.flatMap { Int($0.dropFirst(6).trimmingCharacters(in: .whitespaces)) } ?? -1
+            return io.split(separator: "\n").first { $0.hasPrefix("rchar:") }.flatMap { Int($0.dropFirst(6).trimmingCharacters(in: .whitespaces)) }
+                ?? -1
         }
         let before = read()
         try await Task.sleep(for: .milliseconds(500))

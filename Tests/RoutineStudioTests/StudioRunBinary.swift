@@ -32,7 +32,9 @@ enum StudioRunBinary {
     /// Runs `routine ARGUMENTS` with `input` on standard input, to its end.
     static func run(_ arguments: [String], input: String = "") throws -> (status: Int32, stdout: String, stderr: String) {
         let process = process(arguments)
-        let stdin = Pipe(), stdout = Pipe(), stderr = Pipe()
+        let stdin = Pipe()
+        let stdout = Pipe()
+        let stderr = Pipe()
         process.standardInput = stdin
         process.standardOutput = stdout
         process.standardError = stderr
@@ -60,7 +62,10 @@ struct StudioRunKillTests {
         // both (done, and the option named "d").
         var text = "routine \"Long\"\n"
         for k in 0..<300 {
-            text += k % 3 == 2 ? "question q\(k) \"Q\(k)\"\n  \"d\" -> h\(k + 1)\n  \"e\" -> h\(k + 1)\n" : "habit h\(k) \"H\(k)\" -> \(k % 3 == 1 ? "q" : "h")\(k + 1)\n"
+            text +=
+                k % 3 == 2
+                ? "question q\(k) \"Q\(k)\"\n  \"d\" -> h\(k + 1)\n  \"e\" -> h\(k + 1)\n"
+                : "habit h\(k) \"H\(k)\" -> \(k % 3 == 1 ? "q" : "h")\(k + 1)\n"
         }
         text += "habit h300 \"Last\"\n"
         try text.write(toFile: path, atomically: true, encoding: .utf8)
@@ -87,7 +92,8 @@ struct StudioRunKillTests {
             // Answers go on while the server is killed after a few of them, at a moment that varies.
             let answers = Task {
                 for _ in 0..<1000 {
-                    let answer = await http.request("POST", "/api/run/answer", headers: headers, body: #"{"run": \#(run), "holder": "\#(holder)", "answer": "d"}"#)
+                    let answer = await http.request(
+                        "POST", "/api/run/answer", headers: headers, body: #"{"run": \#(run), "holder": "\#(holder)", "answer": "d"}"#)
                     if answer.status != 200 { break }
                 }
             }

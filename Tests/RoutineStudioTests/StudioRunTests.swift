@@ -130,7 +130,9 @@ struct StudioRunTests {
             let refused = await Self.answer(studio, run, holder, "lots")
             #expect(refused.status == 422)
             let body = try Self.object(refused)
-            #expect((body["error"] as? [String: Any])?["message"] as? String == "'lots' is not an amount: enter a number such as 8 or 2.5 (target 20 reps)")
+            #expect(
+                (body["error"] as? [String: Any])?["message"] as? String
+                    == "'lots' is not an amount: enter a number such as 8 or 2.5 (target 20 reps)")
             #expect(Self.prompt(body) == "pushups")
             #expect(await Self.answer(studio, run, holder, "15").status == 200)
             #expect(await Self.answer(studio, run, holder, "s").status == 422)  // a question cannot be skipped
@@ -192,7 +194,9 @@ struct StudioRunTests {
             #expect(await Self.answer(studio, run, first, "5").status == 409)
             #expect(await Self.answer(studio, run, second, "5").status == 200)
             // The page that holds it takes it up again with its holder (a reload).
-            #expect(try Self.object(await studio.send("POST", "/api/run/start", Self.json(["resume": true, "holder": second])))["holder"] as? String == second)
+            #expect(
+                try Self.object(await studio.send("POST", "/api/run/start", Self.json(["resume": true, "holder": second])))["holder"] as? String
+                    == second)
         }
     }
 

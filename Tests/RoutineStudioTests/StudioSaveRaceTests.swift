@@ -30,7 +30,8 @@ import Testing
             var edits = 0
             for round in 0..<40 where edits < 12 {
                 let title = round % 2 == 0 ? "A" : "Another"
-                let answer = await studio.post("{\"version\": \(await studio.version()), \"op\": \"setTitle\", \"id\": \"a\", \"title\": \"\(title)\"}")
+                let answer = await studio.post(
+                    "{\"version\": \(await studio.version()), \"op\": \"setTitle\", \"id\": \"a\", \"title\": \"\(title)\"}")
                 #expect([200, 409].contains(answer.status), "\(answer.body)")
                 if answer.status == 200 { edits += 1 }
             }
@@ -54,5 +55,10 @@ final class SharedCounter: @unchecked Sendable {
     private let lock = NSLock()
     private var count = 0
     var value: Int { lock.withLock { count } }
-    func next() -> Int { lock.withLock { defer { count += 1 }; return count } }
+    func next() -> Int {
+        lock.withLock {
+            defer { count += 1 }
+            return count
+        }
+    }
 }

@@ -20,41 +20,64 @@ struct StudioSecurityTests {
 
     static let cases: [Case] = [
         Case(name: "no token", method: "GET", path: "/api/routine", headers: [("Host", "HOST")], status: 401),
-        Case(name: "a wrong bearer token", method: "GET", path: "/api/routine", headers: [("Host", "HOST"), ("Authorization", "Bearer nope")], status: 401),
+        Case(
+            name: "a wrong bearer token", method: "GET", path: "/api/routine", headers: [("Host", "HOST"), ("Authorization", "Bearer nope")],
+            status: 401),
         Case(name: "a wrong cookie", method: "GET", path: "/api/routine", headers: [("Host", "HOST"), ("Cookie", "COOKIE=nope")], status: 401),
         Case(name: "a wrong token in the address", method: "GET", path: "/?token=nope", headers: [("Host", "HOST")], status: 401),
         Case(name: "the token in an API address", method: "GET", path: "/api/routine?token=TOKEN", headers: [("Host", "HOST")], status: 400),
         Case(name: "a page without a token", method: "GET", path: "/", headers: [("Host", "HOST")], status: 401),
-        Case(name: "Host evil.example", method: "GET", path: "/api/routine", headers: [("Host", "evil.example"), ("Authorization", "Bearer TOKEN")], status: 403),
-        Case(name: "Host with another port", method: "GET", path: "/api/routine", headers: [("Host", "127.0.0.1:1"), ("Authorization", "Bearer TOKEN")], status: 403),
+        Case(
+            name: "Host evil.example", method: "GET", path: "/api/routine", headers: [("Host", "evil.example"), ("Authorization", "Bearer TOKEN")],
+            status: 403),
+        Case(
+            name: "Host with another port", method: "GET", path: "/api/routine",
+            headers: [("Host", "127.0.0.1:1"), ("Authorization", "Bearer TOKEN")], status: 403),
         Case(name: "no Host", method: "GET", path: "/api/routine", headers: [("Authorization", "Bearer TOKEN")], status: 403),
-        Case(name: "a foreign Origin on POST", method: "POST", path: "/api/edit",
-             headers: [("Host", "HOST"), ("Authorization", "Bearer TOKEN"), ("Origin", "http://evil.example")], status: 403),
-        Case(name: "no Origin on POST", method: "POST", path: "/api/edit", headers: [("Host", "HOST"), ("Authorization", "Bearer TOKEN")], status: 403),
-        Case(name: "another port's Origin on POST", method: "POST", path: "/api/edit",
-             headers: [("Host", "HOST"), ("Authorization", "Bearer TOKEN"), ("Origin", "http://127.0.0.1:1")], status: 403),
-        Case(name: "a path in a query", method: "GET", path: "/api/routine?path=/etc/passwd",
-             headers: [("Host", "HOST"), ("Authorization", "Bearer TOKEN")], status: 400),
+        Case(
+            name: "a foreign Origin on POST", method: "POST", path: "/api/edit",
+            headers: [("Host", "HOST"), ("Authorization", "Bearer TOKEN"), ("Origin", "http://evil.example")], status: 403),
+        Case(
+            name: "no Origin on POST", method: "POST", path: "/api/edit", headers: [("Host", "HOST"), ("Authorization", "Bearer TOKEN")], status: 403),
+        Case(
+            name: "another port's Origin on POST", method: "POST", path: "/api/edit",
+            headers: [("Host", "HOST"), ("Authorization", "Bearer TOKEN"), ("Origin", "http://127.0.0.1:1")], status: 403),
+        Case(
+            name: "a path in a query", method: "GET", path: "/api/routine?path=/etc/passwd",
+            headers: [("Host", "HOST"), ("Authorization", "Bearer TOKEN")], status: 400),
         Case(name: "a file in a query of the page", method: "GET", path: "/?token=TOKEN&file=/etc/passwd", headers: [("Host", "HOST")], status: 400),
-        Case(name: "a path in the address", method: "GET", path: "/..%2f..%2fetc%2fpasswd",
-             headers: [("Host", "HOST"), ("Authorization", "Bearer TOKEN")], status: 404),
+        Case(
+            name: "a path in the address", method: "GET", path: "/..%2f..%2fetc%2fpasswd",
+            headers: [("Host", "HOST"), ("Authorization", "Bearer TOKEN")], status: 404),
         Case(name: "Today without a token", method: "GET", path: "/api/today", headers: [("Host", "HOST")], status: 401),
         Case(name: "a log without a token", method: "POST", path: "/api/log", headers: [("Host", "HOST"), ("Origin", "http://HOST")], status: 401),
-        Case(name: "a log from a foreign Origin", method: "POST", path: "/api/log",
-             headers: [("Host", "HOST"), ("Authorization", "Bearer TOKEN"), ("Origin", "http://evil.example")], status: 403),
-        Case(name: "a log without an Origin", method: "POST", path: "/api/log", headers: [("Host", "HOST"), ("Authorization", "Bearer TOKEN")], status: 403),
-        Case(name: "a file in Today's query", method: "GET", path: "/api/today?date=2026-01-01&file=/etc/passwd",
-             headers: [("Host", "HOST"), ("Authorization", "Bearer TOKEN")], status: 400),
-        Case(name: "the right bearer token", method: "GET", path: "/api/routine", headers: [("Host", "HOST"), ("Authorization", "Bearer TOKEN")], status: 200),
-        Case(name: "the right cookie", method: "GET", path: "/api/routine", headers: [("Host", "HOST"), ("Cookie", "x=1; COOKIE=TOKEN")], status: 200),
-        Case(name: "two Host headers, both right", method: "GET", path: "/api/routine",
-             headers: [("Host", "HOST"), ("Host", "HOST"), ("Authorization", "Bearer TOKEN")], status: 400),
-        Case(name: "two Host headers, the second foreign", method: "GET", path: "/api/routine",
-             headers: [("Host", "HOST"), ("Host", "evil.example"), ("Authorization", "Bearer TOKEN")], status: 400),
-        Case(name: "two Host headers, the first foreign", method: "GET", path: "/api/routine",
-             headers: [("Host", "evil.example"), ("Host", "HOST"), ("Authorization", "Bearer TOKEN")], status: 400),
+        Case(
+            name: "a log from a foreign Origin", method: "POST", path: "/api/log",
+            headers: [("Host", "HOST"), ("Authorization", "Bearer TOKEN"), ("Origin", "http://evil.example")], status: 403),
+        Case(
+            name: "a log without an Origin", method: "POST", path: "/api/log", headers: [("Host", "HOST"), ("Authorization", "Bearer TOKEN")],
+            status: 403),
+        Case(
+            name: "a file in Today's query", method: "GET", path: "/api/today?date=2026-01-01&file=/etc/passwd",
+            headers: [("Host", "HOST"), ("Authorization", "Bearer TOKEN")], status: 400),
+        Case(
+            name: "the right bearer token", method: "GET", path: "/api/routine", headers: [("Host", "HOST"), ("Authorization", "Bearer TOKEN")],
+            status: 200),
+        Case(
+            name: "the right cookie", method: "GET", path: "/api/routine", headers: [("Host", "HOST"), ("Cookie", "x=1; COOKIE=TOKEN")], status: 200),
+        Case(
+            name: "two Host headers, both right", method: "GET", path: "/api/routine",
+            headers: [("Host", "HOST"), ("Host", "HOST"), ("Authorization", "Bearer TOKEN")], status: 400),
+        Case(
+            name: "two Host headers, the second foreign", method: "GET", path: "/api/routine",
+            headers: [("Host", "HOST"), ("Host", "evil.example"), ("Authorization", "Bearer TOKEN")], status: 400),
+        Case(
+            name: "two Host headers, the first foreign", method: "GET", path: "/api/routine",
+            headers: [("Host", "evil.example"), ("Host", "HOST"), ("Authorization", "Bearer TOKEN")], status: 400),
         Case(name: "a code never issued", method: "GET", path: "/?code=0123456789abcdef0123456789abcdef", headers: [("Host", "HOST")], status: 401),
-        Case(name: "localhost as Host", method: "GET", path: "/api/routine", headers: [("Host", "localhost:PORT"), ("Authorization", "Bearer TOKEN")], status: 200),
+        Case(
+            name: "localhost as Host", method: "GET", path: "/api/routine", headers: [("Host", "localhost:PORT"), ("Authorization", "Bearer TOKEN")],
+            status: 200),
     ]
 
     @Test(arguments: cases)
@@ -62,7 +85,8 @@ struct StudioSecurityTests {
         try await StudioFixture.with(Self.routine) { studio in
             func fill(_ text: String) -> String {
                 text.replacingOccurrences(of: "HOST", with: studio.host).replacingOccurrences(of: "TOKEN", with: StudioFixture.token)
-                    .replacingOccurrences(of: "COOKIE", with: "routine-studio-\(studio.port)").replacingOccurrences(of: "PORT", with: "\(studio.port)")
+                    .replacingOccurrences(of: "COOKIE", with: "routine-studio-\(studio.port)").replacingOccurrences(
+                        of: "PORT", with: "\(studio.port)")
             }
             let body = c.method == "POST" ? "{\"version\": 1, \"op\": \"delete\", \"id\": \"b\"}" : nil
             let answer = await studio.http.request(c.method, fill(c.path), headers: c.headers.map { ($0.0, fill($0.1)) }, body: body)
@@ -90,9 +114,12 @@ struct StudioSecurityTests {
         }
     }
 
-    static let upgrade = [("Upgrade", "websocket"), ("Connection", "Upgrade"), ("Sec-WebSocket-Key", "dGhlIHNhbXBsZSBub25jZQ=="), ("Sec-WebSocket-Version", "13")]
+    static let upgrade = [
+        ("Upgrade", "websocket"), ("Connection", "Upgrade"), ("Sec-WebSocket-Key", "dGhlIHNhbXBsZSBub25jZQ=="), ("Sec-WebSocket-Version", "13"),
+    ]
 
-    @Test(arguments: [("a foreign Origin", "http://evil.example"), ("no Origin", nil), ("another port", "http://localhost:1")] as [(String, String?)])
+    @Test(
+        arguments: [("a foreign Origin", "http://evil.example"), ("no Origin", nil), ("another port", "http://localhost:1")] as [(String, String?)])
     func anUpgradeNeedsThePagesOrigin(_ name: String, _ origin: String?) async throws {
         try await StudioFixture.with(Self.routine) { studio in
             var headers = [("Host", studio.host), ("Authorization", "Bearer \(StudioFixture.token)")] + Self.upgrade

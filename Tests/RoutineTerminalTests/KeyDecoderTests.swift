@@ -14,14 +14,20 @@ struct KeyDecoderTests {
     static let cases: [Case] = [
         Case(name: "plain text", bytes: Array("seven".utf8), keys: [.text("seven")]),
         Case(name: "arrows, CSI and SS3", bytes: Array("\u{1B}[A\u{1B}[B\u{1B}[C\u{1B}[D\u{1B}OA".utf8), keys: [.up, .down, .right, .left, .up]),
-        Case(name: "home and end, every spelling", bytes: Array("\u{1B}[H\u{1B}[F\u{1B}[1~\u{1B}[4~\u{1B}OH\u{1B}[7~\u{1B}[8~".utf8),
-             keys: [.home, .end, .home, .end, .home, .home, .end]),
+        Case(
+            name: "home and end, every spelling", bytes: Array("\u{1B}[H\u{1B}[F\u{1B}[1~\u{1B}[4~\u{1B}OH\u{1B}[7~\u{1B}[8~".utf8),
+            keys: [.home, .end, .home, .end, .home, .home, .end]),
         Case(name: "delete and a modified arrow", bytes: Array("\u{1B}[3~\u{1B}[1;5C".utf8), keys: [.delete, .right]),
-        Case(name: "enter, backspace, controls", bytes: [0x61, 0x0D, 0x7F, 0x08, 0x01, 0x05, 0x15, 0x17, 0x03, 0x04, 0x1A],
-             keys: [.text("a"), .enter, .backspace, .backspace, .control("a"), .control("e"), .control("u"), .control("w"), .control("c"), .control("d"), .control("z")]),
+        Case(
+            name: "enter, backspace, controls", bytes: [0x61, 0x0D, 0x7F, 0x08, 0x01, 0x05, 0x15, 0x17, 0x03, 0x04, 0x1A],
+            keys: [
+                .text("a"), .enter, .backspace, .backspace, .control("a"), .control("e"), .control("u"), .control("w"), .control("c"), .control("d"),
+                .control("z"),
+            ]),
         Case(name: "emoji and CJK", bytes: Array("😀 Great 日本".utf8), keys: [.text("😀 Great 日本")]),
         Case(name: "a function key is ignored", bytes: Array("\u{1B}[15~x".utf8), keys: [.ignored, .text("x")]),
-        Case(name: "invalid UTF-8 is refused", bytes: [0x61, 0xFF, 0x62, 0xC3, 0x28], keys: [.text("a"), .invalid, .text("b"), .invalid, .text("(")]),
+        Case(
+            name: "invalid UTF-8 is refused", bytes: [0x61, 0xFF, 0x62, 0xC3, 0x28], keys: [.text("a"), .invalid, .text("b"), .invalid, .text("(")]),
         Case(name: "a C1 control is not text", bytes: [0xC2, 0x9B, 0x33, 0x31, 0x6D], keys: [.ignored, .text("31m")]),
     ]
 

@@ -16,7 +16,9 @@ struct LineEditorTests {
         Case(name: "typing", keys: [.text("hello")], text: "hello", cursor: 5),
         Case(name: "left then insert", keys: [.text("hllo"), .left, .left, .left, .text("e")], text: "hello", cursor: 2),
         Case(name: "backspace removes an emoji whole", keys: [.text("a😀"), .backspace], text: "a", cursor: 1),
-        Case(name: "home and end, Ctrl-A and Ctrl-E", keys: [.text("bc"), .home, .text("a"), .end, .text("d"), .control("a"), .control("e")], text: "abcd", cursor: 4),
+        Case(
+            name: "home and end, Ctrl-A and Ctrl-E", keys: [.text("bc"), .home, .text("a"), .end, .text("d"), .control("a"), .control("e")],
+            text: "abcd", cursor: 4),
         Case(name: "delete at the cursor", keys: [.text("abc"), .home, .delete], text: "bc", cursor: 0),
         Case(name: "Ctrl-U kills to the start", keys: [.text("skip this"), .left, .left, .left, .left, .control("u")], text: "this", cursor: 0),
         Case(name: "Ctrl-W kills the word before", keys: [.text("not so good"), .control("w")], text: "not so ", cursor: 7),

@@ -117,7 +117,8 @@ extension HistoryStore {
                 let id: String = row[0]
                 devices.append(SyncDevice(id: id, name: names[id] ?? "", lastEvent: row[1], events: row[2], highestSequence: row[3]))
             }
-            let unwritten = try Int.fetchOne(db, sql: "SELECT (SELECT count(*) FROM syncOutbox) + (SELECT count(*) FROM syncEvent WHERE written = 0)") ?? 0
+            let unwritten =
+                try Int.fetchOne(db, sql: "SELECT (SELECT count(*) FROM syncOutbox) + (SELECT count(*) FROM syncEvent WHERE written = 0)") ?? 0
             let problems = try Row.fetchAll(db, sql: "SELECT path, line, reason FROM syncProblem ORDER BY path, line").map { row in
                 "\(row[0] as String) line \(row[1] as Int): \(row[2] as String)"
             }
@@ -142,9 +143,10 @@ extension HistoryStore {
     func syncAfterOpen(readOnly: Bool) {
         guard let settings = try? syncSettings() else { return }
         if !readOnly { syncOn = true }
-        let pending = (try? read { db in
-            try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM syncOutbox) OR EXISTS (SELECT 1 FROM syncEvent WHERE written = 0)")
-        }) ?? false
+        let pending =
+            (try? read { db in
+                try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM syncOutbox) OR EXISTS (SELECT 1 FROM syncEvent WHERE written = 0)")
+            }) ?? false
         let changed = (try? changedFiles(settings, all: false)) ?? []
         guard pending == true || !changed.isEmpty else { return }
         do {
@@ -319,7 +321,9 @@ extension HistoryStore {
             if file.size == from { continue }
             // Lines past what this device recorded may be its own, written just before a
             // crash kept it from saying so.
-            guard file.size > from, case .success(let bytes) = SyncJournal.read(settings.folder + "/" + file.path, from: from) else { return file.path }
+            guard file.size > from, case .success(let bytes) = SyncJournal.read(settings.folder + "/" + file.path, from: from) else {
+                return file.path
+            }
             let foreign = bytes.split(separator: 0x0A).contains { line in
                 guard let event = try? SyncEvent.parse(line) else { return true }
                 return !mine.contains(event.id) && event.device == settings.device
@@ -334,7 +338,9 @@ extension HistoryStore {
     /// wrote under the old id stays there, read from now on as another device's.
     private func reidentify(_ settings: SyncSettings) throws(HistoryError) -> String {
         let device = SyncEvent.newID()
-        if let problem = SyncJournal.makeFolder(settings.folder + "/" + device) { throw .unavailable(path: settings.folder + "/" + device, reason: problem) }
+        if let problem = SyncJournal.makeFolder(settings.folder + "/" + device) {
+            throw .unavailable(path: settings.folder + "/" + device, reason: problem)
+        }
         try transaction { db in
             try db.execute(sql: "UPDATE syncState SET device = ?, journal = NULL, journalSize = NULL", arguments: [device])
             try db.execute(sql: "UPDATE syncEvent SET device = ? WHERE written = 0", arguments: [device])
@@ -396,7 +402,9 @@ extension HistoryStore {
                     let event: SyncEvent
                     do throws(ImportProblem) {
                         event = try SyncEvent.parse(text)
-                        guard event.device == folderDevice else { throw ImportProblem("an event of device '\(event.device)' in the folder of another device") }
+                        guard event.device == folderDevice else {
+                            throw ImportProblem("an event of device '\(event.device)' in the folder of another device")
+                        }
                     } catch {
                         if try Self.noteProblem(file.path, line: line, reason: error.reason, db) {
                             warnings.append(.syncBadLine(full, line: line, reason: error.reason))
@@ -405,7 +413,9 @@ extension HistoryStore {
                     }
                     try db.execute(
                         sql: "INSERT OR IGNORE INTO syncEvent (id, device, seq, at, type, family, key, payload) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                        arguments: [event.id, event.device, event.seq, event.at.description, event.kind.rawValue, event.kind.family, event.key, event.payload])
+                        arguments: [
+                            event.id, event.device, event.seq, event.at.description, event.kind.rawValue, event.kind.family, event.key, event.payload,
+                        ])
                     if db.changesCount > 0, event.kind != .device { touched.append((event.kind.family, event.key, event.device)) }
                 }
                 try db.execute(

@@ -109,7 +109,9 @@ extension SyncEvent {
             cursor.take(",\"at\":\""), let atText = cursor.text(),
             cursor.take(",\"type\":\""), let type = cursor.text()
         else { throw notEvent(bytes) }
-        guard let at = Timestamp(atText), at.description == atText else { throw ImportProblem("'at' is not a UTC time such as 2026-11-23T06:12:03.120Z") }
+        guard let at = Timestamp(atText), at.description == atText else {
+            throw ImportProblem("'at' is not a UTC time such as 2026-11-23T06:12:03.120Z")
+        }
         guard let kind = Kind(rawValue: type) else { throw ImportProblem("'type' '\(type)' is not an event this routine knows") }
         guard cursor.take(",\"\(kind.member)\":"), bytes.last == UInt8(ascii: "}") else { throw notEvent(bytes) }
         let payload = bytes[cursor.index..<(bytes.endIndex - 1)]
@@ -135,8 +137,10 @@ extension SyncEvent {
             }
             try check(reference)
             guard let time = Timestamp(started), time.description == started else { throw ImportProblem("'started' is not a UTC time") }
-            return (runReference(routine: reference.routine, date: reference.date, started: started),
-                runKey(routine: reference.routine, date: reference.date, started: started))
+            return (
+                runReference(routine: reference.routine, date: reference.date, started: started),
+                runKey(routine: reference.routine, date: reference.date, started: started)
+            )
         case .dayOff:
             let day = try HistoryJSON.decodeDayOff(payload)
             return (HistoryJSON.encode(day).text, dayKey(routine: day.routine, date: day.date.description))

@@ -92,7 +92,9 @@ extension HistoryStore {
     }
 
     /// Makes the history hold `merged` for this key, keeping the run's id; true when it changed.
-    static func setLocalRun(routine: String, date: String, started: String, to merged: StoredRun?, _ db: Database, _ store: HistoryStore) throws -> Bool {
+    static func setLocalRun(routine: String, date: String, started: String, to merged: StoredRun?, _ db: Database, _ store: HistoryStore) throws
+        -> Bool
+    {
         let existing = try localRun(routine: routine, date: date, started: started, db, store)
         guard let merged else {
             guard let existing, let id = existing.id else { return false }

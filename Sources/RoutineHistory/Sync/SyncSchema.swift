@@ -11,57 +11,58 @@ enum SyncSchema {
     static let tables = ["syncState", "syncOutbox", "syncEvent", "syncFile", "syncProblem"]
 
     static func install(_ db: Database, folder: String, device: String, name: String) throws {
-        try db.execute(sql: """
-            CREATE TABLE IF NOT EXISTS syncState (
-                one INTEGER PRIMARY KEY CHECK (one = 1),
-                folder TEXT NOT NULL,
-                device TEXT NOT NULL,
-                name TEXT NOT NULL,
-                seq INTEGER NOT NULL DEFAULT 0,
-                -- 1 while events of other devices are applied: the triggers stay quiet.
-                importing INTEGER NOT NULL DEFAULT 0,
-                -- The journal file this device last appended to and its size then: any other
-                -- size means another device writes with this one's id.
-                journal TEXT,
-                journalSize INTEGER
-            );
-            CREATE TABLE IF NOT EXISTS syncOutbox (
-                family TEXT NOT NULL,
-                routine TEXT NOT NULL,
-                date TEXT NOT NULL,
-                startedAt TEXT NOT NULL,
-                PRIMARY KEY (family, routine, date, startedAt)
-            ) WITHOUT ROWID;
-            CREATE TABLE IF NOT EXISTS syncEvent (
-                id TEXT PRIMARY KEY,
-                device TEXT NOT NULL,
-                seq INTEGER NOT NULL,
-                at TEXT NOT NULL,
-                type TEXT NOT NULL,
-                family TEXT NOT NULL,
-                key TEXT NOT NULL,
-                payload TEXT NOT NULL,
-                -- 0 for this device's events not yet in its journal.
-                written INTEGER NOT NULL DEFAULT 1
-            );
-            CREATE INDEX IF NOT EXISTS syncEvent_by_key ON syncEvent (family, key);
-            CREATE INDEX IF NOT EXISTS syncEvent_unwritten ON syncEvent (seq) WHERE written = 0;
-            CREATE TABLE IF NOT EXISTS syncFile (
-                path TEXT PRIMARY KEY,
-                inode INTEGER NOT NULL,
-                size INTEGER NOT NULL,
-                -- Bytes read: the end of the last whole line.
-                offset INTEGER NOT NULL,
-                -- Whole lines read, for the line numbers of warnings.
-                lines INTEGER NOT NULL DEFAULT 0
-            ) WITHOUT ROWID;
-            CREATE TABLE IF NOT EXISTS syncProblem (
-                path TEXT NOT NULL,
-                line INTEGER NOT NULL,
-                reason TEXT NOT NULL,
-                PRIMARY KEY (path, line)
-            ) WITHOUT ROWID;
-            """)
+        try db.execute(
+            sql: """
+                CREATE TABLE IF NOT EXISTS syncState (
+                    one INTEGER PRIMARY KEY CHECK (one = 1),
+                    folder TEXT NOT NULL,
+                    device TEXT NOT NULL,
+                    name TEXT NOT NULL,
+                    seq INTEGER NOT NULL DEFAULT 0,
+                    -- 1 while events of other devices are applied: the triggers stay quiet.
+                    importing INTEGER NOT NULL DEFAULT 0,
+                    -- The journal file this device last appended to and its size then: any other
+                    -- size means another device writes with this one's id.
+                    journal TEXT,
+                    journalSize INTEGER
+                );
+                CREATE TABLE IF NOT EXISTS syncOutbox (
+                    family TEXT NOT NULL,
+                    routine TEXT NOT NULL,
+                    date TEXT NOT NULL,
+                    startedAt TEXT NOT NULL,
+                    PRIMARY KEY (family, routine, date, startedAt)
+                ) WITHOUT ROWID;
+                CREATE TABLE IF NOT EXISTS syncEvent (
+                    id TEXT PRIMARY KEY,
+                    device TEXT NOT NULL,
+                    seq INTEGER NOT NULL,
+                    at TEXT NOT NULL,
+                    type TEXT NOT NULL,
+                    family TEXT NOT NULL,
+                    key TEXT NOT NULL,
+                    payload TEXT NOT NULL,
+                    -- 0 for this device's events not yet in its journal.
+                    written INTEGER NOT NULL DEFAULT 1
+                );
+                CREATE INDEX IF NOT EXISTS syncEvent_by_key ON syncEvent (family, key);
+                CREATE INDEX IF NOT EXISTS syncEvent_unwritten ON syncEvent (seq) WHERE written = 0;
+                CREATE TABLE IF NOT EXISTS syncFile (
+                    path TEXT PRIMARY KEY,
+                    inode INTEGER NOT NULL,
+                    size INTEGER NOT NULL,
+                    -- Bytes read: the end of the last whole line.
+                    offset INTEGER NOT NULL,
+                    -- Whole lines read, for the line numbers of warnings.
+                    lines INTEGER NOT NULL DEFAULT 0
+                ) WITHOUT ROWID;
+                CREATE TABLE IF NOT EXISTS syncProblem (
+                    path TEXT NOT NULL,
+                    line INTEGER NOT NULL,
+                    reason TEXT NOT NULL,
+                    PRIMARY KEY (path, line)
+                ) WITHOUT ROWID;
+                """)
         // Joining again (another name or folder) keeps the device's sequence: a new event
         // numbered below one it wrote before would lose to it. The journal last appended to
         // is kept only in the same folder.
@@ -87,7 +88,8 @@ enum SyncSchema {
         for (table, body) in [("run", run), ("step", child), ("amendment", child), ("dayOff", day)] {
             for (change, rows) in [("INSERT", ["NEW"]), ("UPDATE", ["OLD", "NEW"]), ("DELETE", ["OLD"])] {
                 let statements = rows.map { body.replacingOccurrences(of: "%@", with: $0) + ";" }.joined(separator: " ")
-                sql += "CREATE TRIGGER IF NOT EXISTS sync_\(table)_\(change.lowercased()) AFTER \(change) ON \(table) \(quiet) BEGIN \(statements) END;\n"
+                sql +=
+                    "CREATE TRIGGER IF NOT EXISTS sync_\(table)_\(change.lowercased()) AFTER \(change) ON \(table) \(quiet) BEGIN \(statements) END;\n"
             }
         }
         try db.execute(sql: sql)

@@ -25,7 +25,13 @@ extension PathExplorer {
     /// every way and some way from it runs, the question included. The stops of many runs
     /// share most of what lies after them.
     public func ways(from agenda: [Target], memo: inout [[Target]: WaysFromAgenda]) throws(TooComplex) -> WaysFromAgenda {
-        struct Frame { var key: [Target]; var question: Int; var option = 0; var every: Set<Int>?; var some: Set<Int> = [] }
+        struct Frame {
+            var key: [Target]
+            var question: Int
+            var option = 0
+            var every: Set<Int>?
+            var some: Set<Int> = []
+        }
         let root = try segment(from: agenda, answer: nil)
         var result = WaysFromAgenda(every: Set(root.nodes), some: Set(root.nodes))
         guard let firstQuestion = root.question else { return result }

@@ -13,9 +13,20 @@ extension PathExplorer {
     /// segment's state times the ways out of the state it leads to: one pass forward and one
     /// back over the states, linear in the explored segments.
     public func waysThroughNodes() throws(TooComplex) -> (summary: Summary, byNode: [WaysThroughNode?]) {
-        struct Transition { var nodes: [Int]; var seconds: Int; var to: Int? }
-        struct State { var question: Int; var transitions: [Transition] = [] }
-        struct Flow { var count = BigCount(); var low = Int.max; var high = Int.min }
+        struct Transition {
+            var nodes: [Int]
+            var seconds: Int
+            var to: Int?
+        }
+        struct State {
+            var question: Int
+            var transitions: [Transition] = []
+        }
+        struct Flow {
+            var count = BigCount()
+            var low = Int.max
+            var high = Int.min
+        }
         let root = try segment(from: routine.start.map(\.target), answer: nil)
         var byNode = [WaysThroughNode?](repeating: nil, count: routine.nodeCount)
         func add(_ node: Int, _ count: BigCount, _ low: Int, _ high: Int) {

@@ -146,8 +146,17 @@ public struct PathExplorer {
     }
 
     public func summarize() throws(TooComplex) -> Summary {
-        struct Value { var count: BigCount; var low: Int; var high: Int }
-        struct Frame { var key: [Target]; var question: Int; var option = 0; var value: Value? }
+        struct Value {
+            var count: BigCount
+            var low: Int
+            var high: Int
+        }
+        struct Frame {
+            var key: [Target]
+            var question: Int
+            var option = 0
+            var value: Value?
+        }
         let root = try segment(from: routine.start.map(\.target), answer: nil)
         guard let firstQuestion = root.question else {
             return Summary(count: BigCount(1), shortestSeconds: root.seconds, longestSeconds: root.seconds, states: 0)
@@ -198,7 +207,12 @@ public struct PathExplorer {
 
     /// Calls `visit` with each way in order (options in the order written) until it returns false.
     public func forEachPath(_ visit: (Path) -> Bool) throws(TooComplex) {
-        struct Frame { var path: Path; var key: [Target]; var question: Int; var option = 0 }
+        struct Frame {
+            var path: Path
+            var key: [Target]
+            var question: Int
+            var option = 0
+        }
         var start = Path()
         let root = try segment(from: routine.start.map(\.target), answer: nil)
         start.nodes = root.nodes

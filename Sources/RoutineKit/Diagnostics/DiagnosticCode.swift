@@ -142,7 +142,8 @@ public enum DiagnosticCode: String, Sendable, Codable, CaseIterable {
         case .logValue: "a numeric habit logged without its value, or a value for a habit without a target"
         case .nothingToUndo: "an undo with no log (or amendment) to take back"
         case .noHistoryForLog: "a log or amendment with no history to record it in"
-        case .notRecorded: "a correction of a run or step the history no longer holds, a run deleted before it ended, or a deleted run put back where another now is"
+        case .notRecorded:
+            "a correction of a run or step the history no longer holds, a run deleted before it ended, or a deleted run put back where another now is"
         case .notAnOption: "an amended answer that is not an option of the question"
         case .answerUnchanged: "an amended answer that the day already holds: it would change nothing"
         case .questionNotAnswered: "an amended answer to a question that no run answered that day"

@@ -12,9 +12,14 @@ extension Diagnostic {
         members += [("severity", .string(severity.rawValue)), ("code", .string(code.rawValue)), ("message", .string(message))]
         if let label { members.append(("label", .string(label))) }
         members.append(("labels", .array(secondary.map { .object([("message", .string($0.message))] + position($0.span)) })))
-        members.append(("notes", .array(notes.map { note in
-            .object([("message", .string(note.message))] + (note.span.map { position($0) } ?? []))
-        })))
+        members.append(
+            (
+                "notes",
+                .array(
+                    notes.map { note in
+                        .object([("message", .string(note.message))] + (note.span.map { position($0) } ?? []))
+                    })
+            ))
         if !related.isEmpty {
             members.append(("related", .array(related.map { .object([("message", .string($0.message))] + position($0.span)) })))
         }

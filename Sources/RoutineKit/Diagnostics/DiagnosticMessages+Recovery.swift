@@ -45,7 +45,8 @@ extension Diagnostic {
     /// position, so `1` would pick the option written "0".
     static func numberedOptions(_ id: String, typed: Int, picks: String, at span: Span) -> Diagnostic {
         Diagnostic(
-            .misleadingNumbers, "the options of question '\(id)' are numbers in another order: typing '\(typed)' picks the option \(StringLiteral.encode(picks))",
+            .misleadingNumbers,
+            "the options of question '\(id)' are numbers in another order: typing '\(typed)' picks the option \(StringLiteral.encode(picks))",
             at: span,
             notes: [Note("in a run a number picks the option at that position; write the options in their numbers' order, or give them words")])
     }
@@ -63,7 +64,11 @@ extension Diagnostic {
     static func dayOffOption(_ text: String, question id: String, at span: Span) -> Diagnostic {
         Diagnostic(
             .dayOffOption, "option \(StringLiteral.encode(text)) of question '\(id)' only leads to 'end'", at: span,
-            notes: [Note("for a sick day or a holiday, 'routine off FILE DATE' records a day off: every habit is then not due, and no day counts as unknown")])
+            notes: [
+                Note(
+                    "for a sick day or a holiday, 'routine off FILE DATE' records a day off: every habit is then not due, and no day counts as unknown"
+                )
+            ])
     }
 
     static func looksLikeYAML(at span: Span) -> Diagnostic {

@@ -69,8 +69,12 @@ extension Diagnostic {
     static func testFailed(_ message: String, at span: Span, expected: String, actual: String, transcript: [TestEvent]) -> Diagnostic {
         var notes = [Note("expected: \(expected)"), Note("actual: \(actual)")]
         let shown = transcript.suffix(TestRunner.transcriptLimit)
-        notes.append(Note(transcript.isEmpty ? "transcript so far: nothing yet" : "transcript so far:"
-            + (transcript.count > shown.count ? " (the last \(shown.count) of \(transcript.count) events)" : "")))
+        notes.append(
+            Note(
+                transcript.isEmpty
+                    ? "transcript so far: nothing yet"
+                    : "transcript so far:"
+                        + (transcript.count > shown.count ? " (the last \(shown.count) of \(transcript.count) events)" : "")))
         notes += shown.map { Note("  " + $0.text) }
         return Diagnostic(.testFailed, message, at: span, notes: notes)
     }

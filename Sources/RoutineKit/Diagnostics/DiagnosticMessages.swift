@@ -236,9 +236,11 @@ extension Diagnostic {
 
     static func unknownDay(_ text: String, at span: Span) -> Diagnostic {
         let lower = text.lowercased()
-        let suggestion = Weekdays.names.contains(lower) ? lower
+        let suggestion =
+            Weekdays.names.contains(lower)
+            ? lower
             : Weekdays.dayNames.first(where: { lower.count > 3 && lower.hasPrefix($0) })
-            ?? closestMatch(to: lower, among: Weekdays.names)
+                ?? closestMatch(to: lower, among: Weekdays.names)
         return Diagnostic(
             .unknownDay, "unknown day '\(text)'", at: span,
             notes: [Note("days are mon, tue, wed, thu, fri, sat, sun, weekdays and weekends")],
@@ -256,7 +258,8 @@ extension Diagnostic {
     }
 
     static func bareGather(_ arrow: String, at span: Span, under option: String?, move: FixIt?) -> Diagnostic {
-        let message = option.map { "this arrow is the question's gather, not the arrow of option '\($0)'" }
+        let message =
+            option.map { "this arrow is the question's gather, not the arrow of option '\($0)'" }
             ?? "an arrow on its own line in a question is its gather: write 'then \(arrow)'"
         return Diagnostic(
             .bareGather, message, at: span, label: "runs after whichever option is chosen",
@@ -396,7 +399,9 @@ extension Diagnostic {
     /// `after` lists the other nodes of the region entered at `id`: empty for a lone node,
     /// `nil` when they were too many to count.
     static func unreachable(_ id: String, at span: Span, after: [Label]? = [], form: SourceFormat = .rt) -> Diagnostic {
-        let advice = form == .rt ? "add an arrow to '\(id)', or list it in 'start -> ...'"
+        let advice =
+            form == .rt
+            ? "add an arrow to '\(id)', or list it in 'start -> ...'"
             : "name '\(id)' in a 'next:' of another node, or list it under 'start:'"
         guard let after else {
             return Diagnostic(.unreachableNode, "node '\(id)' and the nodes after it can never be reached", at: span, notes: [Note(advice)])
@@ -410,7 +415,8 @@ extension Diagnostic {
         if after.count > shown { names += " and \(Self.grouped(after.count - shown)) more" }
         var summary = Note((after.count == 1 ? "the other is " : "the others are ") + names)
         summary.summarizesRelated = true
-        var diagnostic = Diagnostic(.unreachableNode, "node '\(id)' and \(count) after it can never be reached", at: span, notes: [summary, Note(advice)])
+        var diagnostic = Diagnostic(
+            .unreachableNode, "node '\(id)' and \(count) after it can never be reached", at: span, notes: [summary, Note(advice)])
         diagnostic.related = after.map { Label($0.span, "'\($0.message)' can never be reached either") }
         return diagnostic
     }

@@ -34,7 +34,9 @@ public struct DiagnosticRenderer: Sendable {
     }
 
     private func render(_ d: Diagnostic, file: SourceFile, table: inout LineTable, rich: Bool) -> String {
-        var out = paint(located(d.span, file: file, table: &table), .bold) + " " + paint("\(d.severity.rawValue)[\(d.code.rawValue)]:", severityStyle(d.severity))
+        var out =
+            paint(located(d.span, file: file, table: &table), .bold) + " "
+            + paint("\(d.severity.rawValue)[\(d.code.rawValue)]:", severityStyle(d.severity))
         out += " " + paint(d.message, .bold) + "\n"
         if !rich {
             // GCC's and Clang's convention, which quickfix lists read: each note and each fix

@@ -46,9 +46,10 @@ public struct EditHistory: Sendable {
         while start < before.count, start < after.count, before[start] == after[start] { start += 1 }
         var end = 0
         while end < before.count - start, end < after.count - start, before[before.count - 1 - end] == after[after.count - 1 - end] { end += 1 }
-        undoStack.append(Entry(
-            start: start, before: Array(before[start..<before.count - end]), after: Array(after[start..<after.count - end]),
-            beforeText: Fingerprint(before), afterText: Fingerprint(after)))
+        undoStack.append(
+            Entry(
+                start: start, before: Array(before[start..<before.count - end]), after: Array(after[start..<after.count - end]),
+                beforeText: Fingerprint(before), afterText: Fingerprint(after)))
         if undoStack.count > limit { undoStack.removeFirst(undoStack.count - limit) }
         redoStack.removeAll()
     }

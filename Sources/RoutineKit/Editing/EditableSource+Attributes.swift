@@ -43,8 +43,9 @@ extension EditableSource {
 
     func settingAttributes(of index: Int, _ changes: AttributeChanges) throws(Diagnostic) -> [TextEdit] {
         let node = routine.nodes[index]
-        if node.isQuestion, changes.duration != .keep || changes.target != .keep || changes.unit != .keep
-            || changes.days != .keep || changes.perWeek != .keep
+        if node.isQuestion,
+            changes.duration != .keep || changes.target != .keep || changes.unit != .keep
+                || changes.days != .keep || changes.perWeek != .keep
         {
             throw .notAHabitAttribute(node.id)
         }
@@ -58,7 +59,10 @@ extension EditableSource {
             var amount = node.target?.amount
             var unit = node.target?.unit
             if case .set(let value) = changes.target { amount = value }
-            if case .remove = changes.target { amount = nil; unit = nil }
+            if case .remove = changes.target {
+                amount = nil
+                unit = nil
+            }
             if case .set(let value) = changes.unit { unit = value }
             if case .remove = changes.unit { unit = nil }
             if let amount {

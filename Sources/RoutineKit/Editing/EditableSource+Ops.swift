@@ -26,7 +26,8 @@ extension EditableSource {
             let index = try question(id)
             let last = routine.nodes[index].options.last!
             let end = answerEnd(last)
-            let indent = lineStart(last.textSpan.lowerBound) == lineStart(routine.idSpan(of: index).lowerBound)
+            let indent =
+                lineStart(last.textSpan.lowerBound) == lineStart(routine.idSpan(of: index).lowerBound)
                 ? "  " : indent(at: last.textSpan.lowerBound)
             return [TextEdit(Span(at: lineEnd(end)), newline + indent + StringLiteral.encode(text))]
         case .removeOption(let id, let option):
@@ -160,7 +161,8 @@ extension EditableSource {
         if let last = list.edges.last { return [TextEdit(Span(at: last.span.upperBound), ", " + to)] }
         if option == nil, routine.isQuestion(index), let answer = routine.nodes[index].options.last {
             let end = lineEnd(answerEnd(answer))
-            let indent = lineStart(answer.textSpan.lowerBound) == lineStart(routine.idSpan(of: index).lowerBound)
+            let indent =
+                lineStart(answer.textSpan.lowerBound) == lineStart(routine.idSpan(of: index).lowerBound)
                 ? "  " : indent(at: answer.textSpan.lowerBound)
             return [TextEdit(Span(at: end), newline + indent + "then -> " + to)]
         }

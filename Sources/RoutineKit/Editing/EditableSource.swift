@@ -156,7 +156,10 @@ struct EditableSource {
         var edits: [TextEdit] = []
         var k = 0
         while k < edges.count {
-            guard remove.contains(k) else { k += 1; continue }
+            guard remove.contains(k) else {
+                k += 1
+                continue
+            }
             var last = k
             while last + 1 < edges.count, remove.contains(last + 1) { last += 1 }
             if k > 0 {

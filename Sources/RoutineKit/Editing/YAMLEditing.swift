@@ -31,7 +31,10 @@ extension RoutineEditor {
                 if b == q { quote = nil } else if b == 0x0A { quote = nil }
             } else if b == UInt8(ascii: "#"), previous == 0x20 || previous == 0x09 || previous == 0x0A || previous == 0x0D {
                 return true
-            } else if (b == UInt8(ascii: "\"") || b == UInt8(ascii: "'")), previous == 0x20 || previous == 0x0A || previous == UInt8(ascii: ":") || previous == UInt8(ascii: "[") || previous == UInt8(ascii: ",") || previous == UInt8(ascii: "-") {
+            } else if b == UInt8(ascii: "\"") || b == UInt8(ascii: "'"),
+                previous == 0x20 || previous == 0x0A || previous == UInt8(ascii: ":") || previous == UInt8(ascii: "[")
+                    || previous == UInt8(ascii: ",") || previous == UInt8(ascii: "-")
+            {
                 quote = b
             }
             previous = b

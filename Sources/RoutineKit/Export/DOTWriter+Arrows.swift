@@ -106,7 +106,10 @@ extension DOTWriter {
     static func writeLegend(_ history: GraphHistory, into out: inout ByteWriter) {
         out.write("  \" legend\" [shape=plaintext, fontsize=9, label=<<table border=\"0\" cellborder=\"1\" cellspacing=\"0\" cellpadding=\"3\">")
         out.write("<tr><td colspan=\"5\">")
-        out.write(string: "completion rate, \(history.first) to \(history.until), \(history.runs) run\(history.runs == 1 ? "" : "s"); \(GraphHistory.countNote); faded: never reached")
+        out.write(
+            string:
+                "completion rate, \(history.first) to \(history.until), \(history.runs) run\(history.runs == 1 ? "" : "s"); \(GraphHistory.countNote); faded: never reached"
+        )
         out.write("</td></tr><tr>")
         for (k, band) in GraphHistory.bands.enumerated() {
             out.write("<td bgcolor=\"")

@@ -2,6 +2,8 @@
 /// so no routine, whatever its strings, produces DOT that Graphviz rejects. Output depends
 /// only on the routine, so it diffs well.
 public enum DOTWriter {
+    // The cases are Graphviz's own `rankdir` words, as `--direction` takes them.
+    // swift-format-ignore: AlwaysUseLowerCamelCase
     public enum Direction: String, Sendable, CaseIterable { case TB, LR }
 
     public static func write(_ view: GraphView, direction: Direction = .TB) -> String {
@@ -115,14 +117,21 @@ public enum DOTWriter {
             let (h, m, s) = (seconds / 3600, seconds % 3600 / 60, seconds % 60)
             // As ``DurationText/human(_:)`` writes it, the one form people see everywhere.
             var spaced = false
-            if h > 0 { out.write(h); out.byte(UInt8(ascii: "h")); spaced = true }
+            if h > 0 {
+                out.write(h)
+                out.byte(UInt8(ascii: "h"))
+                spaced = true
+            }
             if m > 0 {
                 if spaced { out.byte(UInt8(ascii: " ")) }
-                out.write(m); out.byte(UInt8(ascii: "m")); spaced = true
+                out.write(m)
+                out.byte(UInt8(ascii: "m"))
+                spaced = true
             }
             if s > 0 || (h == 0 && m == 0) {
                 if spaced { out.byte(UInt8(ascii: " ")) }
-                out.write(s); out.byte(UInt8(ascii: "s"))
+                out.write(s)
+                out.byte(UInt8(ascii: "s"))
             }
         }
         if let amount = record.amount {

@@ -61,7 +61,10 @@ public struct GraphView: Sendable {
             for (k, edge) in edges.enumerated() {
                 var onCycle = false
                 if let from, let components, case .node(let to) = edge.target { onCycle = components.isCyclicEdge(from: from, to: to) }
-                body(Arrow(from: from, target: edge.target, kind: kind, text: text, order: edges.count > 1 ? k + 1 : nil, onCycle: onCycle, option: option))
+                body(
+                    Arrow(
+                        from: from, target: edge.target, kind: kind, text: text, order: edges.count > 1 ? k + 1 : nil, onCycle: onCycle,
+                        option: option))
             }
         }
         visit(routine.start[...], from: nil, kind: .start, text: nil)

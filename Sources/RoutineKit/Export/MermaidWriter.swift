@@ -79,7 +79,8 @@ public enum MermaidWriter {
     /// The scale of the fill colours, the window, and how arrows are labelled: a row of
     /// nodes of their own, apart from the routine.
     static func legend(_ history: GraphHistory) -> String {
-        let caption = "completion rate, \(history.first) to \(history.until), \(history.runs) run\(history.runs == 1 ? "" : "s"); \(GraphHistory.countNote); faded: never reached"
+        let caption =
+            "completion rate, \(history.first) to \(history.until), \(history.runs) run\(history.runs == 1 ? "" : "s"); \(GraphHistory.countNote); faded: never reached"
         var out = "  subgraph s_legend[\"\(label(caption))\"]\n    direction LR\n"
         for (k, band) in GraphHistory.bands.enumerated() { out += "    s_band\(k)[\"\(label(band))\"]\n" }
         out += "  end\n"

@@ -59,7 +59,8 @@ public enum FileURI {
     public static func uri(of path: String) -> String {
         var out = "file://"
         for byte in path.utf8 {
-            let safe = (byte >= 0x61 && byte <= 0x7A) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x30 && byte <= 0x39)
+            let safe =
+                (byte >= 0x61 && byte <= 0x7A) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x30 && byte <= 0x39)
                 || "/-._~".utf8.contains(byte)
             if safe {
                 out.unicodeScalars.append(Unicode.Scalar(byte))

@@ -88,15 +88,25 @@ struct WideEncoding: CustomStringConvertible {
 
     init?(_ b: [UInt8]) {
         func starts(_ prefix: [UInt8]) -> Bool { b.starts(with: prefix) }
-        if starts([0xFF, 0xFE, 0, 0]) { (bits, bigEndian, hasBOM) = (32, false, true) }
-        else if starts([0, 0, 0xFE, 0xFF]) { (bits, bigEndian, hasBOM) = (32, true, true) }
-        else if starts([0xFF, 0xFE]) { (bits, bigEndian, hasBOM) = (16, false, true) }
-        else if starts([0xFE, 0xFF]) { (bits, bigEndian, hasBOM) = (16, true, true) }
-        else if b.count >= 4, b[0] != 0, b[1] == 0, b[2] == 0, b[3] == 0 { (bits, bigEndian, hasBOM) = (32, false, false) }
-        else if b.count >= 4, b[0] == 0, b[1] == 0, b[2] == 0, b[3] != 0 { (bits, bigEndian, hasBOM) = (32, true, false) }
-        else if b.count >= 4, b[0] != 0, b[1] == 0, b[2] != 0, b[3] == 0 { (bits, bigEndian, hasBOM) = (16, false, false) }
-        else if b.count >= 4, b[0] == 0, b[1] != 0, b[2] == 0, b[3] != 0 { (bits, bigEndian, hasBOM) = (16, true, false) }
-        else { return nil }
+        if starts([0xFF, 0xFE, 0, 0]) {
+            (bits, bigEndian, hasBOM) = (32, false, true)
+        } else if starts([0, 0, 0xFE, 0xFF]) {
+            (bits, bigEndian, hasBOM) = (32, true, true)
+        } else if starts([0xFF, 0xFE]) {
+            (bits, bigEndian, hasBOM) = (16, false, true)
+        } else if starts([0xFE, 0xFF]) {
+            (bits, bigEndian, hasBOM) = (16, true, true)
+        } else if b.count >= 4, b[0] != 0, b[1] == 0, b[2] == 0, b[3] == 0 {
+            (bits, bigEndian, hasBOM) = (32, false, false)
+        } else if b.count >= 4, b[0] == 0, b[1] == 0, b[2] == 0, b[3] != 0 {
+            (bits, bigEndian, hasBOM) = (32, true, false)
+        } else if b.count >= 4, b[0] != 0, b[1] == 0, b[2] != 0, b[3] == 0 {
+            (bits, bigEndian, hasBOM) = (16, false, false)
+        } else if b.count >= 4, b[0] == 0, b[1] != 0, b[2] == 0, b[3] != 0 {
+            (bits, bigEndian, hasBOM) = (16, true, false)
+        } else {
+            return nil
+        }
     }
 
     /// The name `iconv -f` takes for it.

@@ -38,7 +38,8 @@ public struct HarshSource: TrackerSource {
     /// harsh's frequency: `1` daily, `N` every N days, `Nw` every N weeks, `N/M` N times in M
     /// days, `0` tracking only (a denominator of 0).
     static func frequency(_ text: String, file: String, line: Int) throws(TrackerReadError) -> (Int, Int) {
-        let bad = TrackerReadError(file: file, line: line, reason: "'\(Sanitizer.visible(String(text.prefix(20))))' is not a frequency such as 1, 7, 1w or 3/7")
+        let bad = TrackerReadError(
+            file: file, line: line, reason: "'\(Sanitizer.visible(String(text.prefix(20))))' is not a frequency such as 1, 7, 1w or 3/7")
         func count(_ part: Substring) throws(TrackerReadError) -> Int {
             guard !part.isEmpty, part.count <= 4, part.allSatisfy({ $0.isASCII && $0.isNumber }), let n = Int(part) else { throw bad }
             return n
@@ -72,7 +73,8 @@ public struct HarshSource: TrackerSource {
             let date = try TrackerValues.date(Substring(fields[0].trimmingWhitespace()), file: logPath, line: number)
             let name = fields[1].trimmingWhitespace()
             guard let habit = index[name] else {
-                throw TrackerReadError(file: logPath, line: number, reason: "'\(Sanitizer.visible(String(name.prefix(60))))' is not a habit of the habits file")
+                throw TrackerReadError(
+                    file: logPath, line: number, reason: "'\(Sanitizer.visible(String(name.prefix(60))))' is not a habit of the habits file")
             }
             let mark: TrackerMark
             switch fields[2].trimmingWhitespace() {

@@ -29,8 +29,9 @@ public struct ImportPlan: Sendable {
             let current = RoutineLoader.load(SourceFile(name: output, bytes: existing), format: format)
             guard !current.hasErrors else { return .failure(.importWouldReplace(output, reason: "exists and is not a routine without errors")) }
             guard current.routine.name == routineName else {
-                return .failure(.importWouldReplace(
-                    output, reason: "holds the routine '\(current.routine.name)', not '\(routineName)'; it was left as it is"))
+                return .failure(
+                    .importWouldReplace(
+                        output, reason: "holds the routine '\(current.routine.name)', not '\(routineName)'; it was left as it is"))
             }
             // YAML is edited as the `.rt` it converts to, then written as YAML again.
             rt = format == .rt ? existing : Array(RoutinePrinter.print(current.routine).utf8)

@@ -19,7 +19,8 @@ public struct LoopCSVSource: TrackerSource {
             if column.isEmpty {
                 for (k, name) in fields.enumerated() { column[name] = k }
                 for required in ["Name", "FrequencyNumerator", "FrequencyDenominator"] where column[required] == nil {
-                    throw TrackerReadError(file: habitsPath, line: line, reason: "the header has no '\(required)' column: this is not Loop's Habits.csv")
+                    throw TrackerReadError(
+                        file: habitsPath, line: line, reason: "the header has no '\(required)' column: this is not Loop's Habits.csv")
                 }
                 return
             }
@@ -64,7 +65,8 @@ public struct LoopCSVSource: TrackerSource {
                 let index = Dictionary(habits.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { first, _ in first })
                 for name in fields.dropFirst() {
                     guard let k = index[name] else {
-                        throw TrackerReadError(file: checkmarksPath, line: line, reason: "the column '\(Sanitizer.visible(name))' names no habit of Habits.csv")
+                        throw TrackerReadError(
+                            file: checkmarksPath, line: line, reason: "the column '\(Sanitizer.visible(name))' names no habit of Habits.csv")
                     }
                     columns.append(k)
                 }
@@ -78,7 +80,8 @@ public struct LoopCSVSource: TrackerSource {
                 guard let habit else { continue }
                 let cell = fields[k + 1]
                 guard let value = Int64(cell) else {
-                    throw TrackerReadError(file: checkmarksPath, line: line, reason: "'\(Sanitizer.visible(String(cell.prefix(20))))' is not a whole number")
+                    throw TrackerReadError(
+                        file: checkmarksPath, line: line, reason: "'\(Sanitizer.visible(String(cell.prefix(20))))' is not a whole number")
                 }
                 let mark = try TrackerValues.loopMark(value, numeric: numeric[habit], file: checkmarksPath, line: line)
                 try body(TrackerDay(habit: habit, date: date, mark: mark))

@@ -121,7 +121,8 @@ public enum TrackerValues {
     public static func date(_ text: Substring, file: String, line: Int) throws(TrackerReadError) -> CalendarDate {
         switch CalendarDate.checked(String(text)) {
         case .success(let date): return date
-        case .failure(let problem): throw TrackerReadError(file: file, line: line, reason: "'\(Sanitizer.visible(String(text.prefix(40))))' \(problem.reason)")
+        case .failure(let problem):
+            throw TrackerReadError(file: file, line: line, reason: "'\(Sanitizer.visible(String(text.prefix(40))))' \(problem.reason)")
         }
     }
 

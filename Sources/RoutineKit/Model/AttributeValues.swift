@@ -36,12 +36,14 @@ enum AttributeValues {
     static func targetAmount(_ text: Substring, span: Span, form: SourceFormat = .rt) -> Result<Double, Diagnostic> {
         guard let value = NumberText.parse(text) else {
             if let (number, unit) = numberAndWord(text), !isExponent(unit) {
-                return .failure(form == .rt
-                    ? .unitGluedToTarget(String(text), number: String(number), unit: String(unit), at: span)
-                    : .unitInYAMLTarget(String(text), number: String(number), unit: String(unit), at: span))
+                return .failure(
+                    form == .rt
+                        ? .unitGluedToTarget(String(text), number: String(number), unit: String(unit), at: span)
+                        : .unitInYAMLTarget(String(text), number: String(number), unit: String(unit), at: span))
             }
             let looksNumeric = text.first.map { $0.isNumber } ?? false
-            let reason = looksNumeric && text.contains(where: { $0 == "e" || $0 == "E" })
+            let reason =
+                looksNumeric && text.contains(where: { $0 == "e" || $0 == "E" })
                 ? "exponents are not allowed" : "expected a number such as '8' or '2.5'"
             return .failure(.invalidNumber(String(text), at: span, reason: reason))
         }

@@ -71,11 +71,20 @@ struct NodeRecord: Sendable {
         set { storedDuration = newValue ?? .min }
     }
 
-    var arrowSpan: Span? { get { storedArrowSpan.unlessAbsent } set { storedArrowSpan = newValue ?? .absent } }
+    var arrowSpan: Span? {
+        get { storedArrowSpan.unlessAbsent }
+        set { storedArrowSpan = newValue ?? .absent }
+    }
 
-    var daysSpan: Span? { get { storedDaysSpan.unlessAbsent } set { storedDaysSpan = newValue ?? .absent } }
+    var daysSpan: Span? {
+        get { storedDaysSpan.unlessAbsent }
+        set { storedDaysSpan = newValue ?? .absent }
+    }
 
-    var noteSpan: Span? { get { storedNoteSpan.unlessAbsent } set { storedNoteSpan = newValue ?? .absent } }
+    var noteSpan: Span? {
+        get { storedNoteSpan.unlessAbsent }
+        set { storedNoteSpan = newValue ?? .absent }
+    }
 
     var options: Range<Int> { Int(firstOption)..<Int(firstOption + optionCount) }
 }
@@ -102,7 +111,10 @@ struct OptionRecord: Sendable {
         self.arrowSpan = arrowSpan
     }
 
-    var arrowSpan: Span? { get { storedArrowSpan.unlessAbsent } set { storedArrowSpan = newValue ?? .absent } }
+    var arrowSpan: Span? {
+        get { storedArrowSpan.unlessAbsent }
+        set { storedArrowSpan = newValue ?? .absent }
+    }
 }
 
 /// The bytes a routine's texts refer to: its source, and its own bytes for the rest.

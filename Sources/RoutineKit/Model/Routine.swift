@@ -53,9 +53,10 @@ public struct Routine: Sendable {
         record.daysSpan = node.daysSpan
         record.noteSpan = node.noteSpan
         for option in node.options {
-            optionRecords.append(OptionRecord(
-                text: text.add(option.text), next: appendEdges(option.next), textSpan: option.textSpan,
-                arrowSpan: option.arrowSpan))
+            optionRecords.append(
+                OptionRecord(
+                    text: text.add(option.text), next: appendEdges(option.next), textSpan: option.textSpan,
+                    arrowSpan: option.arrowSpan))
         }
         record.optionCount = UInt32(node.options.count)
         record.next = appendEdges(node.next)

@@ -37,9 +37,10 @@ struct RoutineBuilder {
     /// returns its index. Options and arrows are added to it by the reader as it reads them.
     mutating func declare(_ kind: RoutineNode.Kind, id: TextRef, idSpan: Span) -> Int {
         routine.text.withBytes(id) { noteDeclaration($0, span: idSpan) }
-        routine.records.append(NodeRecord(
-            id: id, title: id, firstOption: UInt32(routine.optionRecords.count), idSpan: idSpan, titleSpan: idSpan,
-            kind: kind))
+        routine.records.append(
+            NodeRecord(
+                id: id, title: id, firstOption: UInt32(routine.optionRecords.count), idSpan: idSpan, titleSpan: idSpan,
+                kind: kind))
         return routine.records.count - 1
     }
 

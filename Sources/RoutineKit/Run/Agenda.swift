@@ -75,7 +75,6 @@ public struct Agenda: Sendable {
         return entries.map { $0.index == endIndex ? .end : .node($0.index) }
     }
 
-
     private static func index(of target: Target, end: Int) -> Int? {
         switch target {
         case .node(let index): index

@@ -48,7 +48,8 @@ public struct CalendarDate: Hashable, Sendable, CustomStringConvertible {
     public static func checked(_ text: String) -> Result<CalendarDate, DateProblem> {
         guard let date = CalendarDate(text) else { return .failure(DateProblem(reason: "is not a date: use YYYY-MM-DD, such as 2026-11-23")) }
         guard supportedYears.contains(date.year) else {
-            return .failure(DateProblem(reason: "is outside the years routine supports, \(supportedYears.lowerBound) to \(supportedYears.upperBound)"))
+            return .failure(
+                DateProblem(reason: "is outside the years routine supports, \(supportedYears.lowerBound) to \(supportedYears.upperBound)"))
         }
         return .success(date)
     }

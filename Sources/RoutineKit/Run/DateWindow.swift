@@ -12,7 +12,8 @@ public struct DateWindow: Hashable, Sendable {
 
     /// The window of two texts, or why not, naming each by `names` (such as "--since" and
     /// "--until", or "since" and "until").
-    public static func checked(since: String?, until: String?, names: (since: String, until: String)) -> Result<DateWindow, CalendarDate.DateProblem> {
+    public static func checked(since: String?, until: String?, names: (since: String, until: String)) -> Result<DateWindow, CalendarDate.DateProblem>
+    {
         var window = DateWindow()
         for (name, text, isSince) in [(names.since, since, true), (names.until, until, false)] {
             guard let text else { continue }

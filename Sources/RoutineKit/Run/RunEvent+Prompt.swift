@@ -13,9 +13,14 @@ extension RunEvent {
                 ("again", .bool(again)),
             ]
             if node.isQuestion {
-                members.append(("options", .array(node.options.enumerated().map { k, option in
-                    .object([("index", .int(k + 1)), ("text", .string(option.text))])
-                })))
+                members.append(
+                    (
+                        "options",
+                        .array(
+                            node.options.enumerated().map { k, option in
+                                .object([("index", .int(k + 1)), ("text", .string(option.text))])
+                            })
+                    ))
             } else {
                 members += [
                     ("seconds", node.duration.map { .int($0) } ?? .null),

@@ -103,7 +103,12 @@ final class RunProgress: @unchecked Sendable {
     /// recursion: a state is finished when all its options are.
     private func longest(from key: [Target], question: Int) throws(PathExplorer.TooComplex) -> Int {
         if let known = fromQuestion[key] { return known }
-        struct Frame { var key: [Target]; var question: Int; var option = 0; var best = 0 }
+        struct Frame {
+            var key: [Target]
+            var question: Int
+            var option = 0
+            var best = 0
+        }
         var stack = [Frame(key: key, question: question)]
         while let top = stack.last {
             if top.option == routine.optionCount(of: top.question) {

@@ -43,7 +43,8 @@ public struct RunTranscript: Sendable {
             case _ where interactive:
                 return ("", "")
             case .habit(let result, let value):
-                let shown = value.map { "\(NumberText.format($0))" + (routine.target(of: record.node)?.unit.map { " " + $0 } ?? "") } ?? result.rawValue
+                let shown =
+                    value.map { "\(NumberText.format($0))" + (routine.target(of: record.node)?.unit.map { " " + $0 } ?? "") } ?? result.rawValue
                 return (clean("\(record.step). \(title): \(shown)") + "\n", "")
             case .answer(let k):
                 return (clean("\(record.step). \(title) \(routine.answer(k, of: record.node))") + "\n", "")
@@ -97,9 +98,11 @@ public struct RunTranscript: Sendable {
             return "  Type an option's number or its text (or the start of it). b: back · q: quit\n"
         }
         let done =
-            routine.target(of: index) != nil ? "Enter: the target · a number: the amount done"
-            : routine.duration(of: index) != nil ? "Enter or d: done · t: a timer of its duration (Space pauses, Esc comes back here)"
-            : "Enter or d: done"
+            routine.target(of: index) != nil
+            ? "Enter: the target · a number: the amount done"
+            : routine.duration(of: index) != nil
+                ? "Enter or d: done · t: a timer of its duration (Space pauses, Esc comes back here)"
+                : "Enter or d: done"
         return "  \(done) · s: skip · b: back to the previous step · q: quit and show the summary\n"
     }
 
@@ -125,7 +128,10 @@ public struct RunTranscript: Sendable {
                 text += clean("  \(run.routine.title(of: record.node)) \(run.routine.answer(k, of: record.node))") + "\n"
             case .habit(.done, _):
                 guard let planned = run.routine.duration(of: record.node), k < measured.count, let took = measured[k] else { continue }
-                text += clean("  \(run.routine.title(of: record.node)): planned \(DurationText.human(planned)) · took \(DurationText.human(Int(took.rounded())))") + "\n"
+                text +=
+                    clean(
+                        "  \(run.routine.title(of: record.node)): planned \(DurationText.human(planned)) · took \(DurationText.human(Int(took.rounded())))"
+                    ) + "\n"
             default:
                 continue
             }

@@ -102,10 +102,12 @@ public struct StatsRun: Sendable {
     /// A run from recorded steps, matched to `routine` by node ID.
     public init(date: CalendarDate, completed: Bool, recorded: [RecordedStep], seconds: [Double?] = [], in routine: Routine) {
         let ids = routine.indexByID()
-        self.init(date: date, completed: completed, steps: recorded.enumerated().compactMap { k, step in
-            guard step.kind == .habit, let node = ids[step.node] else { return nil }
-            return Step(node: node, result: step.result, value: step.value, seconds: k < seconds.count ? seconds[k] : nil)
-        }[...])
+        self.init(
+            date: date, completed: completed,
+            steps: recorded.enumerated().compactMap { k, step in
+                guard step.kind == .habit, let node = ids[step.node] else { return nil }
+                return Step(node: node, result: step.result, value: step.value, seconds: k < seconds.count ? seconds[k] : nil)
+            }[...])
         var habitSteps = 0
         for step in recorded {
             guard let node = ids[step.node] else { continue }

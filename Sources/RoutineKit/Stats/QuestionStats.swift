@@ -68,7 +68,9 @@ public struct QuestionStats: Sendable {
         let firstMonday = report.first.weekStart.dayNumber
         let weekCount = days.isEmpty ? 0 : (firstDay + days.count - 1 - firstMonday) / 7 + 1
         weeks = (0..<weekCount).map { CalendarDate(dayNumber: firstMonday + 7 * $0) }
-        options = (0..<optionCount).map { Option(text: routine.answer($0, of: index), chosen: Window(), weekly: Array(repeating: 0, count: weekCount)) }
+        options = (0..<optionCount).map {
+            Option(text: routine.answer($0, of: index), chosen: Window(), weekly: Array(repeating: 0, count: weekCount))
+        }
         answered = Window()
         for (offset, option) in days.enumerated() where option >= 0 && Int(option) < optionCount {
             let k = Int(option)
@@ -76,8 +78,14 @@ public struct QuestionStats: Sendable {
             let recent = windowEnd - day
             options[k].chosen.all += 1
             answered.all += 1
-            if recent < 30 { options[k].chosen.last30 += 1; answered.last30 += 1 }
-            if recent < 7 { options[k].chosen.last7 += 1; answered.last7 += 1 }
+            if recent < 30 {
+                options[k].chosen.last30 += 1
+                answered.last30 += 1
+            }
+            if recent < 7 {
+                options[k].chosen.last7 += 1
+                answered.last7 += 1
+            }
             options[k].weekly[(day - firstMonday) / 7] += 1
         }
         habits = []

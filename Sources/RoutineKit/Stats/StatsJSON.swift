@@ -15,9 +15,10 @@ public enum StatsJSON {
     public static func write(_ report: StatsReport, to emit: (String) -> Void) {
         /// An object's text without its closing brace, for members written after it.
         func open(_ members: [(String, JSONValue)]) -> String { String(JSONValue.object(members).text.dropLast()) }
-        emit(open([
-            ("routine", .string(report.routine.name)), ("from", .string(report.first.description)), ("until", .string(report.until.description)),
-        ]) + ",\"habits\":[")
+        emit(
+            open([
+                ("routine", .string(report.routine.name)), ("from", .string(report.first.description)), ("until", .string(report.until.description)),
+            ]) + ",\"habits\":[")
         for (k, habit) in report.habits.enumerated() {
             emit((k > 0 ? "," : "") + open(members(of: habit)) + ",\"days\":[")
             var days = ByteWriter(capacity: habit.days.count * 64 + 2)
@@ -145,17 +146,34 @@ public enum StatsJSON {
             ("mostChosen", most.map { .string(question.options[$0.options[0]].text) } ?? .null),
             ("mostChosenAll", .array((most?.options ?? []).map { .string(question.options[$0].text) })), ("mostChosenShare", number(most?.share)),
             ("weeks", .array(question.weeks.map { .string($0.description) })),
-            ("options", .array(question.options.map { option in
-                .object([("text", .string(option.text)), ("chosen", window(option.chosen)), ("weekly", .array(option.weekly.map(JSONValue.int)))])
-            })),
-            ("habits", .array(question.habits.map { habit in
-                .object([
-                    ("id", .string(habit.id)),
-                    ("byAnswer", .array(question.options.indices.map { k in
-                        .object([("answer", .string(question.options[k].text)), ("with", tally(habit.with[k])), ("others", tally(habit.others[k]))])
-                    })),
-                ])
-            })),
+            (
+                "options",
+                .array(
+                    question.options.map { option in
+                        .object([
+                            ("text", .string(option.text)), ("chosen", window(option.chosen)), ("weekly", .array(option.weekly.map(JSONValue.int))),
+                        ])
+                    })
+            ),
+            (
+                "habits",
+                .array(
+                    question.habits.map { habit in
+                        .object([
+                            ("id", .string(habit.id)),
+                            (
+                                "byAnswer",
+                                .array(
+                                    question.options.indices.map { k in
+                                        .object([
+                                            ("answer", .string(question.options[k].text)), ("with", tally(habit.with[k])),
+                                            ("others", tally(habit.others[k])),
+                                        ])
+                                    })
+                            ),
+                        ])
+                    })
+            ),
         ])
     }
 

@@ -12,7 +12,8 @@ extension StatsText {
             if let (options, share) = question.mostChosen {
                 let names = options.map { Sanitizer.visible(StringLiteral.encode(question.options[$0].text)) }
                 text += names.count > 1 ? names.dropLast().joined(separator: ", ") + " and " + names[names.count - 1] : names[0]
-                text += " \(percent(share))\(options.count > 1 ? " each" : "") of \(question.answered.all) day\(question.answered.all == 1 ? "" : "s") answered\n"
+                text +=
+                    " \(percent(share))\(options.count > 1 ? " each" : "") of \(question.answered.all) day\(question.answered.all == 1 ? "" : "s") answered\n"
             } else {
                 text += "never answered\n"
             }
@@ -33,7 +34,8 @@ extension StatsText {
         }
         text += "  " + "answer".padding(width) + "      all      30d       7d\n"
         for (k, option) in question.options.enumerated() {
-            text += "  " + names[k].padding(width) + cell(option.chosen.all, question.answered.all) + cell(option.chosen.last30, question.answered.last30)
+            text +=
+                "  " + names[k].padding(width) + cell(option.chosen.all, question.answered.all) + cell(option.chosen.last30, question.answered.last30)
             text += cell(option.chosen.last7, question.answered.last7) + "\n"
         }
         text += "  " + "days".padding(width) + String(question.answered.all).leftPadded(9) + String(question.answered.last30).leftPadded(9)

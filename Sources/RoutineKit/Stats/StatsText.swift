@@ -12,7 +12,8 @@ public enum StatsText {
         let open = report.untilIsOpen ? " · \(report.until) not run yet" : ""
         let offCount = report.daysOff.count { $0 >= report.first && $0 <= report.until }
         let off = offCount > 0 ? ", \(offCount) off" : ""
-        return Sanitizer.visible(report.routine.name) + " · \(report.first) to \(report.until) · \(days) day\(days == 1 ? "" : "s"), \(runDays) with runs\(off)\(open)\n"
+        return Sanitizer.visible(report.routine.name)
+            + " · \(report.first) to \(report.until) · \(days) day\(days == 1 ? "" : "s"), \(runDays) with runs\(off)\(open)\n"
     }
 
     /// One row per habit: streaks, rates, score, last done; numeric and timed details below.
@@ -57,7 +58,9 @@ public enum StatsText {
         if let target = habit.target {
             let unit = target.unit.map { " " + Sanitizer.visible($0) } ?? ""
             if let last = habit.values.last, let average = habit.averageValue {
-                lines.append("values: last \(NumberText.format(last.value))\(unit) · average \(NumberText.format((average * 10).rounded() / 10))\(unit) · target \(target.boundText)\(unit) met \(habit.targetMet) of \(habit.values.count)")
+                lines.append(
+                    "values: last \(NumberText.format(last.value))\(unit) · average \(NumberText.format((average * 10).rounded() / 10))\(unit) · target \(target.boundText)\(unit) met \(habit.targetMet) of \(habit.values.count)"
+                )
             } else {
                 lines.append("values: none given · target \(target.boundText)\(unit)")
             }
@@ -100,7 +103,8 @@ public enum StatsText {
         let frequency = habit.frequency
         let m = HabitStats.multiplier(frequency: frequency)
         var text = Sanitizer.visible("\(habit.id): \(habit.title)") + "\n"
-        text += "  s = m·s + (1 − m)·v from s = 0, with m = 0.5^(√f / 13) = \(format(m, 4)), f = \(format(frequency, 3)) (the share of days it is scheduled)\n"
+        text +=
+            "  s = m·s + (1 − m)·v from s = 0, with m = 0.5^(√f / 13) = \(format(m, 4)), f = \(format(frequency, 3)) (the share of days it is scheduled)\n"
         text += "  v is 1 on a done day (for a numeric habit, value / target, at most 1), 0 on a missed day;\n"
         text += "  skipped, not-due and unknown days leave s as it is\n"
         let steps = habit.scoreSteps

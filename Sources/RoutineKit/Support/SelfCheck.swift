@@ -34,7 +34,10 @@ enum SelfCheck {
                 kept.removeLast()
                 // Going back undoes the journal; replaying the kept decisions must agree (checked
                 // early in the run only, where a replay is cheap).
-                guard steps < 700 else { steps += 1; continue }
+                guard steps < 700 else {
+                    steps += 1
+                    continue
+                }
                 var replay = RoutineRun(routine: loaded.routine, date: date)
                 for decision in kept { replay.decide(decision) }
                 precondition(replay.records == run.records && replay.current == run.current, "back differs from a replay")

@@ -12,10 +12,13 @@ public func alongside<Side: Sendable, Main>(_ side: @escaping @Sendable () -> Si
     let job = SideJob { box.value = side() }
     let context = Unmanaged.passRetained(job).toOpaque()
     var thread = pthread_t()
-    let started = pthread_create(&thread, nil, { context in
-        Unmanaged<SideJob>.fromOpaque(context!).takeUnretainedValue().body()
-        return nil
-    }, context) == 0
+    let started =
+        pthread_create(
+            &thread, nil,
+            { context in
+                Unmanaged<SideJob>.fromOpaque(context!).takeUnretainedValue().body()
+                return nil
+            }, context) == 0
     defer { Unmanaged<SideJob>.fromOpaque(context).release() }
     guard started else {
         let mainResult = try main()

@@ -65,9 +65,10 @@ extension Parser {
                 with: lines + "\n" + indent + text(gather.span))
         }
         for (k, option) in gather.misplaced.enumerated() {
-            diagnostics.append(.optionAfterGather(
-                builder.routine.text.string(options[option].text), at: options[option].textSpan, gather: gather.span,
-                fixIt: k == 0 ? fix : nil))
+            diagnostics.append(
+                .optionAfterGather(
+                    builder.routine.text.string(options[option].text), at: options[option].textSpan, gather: gather.span,
+                    fixIt: k == 0 ? fix : nil))
         }
     }
 

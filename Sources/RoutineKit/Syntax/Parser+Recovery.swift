@@ -60,7 +60,10 @@ extension Parser {
         let list = Span(start: keyword.upperBound + (nextLine == nil ? 1 : 0), end: span.upperBound)
         let spaced = text(list).split(whereSeparator: { $0 == "," || $0 == " " || $0 == "\t" || $0.isNewline }).joined(separator: " ")
         if let nextLine {
-            diagnostics.append(.daysOnNextLine(at: keyword, days: Span(start: nextLine.upperBound, end: span.upperBound), replacement: " " + spaced, replacing: nextLine.union(list)))
+            diagnostics.append(
+                .daysOnNextLine(
+                    at: keyword, days: Span(start: nextLine.upperBound, end: span.upperBound), replacement: " " + spaced,
+                    replacing: nextLine.union(list)))
         } else if !commas.isEmpty {
             diagnostics.append(.commasBetweenDays(at: commas[0], list: list, replacement: spaced))
         }

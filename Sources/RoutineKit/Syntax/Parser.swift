@@ -220,7 +220,8 @@ struct Parser {
         case .badIdentifier:
             reportBadIdentifier()
         default:
-            let note = token.kind.isKeyword && what.contains("ID")
+            let note =
+                token.kind.isKeyword && what.contains("ID")
                 ? "'\(text(token.span))' is a keyword and cannot be a node ID" : nil
             var diagnostic = Diagnostic.expected(what, found: describe(token), at: token.span, note: note)
             diagnostic.fixIt = fixIt

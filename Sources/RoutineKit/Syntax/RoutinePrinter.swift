@@ -38,7 +38,8 @@ public enum RoutinePrinter {
         func emit(_ code: String, comment: String? = nil, at source: Int?, topLevel: Bool) {
             let blank: Bool
             if let table, let layout {
-                blank = topLevel && !entries.isEmpty && previous != nil && source != nil
+                blank =
+                    topLevel && !entries.isEmpty && previous != nil && source != nil
                     && hasBlankLine(table, layout.file.bytes, from: previous!, to: source!)
             } else {
                 blank = topLevel && !entries.isEmpty

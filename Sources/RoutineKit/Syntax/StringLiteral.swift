@@ -38,9 +38,15 @@ public enum StringLiteral {
             }
             let e = bytes[i + 1]
             switch e {
-            case UInt8(ascii: "\""), UInt8(ascii: "\\"): out.append(e); i += 2
-            case UInt8(ascii: "n"): out.append(0x0A); i += 2
-            case UInt8(ascii: "t"): out.append(0x09); i += 2
+            case UInt8(ascii: "\""), UInt8(ascii: "\\"):
+                out.append(e)
+                i += 2
+            case UInt8(ascii: "n"):
+                out.append(0x0A)
+                i += 2
+            case UInt8(ascii: "t"):
+                out.append(0x09)
+                i += 2
             case UInt8(ascii: "u"):
                 if let (scalar, length) = unicodeEscape(bytes, from: i + 2, upTo: range.upperBound) {
                     out.append(contentsOf: String(Character(scalar)).utf8)
@@ -137,12 +143,20 @@ func firstInvalidUTF8Offset(_ bytes: UnsafeBufferPointer<UInt8>) -> Int? {
         var upper: UInt8 = 0xBF
         switch b {
         case 0xC2...0xDF: length = 2
-        case 0xE0: length = 3; lower = 0xA0
+        case 0xE0:
+            length = 3
+            lower = 0xA0
         case 0xE1...0xEC, 0xEE...0xEF: length = 3
-        case 0xED: length = 3; upper = 0x9F
-        case 0xF0: length = 4; lower = 0x90
+        case 0xED:
+            length = 3
+            upper = 0x9F
+        case 0xF0:
+            length = 4
+            lower = 0x90
         case 0xF1...0xF3: length = 4
-        case 0xF4: length = 4; upper = 0x8F
+        case 0xF4:
+            length = 4
+            upper = 0x8F
         default: return i
         }
         guard i + length <= n else { return i }

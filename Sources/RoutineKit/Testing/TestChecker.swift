@@ -17,7 +17,8 @@ public enum TestChecker {
         for testCase in file.cases {
             for step in testCase.steps {
                 switch step.kind {
-                case .expect(.habit(let id, _), _), .expect(.passedOver(let id, _), _), .expect(.value(let id, _), _): require(id, question: false, at: step.argumentSpan)
+                case .expect(.habit(let id, _), _), .expect(.passedOver(let id, _), _), .expect(.value(let id, _), _):
+                    require(id, question: false, at: step.argumentSpan)
                 case .expect(.question(let id), _): require(id, question: true, at: step.argumentSpan)
                 case .notReached(let id): require(id, question: nil, at: step.argumentSpan)
                 case .answer(let text):
@@ -41,7 +42,13 @@ extension TestChecker {
     ) -> (routinePath: String?, routine: LoadedRoutine?, diagnostics: [Diagnostic]) {
         let span = file.routinePath?.span ?? Span(at: 0)
         guard let path = file.routinePath(forTestAt: testPath) else {
-            return (nil, nil, [.testRoutineUnavailable(testPath, reason: "its name does not say which routine it tests; add a line such as 'routine morning.rt'", at: span)])
+            return (
+                nil, nil,
+                [
+                    .testRoutineUnavailable(
+                        testPath, reason: "its name does not say which routine it tests; add a line such as 'routine morning.rt'", at: span)
+                ]
+            )
         }
         switch load(path) {
         case .success(let loaded) where loaded.hasErrors:

@@ -56,20 +56,28 @@ public enum TestParser {
             }
             switch first.value {
             case "routine":
-                guard file.cases.isEmpty, current == nil else { return diagnostics.append(.misplacedTestLine("routine", at: first.span, inCase: true)) }
-                guard !rest.isEmpty else { return diagnostics.append(.missingTestArgument("routine", "a routine file, such as 'routine morning.rt'", at: span)) }
+                guard file.cases.isEmpty, current == nil else {
+                    return diagnostics.append(.misplacedTestLine("routine", at: first.span, inCase: true))
+                }
+                guard !rest.isEmpty else {
+                    return diagnostics.append(.missingTestArgument("routine", "a routine file, such as 'routine morning.rt'", at: span))
+                }
                 if let earlier = file.routinePath { return diagnostics.append(.duplicateTestLine("routine", at: span, first: earlier.span)) }
                 file.routinePath = (text(rest), span)
             case "case":
                 finishCase()
-                guard !rest.isEmpty else { return diagnostics.append(.missingTestArgument("case", "a name, such as 'case tired on a monday'", at: span)) }
+                guard !rest.isEmpty else {
+                    return diagnostics.append(.missingTestArgument("case", "a name, such as 'case tired on a monday'", at: span))
+                }
                 let name = text(rest)
                 if let earlier = names[name] { diagnostics.append(.duplicateTestLine("case '\(name)'", at: span, first: earlier)) }
                 names[name] = span
                 current = TestCase(name: name, span: span)
             default:
                 guard current != nil else {
-                    if TestParser.keywords.contains(first.value) { return diagnostics.append(.misplacedTestLine(first.value, at: first.span, inCase: false)) }
+                    if TestParser.keywords.contains(first.value) {
+                        return diagnostics.append(.misplacedTestLine(first.value, at: first.span, inCase: false))
+                    }
                     return diagnostics.append(.unknownTestLine(first.value, at: first.span))
                 }
                 readCaseLine(first, rest, span: span)
@@ -86,11 +94,16 @@ public enum TestParser {
                 guard current!.steps.isEmpty else { return diagnostics.append(.setupAfterSteps(first.value, at: first.span)) }
                 readSetup(first.value, rest, span: span)
             case "answer":
-                guard !rest.isEmpty else { return diagnostics.append(.missingTestArgument("answer", "an option's text or number, such as 'answer Great!'", at: span)) }
+                guard !rest.isEmpty else {
+                    return diagnostics.append(.missingTestArgument("answer", "an option's text or number, such as 'answer Great!'", at: span))
+                }
                 step(.answer(text(rest)))
             case "do":
                 guard let word = single(rest, "do", "d, s, b, q or a value, such as 'do 8'", span: span) else { return }
-                guard let action = Self.action(word.value) else { return diagnostics.append(.invalidTestArgument(word.value, "d (done), s (skip), b (back), q (quit) or a habit's value", at: word.span)) }
+                guard let action = Self.action(word.value) else {
+                    return diagnostics.append(
+                        .invalidTestArgument(word.value, "d (done), s (skip), b (back), q (quit) or a habit's value", at: word.span))
+                }
                 step(.act(action))
             case "expect":
                 readExpect(rest, span: span)
@@ -103,16 +116,22 @@ public enum TestParser {
             switch keyword {
             case "date":
                 guard let word = single(rest, "date", "a date, such as 'date 2026-11-23'", span: span) else { return }
-                guard let date = CalendarDate(word.value) else { return diagnostics.append(.invalidTestArgument(word.value, "a date written YYYY-MM-DD, such as 2026-11-23", at: word.span)) }
+                guard let date = CalendarDate(word.value) else {
+                    return diagnostics.append(.invalidTestArgument(word.value, "a date written YYYY-MM-DD, such as 2026-11-23", at: word.span))
+                }
                 if current!.date != nil || current!.weekday != nil { return diagnostics.append(.duplicateTestLine("day", at: span, first: nil)) }
                 current!.date = date
             case "weekday":
                 guard let word = single(rest, "weekday", "a day, such as 'weekday mon'", span: span) else { return }
-                guard let index = Weekdays.dayNames.firstIndex(of: word.value.lowercased()) else { return diagnostics.append(.invalidTestArgument(word.value, "a day: mon, tue, wed, thu, fri, sat or sun", at: word.span)) }
+                guard let index = Weekdays.dayNames.firstIndex(of: word.value.lowercased()) else {
+                    return diagnostics.append(.invalidTestArgument(word.value, "a day: mon, tue, wed, thu, fri, sat or sun", at: word.span))
+                }
                 if current!.date != nil || current!.weekday != nil { return diagnostics.append(.duplicateTestLine("day", at: span, first: nil)) }
                 current!.weekday = .isoDay(index + 1)
             default:
-                guard !rest.isEmpty else { return diagnostics.append(.missingTestArgument("history", "an export, such as 'history week.jsonl'", at: span)) }
+                guard !rest.isEmpty else {
+                    return diagnostics.append(.missingTestArgument("history", "an export, such as 'history week.jsonl'", at: span))
+                }
                 if let earlier = current!.history { return diagnostics.append(.duplicateTestLine("history", at: span, first: earlier.span)) }
                 current!.history = (text(rest), span)
             }
@@ -127,7 +146,9 @@ public enum TestParser {
                 strictness = word.value
                 rest = rest.dropFirst()
             }
-            guard let kind = rest.first, kind.kind == .word, TestParser.expectations.contains(kind.value), kind.value != "next", kind.value != "eventually" else {
+            guard let kind = rest.first, kind.kind == .word, TestParser.expectations.contains(kind.value), kind.value != "next",
+                kind.value != "eventually"
+            else {
                 let what = "habit, question, value, end, ways or not-reached"
                 guard let word = rest.first else { return diagnostics.append(.missingTestArgument("expect", what, at: span)) }
                 return diagnostics.append(.invalidTestArgument(word.value, what, at: word.span))
@@ -143,28 +164,38 @@ public enum TestParser {
                 var words = arguments
                 var reason: PassReason?
                 if words.count == 3, words[words.startIndex + 1].value == HabitResult.notScheduled.rawValue, let last = words.last {
-                    guard let named = PassReason(rawValue: last.value) else { return diagnostics.append(.invalidTestArgument(last.value, "done-by-log or done-by-run", at: last.span)) }
+                    guard let named = PassReason(rawValue: last.value) else {
+                        return diagnostics.append(.invalidTestArgument(last.value, "done-by-log or done-by-run", at: last.span))
+                    }
                     reason = named
                     words = words.dropLast()
                 }
                 guard let (id, result) = pair(words, "habit", span: span) else { return }
-                guard let outcome = HabitResult(rawValue: result.value) else { return diagnostics.append(.invalidTestArgument(result.value, "done, skipped or not-scheduled", at: result.span)) }
+                guard let outcome = HabitResult(rawValue: result.value) else {
+                    return diagnostics.append(.invalidTestArgument(result.value, "done, skipped or not-scheduled", at: result.span))
+                }
                 add(.expect(reason.map { .passedOver(id.value, $0) } ?? .habit(id.value, outcome), eventually: eventually), id.span)
             case "value":
                 guard let (id, number) = pair(arguments, "value", span: span) else { return }
-                guard let value = NumberText.parse(Substring(number.value)) else { return diagnostics.append(.invalidTestArgument(number.value, "a number, such as 30 or 2.5", at: number.span)) }
+                guard let value = NumberText.parse(Substring(number.value)) else {
+                    return diagnostics.append(.invalidTestArgument(number.value, "a number, such as 30 or 2.5", at: number.span))
+                }
                 add(.expect(.value(id.value, value), eventually: eventually), id.span)
             case "question":
                 guard let id = single(arguments, "expect question", "a question's ID", span: span) else { return }
                 add(.expect(.question(id.value), eventually: eventually), id.span)
             case "end":
                 guard let word = single(arguments, "expect end", "completed or quit", span: span) else { return }
-                guard let result = RunResult(rawValue: word.value), result == .completed || result == .quit else { return diagnostics.append(.invalidTestArgument(word.value, "completed or quit", at: word.span)) }
+                guard let result = RunResult(rawValue: word.value), result == .completed || result == .quit else {
+                    return diagnostics.append(.invalidTestArgument(word.value, "completed or quit", at: word.span))
+                }
                 add(.expect(.end(result), eventually: eventually))
             case "ways":
                 if let strictness { return diagnostics.append(.strictnessNotApplicable(strictness, "ways", at: span)) }
                 guard let word = single(arguments, "expect ways", "a number, such as 'expect ways 4'", span: span) else { return }
-                guard let count = Int(word.value), count >= 0 else { return diagnostics.append(.invalidTestArgument(word.value, "a whole number, such as 4", at: word.span)) }
+                guard let count = Int(word.value), count >= 0 else {
+                    return diagnostics.append(.invalidTestArgument(word.value, "a whole number, such as 4", at: word.span))
+                }
                 add(.ways(count))
             default:
                 if let strictness { return diagnostics.append(.strictnessNotApplicable(strictness, "not-reached", at: span)) }
@@ -188,7 +219,8 @@ public enum TestParser {
         }
 
         private mutating func pair(_ words: ArraySlice<TestToken>, _ keyword: String, span: Span) -> (TestToken, TestToken)? {
-            let shape = keyword == "habit" ? "an ID and a result, such as 'expect habit water done'" : "an ID and a number, such as 'expect value pushups 30'"
+            let shape =
+                keyword == "habit" ? "an ID and a result, such as 'expect habit water done'" : "an ID and a number, such as 'expect value pushups 30'"
             guard words.count >= 2 else {
                 diagnostics.append(.missingTestArgument("expect \(keyword)", shape, at: span))
                 return nil

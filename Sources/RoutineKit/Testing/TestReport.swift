@@ -26,7 +26,8 @@ public enum TestReport {
         out += "<testsuites name=\"routine test\" tests=\"\(tests)\" failures=\"\(failures)\" errors=\"0\">\n"
         for suite in suites {
             let failed = suite.outcomes.filter { !$0.passed }.count
-            out += "  <testsuite name=\"\(xml(suite.file))\" tests=\"\(suite.outcomes.count)\" failures=\"\(failed)\" errors=\"0\" time=\"\(seconds(suite.seconds))\">\n"
+            out +=
+                "  <testsuite name=\"\(xml(suite.file))\" tests=\"\(suite.outcomes.count)\" failures=\"\(failed)\" errors=\"0\" time=\"\(seconds(suite.seconds))\">\n"
             for outcome in suite.outcomes {
                 out += "    <testcase classname=\"\(xml(suite.file))\" name=\"\(xml(outcome.name))\""
                 guard let failure = outcome.failure else {

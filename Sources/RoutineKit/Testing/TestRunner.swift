@@ -145,14 +145,18 @@ private struct CaseState {
             case .answer(let text):
                 guard let node = inputNode(step) else { break }
                 guard routine.isQuestion(node) else {
-                    fail(at: step, "'answer' at habit '\(routine.id(of: node))'", expected: describe(step), actual: "the run waits at habit '\(routine.id(of: node))', which takes 'do'")
+                    fail(
+                        at: step, "'answer' at habit '\(routine.id(of: node))'", expected: describe(step),
+                        actual: "the run waits at habit '\(routine.id(of: node))', which takes 'do'")
                     break
                 }
                 return input(text, step)
             case .act(let action):
                 guard let node = inputNode(step) else { break }
                 if routine.isQuestion(node), action != .back, action != .quit {
-                    fail(at: step, "'do \(action.input)' at question '\(routine.id(of: node))'", expected: describe(step), actual: "the run waits at question '\(routine.id(of: node))', which takes 'answer'")
+                    fail(
+                        at: step, "'do \(action.input)' at question '\(routine.id(of: node))'", expected: describe(step),
+                        actual: "the run waits at question '\(routine.id(of: node))', which takes 'answer'")
                     break
                 }
                 return input(action.input, step)
@@ -179,7 +183,10 @@ private struct CaseState {
         // An answer's record echoes the input; expectations are about what follows from it.
         var k = cursor
         while k < events.count {
-            if case .answer = events[k] { k += 1; continue }
+            if case .answer = events[k] {
+                k += 1
+                continue
+            }
             if expected.matches(events[k]) {
                 cursor = k + 1
                 return
@@ -192,14 +199,18 @@ private struct CaseState {
             }
             k += 1
         }
-        let now = ended.map { "the run ended \($0.rawValue)" } ?? waiting.map { "the run waits at \(routine.isQuestion($0) ? "question" : "habit") '\(routine.id(of: $0))'" } ?? "the run has not started"
+        let now =
+            ended.map { "the run ended \($0.rawValue)" } ?? waiting.map {
+                "the run waits at \(routine.isQuestion($0) ? "question" : "habit") '\(routine.id(of: $0))'"
+            } ?? "the run has not started"
         let seen = eventually && k > cursor ? "no event since the last step matched, and " : ""
         fail(at: step, "expected \(expected.text), but \(seen)\(now)", expected: expected.text, actual: now)
     }
 
     private mutating func checkWays(_ count: Int, at step: TestStep) {
         guard let actual = ways() else {
-            return fail(at: step, "the ways through this routine cannot be counted", expected: "\(count) ways", actual: "too many combinations to count")
+            return fail(
+                at: step, "the ways through this routine cannot be counted", expected: "\(count) ways", actual: "too many combinations to count")
         }
         if actual != BigCount(UInt64(count)) {
             fail(at: step, "expected \(count) ways through the routine, but it has \(actual)", expected: "\(count) ways", actual: "\(actual) ways")

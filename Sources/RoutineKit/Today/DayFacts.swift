@@ -42,7 +42,8 @@ public struct DayFacts: Sendable {
     /// `end` is left among them.
     public var reachableAreCertain = false
 
-    public init(date: CalendarDate, entries: [DayEntry] = [], hadRun: Bool = false, runCompleted: Bool = false, doneEarlierThisWeek: [Int: Int] = [:]) {
+    public init(date: CalendarDate, entries: [DayEntry] = [], hadRun: Bool = false, runCompleted: Bool = false, doneEarlierThisWeek: [Int: Int] = [:])
+    {
         self.date = date
         self.entries = entries
         self.hadRun = hadRun

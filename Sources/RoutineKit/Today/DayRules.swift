@@ -119,9 +119,15 @@ public struct DayRules: Sendable {
             let state = state(index)
             overview.habits.append((index, state))
             switch state {
-            case .done: overview.done += 1; overview.due += 1
-            case .skipped: overview.skipped += 1; overview.due += 1
-            case .pending: overview.pending += 1; overview.due += 1
+            case .done:
+                overview.done += 1
+                overview.due += 1
+            case .skipped:
+                overview.skipped += 1
+                overview.due += 1
+            case .pending:
+                overview.pending += 1
+                overview.due += 1
             case .maybe: overview.maybe += 1
             case .notDue: break
             }

@@ -204,7 +204,8 @@ private struct EdgeChecker {
             case .node:
                 break
             }
-            let first = firstSpan != nil
+            let first =
+                firstSpan != nil
                 ? firstSpan?[edge.target] : edges[..<k].first(where: { $0.target == edge.target })?.span
             if let first {
                 diagnostics.append(.duplicateTarget(routine.name(of: edge.target), at: edge.span, first: first))

@@ -43,11 +43,14 @@ final class YAMLEventPipe: @unchecked Sendable {
     static func start(_ bytes: UnsafeBufferPointer<UInt8>) -> YAMLEventPipe? {
         let pipe = YAMLEventPipe(bytes)
         let context = Unmanaged.passRetained(pipe).toOpaque()
-        let started = pthread_create(&pipe.thread, nil, { context in
-            let pipe = Unmanaged<YAMLEventPipe>.fromOpaque(context!).takeRetainedValue()
-            pipe.produce()
-            return nil
-        }, context) == 0
+        let started =
+            pthread_create(
+                &pipe.thread, nil,
+                { context in
+                    let pipe = Unmanaged<YAMLEventPipe>.fromOpaque(context!).takeRetainedValue()
+                    pipe.produce()
+                    return nil
+                }, context) == 0
         guard started else {
             Unmanaged<YAMLEventPipe>.fromOpaque(context).release()
             return nil
@@ -180,7 +183,11 @@ final class YAMLEventPipe: @unchecked Sendable {
             let bytes = event.kind == .scalar ? copy(UnsafeRawBufferPointer(event.bytes), terminated: false) : 0..<0
             var tag = -1
             if let pointer = event.tag {
-                tag = copy(UnsafeRawBufferPointer(start: pointer, count: strlen(UnsafeRawPointer(pointer).assumingMemoryBound(to: CChar.self))), terminated: true).lowerBound
+                tag =
+                    copy(
+                        UnsafeRawBufferPointer(start: pointer, count: strlen(UnsafeRawPointer(pointer).assumingMemoryBound(to: CChar.self))),
+                        terminated: true
+                    ).lowerBound
             }
             events.append(Stored(kind: event.kind, isPlain: event.isPlain, hasAnchor: event.hasAnchor, span: event.span, bytes: bytes, tag: tag))
         }

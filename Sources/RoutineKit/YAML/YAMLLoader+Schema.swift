@@ -19,7 +19,9 @@ extension YAMLLoader {
             }
         }
         if !sawName { diagnostics.append(.missingKey("routine", in: "the routine", at: mappingSpan, note: "name the routine: 'routine: Morning'")) }
-        if !sawNodes { diagnostics.append(.missingKey("nodes", in: "the routine", at: mappingSpan, note: "list the habits and questions under 'nodes:'")) }
+        if !sawNodes {
+            diagnostics.append(.missingKey("nodes", in: "the routine", at: mappingSpan, note: "list the habits and questions under 'nodes:'"))
+        }
     }
 
     private mutating func readNodes() throws(Stop) {
@@ -132,13 +134,15 @@ extension YAMLLoader {
             builder.routine.edges.removeSubrange(edgeMark...)
             // An ID that could not be read has been reported already.
             if sawKindKey || explained("habit") || explained("question") { return }
-            diagnostics.append(.missingKey("habit' or 'question", in: "a node", at: mappingSpan, note: "start each node with 'habit: ID' or 'question: ID'"))
+            diagnostics.append(
+                .missingKey("habit' or 'question", in: "a node", at: mappingSpan, note: "start each node with 'habit: ID' or 'question: ID'"))
             return
         }
         if node.kind == .question, !keys.contains(.options), !explained("options") {
-            diagnostics.append(.missingKey(
-                "options", in: "question '\(builder.routine.text.string(node.id))'", at: node.idSpan,
-                note: "list the answers under 'options:', each as '- answer: Yes' with its 'next:'"))
+            diagnostics.append(
+                .missingKey(
+                    "options", in: "question '\(builder.routine.text.string(node.id))'", at: node.idSpan,
+                    note: "list the answers under 'options:', each as '- answer: Yes' with its 'next:'"))
         } else if node.kind == .question, let emptyOptions {
             diagnostics.append(.emptyOptions(builder.routine.text.string(node.id), at: emptyOptions))
         }

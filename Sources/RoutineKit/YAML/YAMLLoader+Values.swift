@@ -110,8 +110,9 @@ extension YAMLLoader {
         let text = Substring(event.text)
         let span = event.span
         try advance()
-        guard NumberText.parse(text) != nil || text.contains(where: { $0 == "e" || $0 == "E" })
-            || AttributeValues.numberAndWord(text) != nil
+        guard
+            NumberText.parse(text) != nil || text.contains(where: { $0 == "e" || $0 == "E" })
+                || AttributeValues.numberAndWord(text) != nil
         else {
             diagnostics.append(.wrongType("'\(key)'", expected: "a number", found: "'\(text.prefix(40))'", at: span))
             return nil

@@ -34,8 +34,9 @@ struct YAMLSyntaxHint {
                 diagnostic.notes.append(Note("this line is indented less than the lines beside it, so the next line continues its value"))
                 return
             }
-            diagnostic.notes.append(Note(
-                "a value that holds ': ' goes in quotes ('title: \"Wake: up\"'), and a key is indented as far as the keys beside it"))
+            diagnostic.notes.append(
+                Note(
+                    "a value that holds ': ' goes in quotes ('title: \"Wake: up\"'), and a key is indented as far as the keys beside it"))
         case "could not find expected ':'":
             if let colon = colonWithoutSpace() {
                 diagnostic.notes.append(Note("a key is followed by a colon and a space"))
@@ -112,7 +113,11 @@ struct YAMLSyntaxHint {
         guard i + 2 < bytes.count, bytes[i] == UInt8(ascii: ":"), bytes[i + 1] == 0x20 else { return nil }
         var value = i + 1
         while value < bytes.count, bytes[value] == 0x20 { value += 1 }
-        guard value < bytes.count, ![UInt8(ascii: "\""), UInt8(ascii: "'"), UInt8(ascii: "|"), UInt8(ascii: ">"), UInt8(ascii: "["), UInt8(ascii: "{"), 0x0A, 0x0D, UInt8(ascii: "#")].contains(bytes[value])
+        guard value < bytes.count,
+            ![
+                UInt8(ascii: "\""), UInt8(ascii: "'"), UInt8(ascii: "|"), UInt8(ascii: ">"), UInt8(ascii: "["), UInt8(ascii: "{"), 0x0A, 0x0D,
+                UInt8(ascii: "#"),
+            ].contains(bytes[value])
         else { return nil }
         return Span(start: line + indent, end: i)
     }

@@ -95,7 +95,9 @@ public enum YAMLWriter {
         let words: Set<String> = ["y", "n", "yes", "no", "true", "false", "on", "off", "null", "~"]
         if words.contains(text.lowercased()) { return true }
         if "0123456789+-.".unicodeScalars.contains(first) { return true }
-        return text.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F || $0.value == 0x85 || $0 == "\u{2028}" || $0 == "\u{2029}" || $0 == "\u{FEFF}" }
+        return text.unicodeScalars.contains {
+            $0.value < 0x20 || $0.value == 0x7F || $0.value == 0x85 || $0 == "\u{2028}" || $0 == "\u{2029}" || $0 == "\u{FEFF}"
+        }
             || text.first!.isWhitespace || text.last!.isWhitespace
     }
 }
@@ -121,11 +123,13 @@ private struct Emitter: ~Copyable {
         yaml_emitter_set_unicode(emitter, 1)
         yaml_emitter_set_width(emitter, -1)
         yaml_emitter_set_indent(emitter, 2)
-        yaml_emitter_set_output(emitter, { data, buffer, size in
-            let output = Unmanaged<Output>.fromOpaque(data!).takeUnretainedValue()
-            output.bytes.append(contentsOf: UnsafeBufferPointer(start: buffer, count: size))
-            return 1
-        }, Unmanaged.passUnretained(output).toOpaque())
+        yaml_emitter_set_output(
+            emitter,
+            { data, buffer, size in
+                let output = Unmanaged<Output>.fromOpaque(data!).takeUnretainedValue()
+                output.bytes.append(contentsOf: UnsafeBufferPointer(start: buffer, count: size))
+                return 1
+            }, Unmanaged.passUnretained(output).toOpaque())
     }
 
     deinit {

@@ -1,9 +1,10 @@
+import RoutineKit
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import RoutineKit
 
 /// A value behind a lock, for the few things threads share.
 final class Locked<Value>: @unchecked Sendable {

@@ -25,7 +25,9 @@ public final class TestSnapshot: Sendable {
         let file = SourceFile(name: (try? FileURI.path(uri).get()) ?? uri, bytes: text)
         let (parsed, syntax) = TestParser.parse(file)
         let (path, loaded, found) = TestChecker.resolve(parsed, testPath: file.name, load: routine)
-        self.init(uri: uri, version: version, file: file, parsed: parsed, syntax: syntax, routinePath: path, routine: loaded, found: found, encoding: encoding)
+        self.init(
+            uri: uri, version: version, file: file, parsed: parsed, syntax: syntax, routinePath: path, routine: loaded, found: found,
+            encoding: encoding)
     }
 
     private init(
@@ -56,7 +58,8 @@ public final class TestSnapshot: Sendable {
     func rechecked(routine: LoadedRoutine) -> TestSnapshot {
         let (path, loaded, found) = TestChecker.resolve(parsed, testPath: file.name, load: { _ in .success(routine) })
         return TestSnapshot(
-            uri: uri, version: version, file: file, parsed: parsed, syntax: syntax, routinePath: path, routine: loaded, found: found, encoding: encoding)
+            uri: uri, version: version, file: file, parsed: parsed, syntax: syntax, routinePath: path, routine: loaded, found: found,
+            encoding: encoding)
     }
 }
 

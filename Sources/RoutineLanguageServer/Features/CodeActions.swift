@@ -1,5 +1,4 @@
 import Glibc
-
 import RoutineKit
 
 extension LanguageServer {
@@ -83,11 +82,14 @@ extension LanguageServer {
     private func convert(_ snapshot: Snapshot, to: SourceFormat, path: String) throws(ResponseError) -> JSON {
         let target = Self.replacingExtension(of: path, with: to == .yaml ? "yaml" : "rt")
         let loaded = snapshot.loaded
-        let text = to == .yaml
+        let text =
+            to == .yaml
             ? YAMLWriter.write(loaded.routine)
             : RoutinePrinter.print(loaded.routine, layout: loaded.format == .rt ? SourceLayout(file: loaded.file, comments: loaded.comments) : nil)
         // Created, never replaced: a file of that name, even one made while this was written, is kept.
-        if case .failure(let diagnostic) = AtomicFile.write(Array(text.utf8), to: target, purpose: .create) { throw .requestFailed(diagnostic.message) }
+        if case .failure(let diagnostic) = AtomicFile.write(Array(text.utf8), to: target, purpose: .create) {
+            throw .requestFailed(diagnostic.message)
+        }
         if to == .yaml, !loaded.comments.isEmpty {
             let n = loaded.comments.count
             showMessage("\(n) comment\(n == 1 ? "" : "s") cannot be carried into YAML and \(n == 1 ? "was" : "were") left out", type: 3)

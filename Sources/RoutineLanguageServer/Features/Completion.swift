@@ -57,7 +57,10 @@ extension LanguageServer {
         var quotes = 0
         var escaped = false
         for c in line {
-            if escaped { escaped = false; continue }
+            if escaped {
+                escaped = false
+                continue
+            }
             if c == "\\" { escaped = true } else if c == "\"" { quotes += 1 } else if c == "#", quotes % 2 == 0 { return .none }
         }
         if quotes % 2 == 1 { return .none }
@@ -110,4 +113,3 @@ extension LanguageServer {
         return String(decoding: bytes[start..<end], as: UTF8.self)
     }
 }
-

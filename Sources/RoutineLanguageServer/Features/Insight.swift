@@ -57,22 +57,24 @@ extension LanguageServer {
         guard !questions.isEmpty else { return [] }
         let ways = snapshot.ways
         if case .invalid = ways { return [] }
-        return .array(questions.map { q in
-            let title: String
-            switch ways {
-            case .counted(_, let byNode):
-                if let through = byNode[q] {
-                    let count = through.count == BigCount(1) ? "1 way" : "\(through.count) ways"
-                    title = "\(count) · shortest \(DurationText.human(through.shortestSeconds)) · longest \(DurationText.human(through.longestSeconds))"
-                } else {
-                    title = "no way reaches this question"
+        return .array(
+            questions.map { q in
+                let title: String
+                switch ways {
+                case .counted(_, let byNode):
+                    if let through = byNode[q] {
+                        let count = through.count == BigCount(1) ? "1 way" : "\(through.count) ways"
+                        title =
+                            "\(count) · shortest \(DurationText.human(through.shortestSeconds)) · longest \(DurationText.human(through.longestSeconds))"
+                    } else {
+                        title = "no way reaches this question"
+                    }
+                default: title = "too many ways to count while editing"
                 }
-            default: title = "too many ways to count while editing"
-            }
-            let line = snapshot.positions.position(routine.idSpan(of: q).lowerBound).line
-            let range: JSON = ["start": ["line": JSON(line), "character": 0], "end": ["line": JSON(line), "character": 0]]
-            return ["range": range, "command": ["title": .string(title), "command": "routine.showGraph", "arguments": [.string(snapshot.uri)]]]
-        })
+                let line = snapshot.positions.position(routine.idSpan(of: q).lowerBound).line
+                let range: JSON = ["start": ["line": JSON(line), "character": 0], "end": ["line": JSON(line), "character": 0]]
+                return ["range": range, "command": ["title": .string(title), "command": "routine.showGraph", "arguments": [.string(snapshot.uri)]]]
+            })
     }
 
     /// The buffer drawn as DOT or Mermaid (its problems marked when it has errors), with the

@@ -16,14 +16,15 @@ extension LanguageServer {
         let words = String(decoding: bytes[lineStart..<wordStart], as: UTF8.self).split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
         func items(_ labels: [(String, String?)], from start: Int = wordStart, kind: Int = 14) -> JSON {
             let range = test.positions.range(Span(start: start, end: offset))
-            return .array(labels.enumerated().map { k, label in
-                var fields: [String: JSON] = [
-                    "label": .string(label.0), "kind": JSON(kind), "textEdit": ["range": range, "newText": .string(label.0)],
-                    "sortText": .string(String(1000 + k)),
-                ]
-                if let detail = label.1 { fields["detail"] = .string(detail) }
-                return .object(fields)
-            })
+            return .array(
+                labels.enumerated().map { k, label in
+                    var fields: [String: JSON] = [
+                        "label": .string(label.0), "kind": JSON(kind), "textEdit": ["range": range, "newText": .string(label.0)],
+                        "sortText": .string(String(1000 + k)),
+                    ]
+                    if let detail = label.1 { fields["detail"] = .string(detail) }
+                    return .object(fields)
+                })
         }
         let routine = test.routine?.routine
         func ids(_ keep: (Int) -> Bool) -> JSON {

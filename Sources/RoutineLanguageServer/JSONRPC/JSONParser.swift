@@ -70,9 +70,15 @@ public struct JSONParser {
                     stack.append(.array([]))
                     continue
                 case UInt8(ascii: "\""): finished = .string(try parseString())
-                case UInt8(ascii: "t"): try literal("true"); finished = .bool(true)
-                case UInt8(ascii: "f"): try literal("false"); finished = .bool(false)
-                case UInt8(ascii: "n"): try literal("null"); finished = .null
+                case UInt8(ascii: "t"):
+                    try literal("true")
+                    finished = .bool(true)
+                case UInt8(ascii: "f"):
+                    try literal("false")
+                    finished = .bool(false)
+                case UInt8(ascii: "n"):
+                    try literal("null")
+                    finished = .null
                 default: finished = .number(try parseNumber())
                 }
             }
@@ -122,7 +128,9 @@ public struct JSONParser {
 
     private mutating func literal(_ word: StaticString) throws(Failure) {
         let n = word.utf8CodeUnitCount
-        guard i + n <= bytes.count, UnsafeBufferPointer(rebasing: bytes[i..<(i + n)]).elementsEqual(UnsafeBufferPointer(start: word.utf8Start, count: n)) else {
+        guard i + n <= bytes.count,
+            UnsafeBufferPointer(rebasing: bytes[i..<(i + n)]).elementsEqual(UnsafeBufferPointer(start: word.utf8Start, count: n))
+        else {
             throw fail("unexpected character")
         }
         i += n
@@ -132,8 +140,9 @@ public struct JSONParser {
         let start = i
         if i < bytes.count, bytes[i] == UInt8(ascii: "-") { i += 1 }
         let digits = i
-        while i < bytes.count, (0x30...0x39).contains(bytes[i]) || bytes[i] == UInt8(ascii: ".") || bytes[i] == UInt8(ascii: "e")
-            || bytes[i] == UInt8(ascii: "E") || bytes[i] == UInt8(ascii: "+") || bytes[i] == UInt8(ascii: "-")
+        while i < bytes.count,
+            (0x30...0x39).contains(bytes[i]) || bytes[i] == UInt8(ascii: ".") || bytes[i] == UInt8(ascii: "e")
+                || bytes[i] == UInt8(ascii: "E") || bytes[i] == UInt8(ascii: "+") || bytes[i] == UInt8(ascii: "-")
         {
             i += 1
         }

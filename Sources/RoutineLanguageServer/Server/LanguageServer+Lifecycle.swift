@@ -23,8 +23,10 @@ extension LanguageServer {
             "foldingRangeProvider": true,
             "documentFormattingProvider": true,
             "semanticTokensProvider": [
-                "legend": ["tokenTypes": .array(SemanticTokenLegend.types.map { .string($0) }),
-                           "tokenModifiers": .array(SemanticTokenLegend.modifiers.map { .string($0) })],
+                "legend": [
+                    "tokenTypes": .array(SemanticTokenLegend.types.map { .string($0) }),
+                    "tokenModifiers": .array(SemanticTokenLegend.modifiers.map { .string($0) }),
+                ],
                 "full": true,
             ],
             "codeActionProvider": ["codeActionKinds": ["quickfix", "source"]],
@@ -48,7 +50,9 @@ extension LanguageServer {
             text = Array(opened.utf8)
             format = params["textDocument"]?["languageId"]?.string == "yaml" ? .yaml : nil
         case "textDocument/didChange":
-            guard let oldText = documents[uri]?.file.bytes ?? testDocuments[uri]?.file.bytes else { throw .invalidParams("document '\(uri)' is not open") }
+            guard let oldText = documents[uri]?.file.bytes ?? testDocuments[uri]?.file.bytes else {
+                throw .invalidParams("document '\(uri)' is not open")
+            }
             guard let changes = params["contentChanges"]?.array else { throw .invalidParams("no contentChanges") }
             var edited = oldText
             for change in changes {
@@ -133,7 +137,10 @@ extension LanguageServer {
             related.append(["location": ["uri": .string(uri), "range": positions.range(label.span)], "message": .string(label.message)])
         }
         if diagnostic.related.count > listed {
-            related.append(["location": ["uri": .string(uri), "range": positions.range(span)], "message": .string("and \(diagnostic.related.count - listed) more")])
+            related.append([
+                "location": ["uri": .string(uri), "range": positions.range(span)],
+                "message": .string("and \(diagnostic.related.count - listed) more"),
+            ])
         }
         if !related.isEmpty { fields["relatedInformation"] = .array(related) }
         if diagnostic.code == .unreachableNode { fields["tags"] = [1] }

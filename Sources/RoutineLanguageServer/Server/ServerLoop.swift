@@ -1,10 +1,11 @@
+import Dispatch
+import RoutineKit
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Dispatch
-import RoutineKit
 
 /// Connects a ``LanguageServer`` to standard input and output: a thread reads and parses
 /// messages while the server handles earlier ones, so a burst of edits is seen at once and
