@@ -143,6 +143,32 @@ struct PathExplorerTests {
         if listed < 500 { #expect(try explorer.summarize().count.description == String(listed)) }
     }
 
+    /// The certain nodes are exactly those on every way listed, and those the agenda walk
+    /// with sets finds, on random routines with converging branches.
+    @Test(arguments: 0..<150)
+    func nodesOnEveryWayAreOnEveryListedWay(_ seed: Int) throws {
+        var generator = RoutineGenerator(seed: UInt64(seed) &* 104_729)
+        let routine = generator.routine()
+        let explorer = PathExplorer(routine)
+        var onEvery: Set<Int>?
+        var listed = 0
+        try explorer.forEachPath { path in
+            onEvery = onEvery.map { $0.intersection(path.nodes) } ?? Set(path.nodes)
+            listed += 1
+            return listed < 20_000
+        }
+        let certain = try explorer.nodesOnEveryWay()
+        if listed < 20_000 { #expect(certain == (onEvery ?? []), "seed \(seed)") }
+        #expect(certain == (try explorer.ways(from: routine.start.map(\.target)).every), "seed \(seed)")
+    }
+
+    /// A routine whose certain sets stay large is refused within the budget, not after minutes.
+    @Test func nodesOnEveryWayStopsAtTheBudget() throws {
+        var generator = RoutineGenerator(seed: 7)
+        let routine = generator.routine()
+        #expect(throws: PathExplorer.TooComplex.self) { try PathExplorer(routine, workBudget: 1).nodesOnEveryWay() }
+    }
+
     @Test func generatedRoutinesAreCountedInLinearTime() throws {
         // The benchmark's shape: random forward arrows within a few nodes, 30% questions.
         var text = Self.r

@@ -9,8 +9,101 @@ public struct WaysFromAgenda: Sendable, Equatable {
 extension PathExplorer {
     /// Which nodes run on every way through the routine: a habit among them is due whenever
     /// the routine is run, one outside them only on some answers.
+    ///
+    /// Only the certain nodes are kept, each set as a sorted array: a set per agenda of every
+    /// node possible or certain after it grows with the square of the routine (a 20,000-node
+    /// routine spent minutes there). Merging arrays counts as work, so a routine whose sets
+    /// stay large is refused within the budget like one with too many agendas.
     public func nodesOnEveryWay() throws(TooComplex) -> Set<Int> {
-        try ways(from: routine.start.map(\.target)).every
+        struct Frame {
+            var key: [Target]
+            var question: Int
+            var option = 0
+            var every: [Int32]?
+        }
+        var merged = 0
+        func charge(_ items: Int, states: Int) throws(TooComplex) {
+            merged += items
+            if work + merged > budget { throw TooComplex(states: states) }
+        }
+        var memo: [[Target]: [Int32]] = [:]
+        let root = try segment(from: routine.start.map(\.target), answer: nil)
+        var result = Set(root.nodes)
+        guard let firstQuestion = root.question else { return result }
+        var stack = [Frame(key: root.key, question: firstQuestion)]
+        while let top = stack.last {
+            if top.option == routine.optionCount(of: top.question) {
+                let every = Self.union(top.every ?? [], [Int32(top.question)])
+                try charge(every.count, states: memo.count)
+                memo[top.key] = every
+                stack.removeLast()
+                continue
+            }
+            let next: Segment
+            do { next = try segment(from: top.key, answer: (top.question, top.option)) } catch { throw TooComplex(states: memo.count) }
+            var every = next.nodes.map { Int32($0) }.sorted()
+            if let question = next.question {
+                guard let known = memo[next.key] else {
+                    stack.append(Frame(key: next.key, question: question))
+                    continue
+                }
+                try charge(every.count + known.count, states: memo.count)
+                every = Self.union(every, known)
+            }
+            let last = stack.count - 1
+            if let sofar = stack[last].every {
+                try charge(sofar.count + every.count, states: memo.count)
+                stack[last].every = Self.intersection(sofar, every)
+            } else {
+                stack[last].every = every
+            }
+            stack[last].option += 1
+        }
+        for node in memo[root.key]! { result.insert(Int(node)) }
+        return result
+    }
+
+    /// The merge of two sorted arrays without repeats.
+    static func union(_ a: [Int32], _ b: [Int32]) -> [Int32] {
+        var out: [Int32] = []
+        out.reserveCapacity(a.count + b.count)
+        var i = 0
+        var j = 0
+        while i < a.count, j < b.count {
+            if a[i] < b[j] {
+                out.append(a[i])
+                i += 1
+            } else if b[j] < a[i] {
+                out.append(b[j])
+                j += 1
+            } else {
+                out.append(a[i])
+                i += 1
+                j += 1
+            }
+        }
+        out += a[i...]
+        out += b[j...]
+        return out
+    }
+
+    /// What two sorted arrays without repeats have in common.
+    static func intersection(_ a: [Int32], _ b: [Int32]) -> [Int32] {
+        var out: [Int32] = []
+        var i = 0
+        var j = 0
+        while i < a.count, j < b.count {
+            if a[i] < b[j] {
+                i += 1
+            } else if b[j] < a[i] {
+                j += 1
+            } else {
+                out.append(a[i])
+                i += 1
+                j += 1
+            }
+        }
+        return out
     }
 
     /// Which nodes run on every way, and on some way, from `agenda` (an agenda in order, as

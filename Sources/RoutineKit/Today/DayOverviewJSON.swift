@@ -1,7 +1,13 @@
 extension DayOverview {
+    /// The work Today spends finding the habits every way runs: tens of milliseconds, which
+    /// routines of hundreds of nodes never reach.
+    public static let todayWorkBudget = 5_000_000
+
     /// The day of `routine` by ``DayRules``, as `today` and the studio's Today view show it.
     public static func of(_ routine: Routine, facts: DayFacts) -> DayOverview {
-        let unconditional = (try? PathExplorer(routine).nodesOnEveryWay()) ?? []
+        // Today is asked for often (status bars poll it), so the search for what every way
+        // runs gets a small budget: past it, a habit is "maybe" rather than "due".
+        let unconditional = (try? PathExplorer(routine, workBudget: todayWorkBudget).nodesOnEveryWay()) ?? []
         return DayRules(routine: routine, facts: facts, unconditional: unconditional).overview()
     }
 
