@@ -26,7 +26,7 @@ struct ReminderUnits {
 
             [Service]
             Type=oneshot
-            ExecStart=\(command.map(Self.quoted).joined(separator: " "))
+            ExecStart=\(command.enumerated().map { Self.quoted($1, executable: $0 == 0) }.joined(separator: " "))
             # notify-send talks to the desktop through the session bus of the user's manager.
             Environment=DBUS_SESSION_BUS_ADDRESS=unix:path=%t/bus
 
@@ -89,8 +89,9 @@ struct ReminderUnits {
 
     /// One word of a command line as systemd reads it: in double quotes, with `\`, `"` escaped,
     /// `%` (a specifier) and `$` (a variable) doubled, and control characters as C escapes (a raw
-    /// carriage return would end the line, and systemd would refuse the unit).
-    static func quoted(_ word: String) -> String {
+    /// carriage return would end the line, and systemd would refuse the unit). The executable's
+    /// name is not searched for variables, so its `$` stays single there.
+    static func quoted(_ word: String, executable: Bool = false) -> String {
         var out = "\""
         // By scalars: a quote with a combining mark is one Character, but still a quote to systemd.
         for scalar in word.unicodeScalars {
@@ -98,7 +99,7 @@ struct ReminderUnits {
             case "\\": out += "\\\\"
             case "\"": out += "\\\""
             case "%": out += "%%"
-            case "$": out += "$$"
+            case "$": out += executable ? "$" : "$$"
             default:
                 if !Sanitizer.isUnsafe(scalar) {
                     out.unicodeScalars.append(scalar)

@@ -120,6 +120,30 @@ struct RemindCommandTests {
         #expect(verify.status == 0 && verify.stderr.isEmpty, "\(verify.stderr)")
     }
 
+    /// systemd reads the escaped path back as the same bytes: `verify` refuses an executable
+    /// it cannot find, so the binary is linked into a folder with the hard characters that
+    /// systemd allows in an executable's name, and named by the unit. (Spaces, quotes and
+    /// backslashes there are refused by systemd, and so by `remind`, with E042.)
+    @Test(arguments: ["é%n$x", "pct%%$$$", "ü-ß.d"])
+    func theEscapedExecutableIsFoundWhereSystemdReadsIt(_ folder: String) throws {
+        let dir = try temporaryDirectory()
+        let (environment, units) = try unitEnvironment(dir)
+        let file = try routineFile("Morning", in: dir, folder: folder)
+        let binary = (file as NSString).deletingLastPathComponent + "/routine"
+        try FileManager.default.linkItem(atPath: routineBinary.path, toPath: binary)
+        let installed = try shell(
+            "\"$BINARY\" remind \"$FILE\" --at 07:30 --install", environment: environment.merging(["BINARY": binary, "FILE": file]) { $1 })
+        #expect(installed.status == 0, "\(installed.stderr)")
+        let name = try #require(unitName(installed.stdout))
+        let service = try String(contentsOfFile: units + name + ".service", encoding: .utf8)
+        #expect(service.contains("ExecStart=\""), "\(service)")
+        let verify = try shell("systemd-analyze --user verify '\(units + name).timer' '\(units + name).service'", environment: environment)
+        #expect(verify.status == 0 && verify.stderr.isEmpty, "\(verify.stderr)")
+        try FileManager.default.removeItem(atPath: binary)
+        let missing = try shell("systemd-analyze --user verify '\(units + name).service'", environment: environment)
+        #expect(missing.stderr.contains("is not executable"), "the check finds the binary by the escaped name: \(missing.stderr)")
+    }
+
     @Test func aPathThatIsNotUTF8IsRefusedAndNothingWritten() throws {
         let dir = try temporaryDirectory()
         let (environment, units) = try unitEnvironment(dir)
