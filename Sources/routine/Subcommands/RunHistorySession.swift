@@ -1,3 +1,4 @@
+import ArgumentParser
 import RoutineHistory
 import RoutineKit
 
@@ -35,7 +36,7 @@ struct RunHistorySession {
         case fresh
         case resume(ResumePlan)
         /// Nothing runs: the person closed the input (0) or pressed Ctrl-C at the question.
-        case stop(Int32)
+        case stop(ExitCode)
     }
 
     mutating func open(_ options: HistoryOptions, disabled: Bool) throws {
@@ -81,7 +82,7 @@ struct RunHistorySession {
                 default: question = "  y: resume where it stopped · n: start a new run (the old one is kept) [Y/n] "
                 }
             case .tooLong: question = "  y: resume where it stopped · n: start a new run (the old one is kept) [Y/n] "
-            case .endOfInput: return .stop(0)
+            case .endOfInput: return .stop(.success)
             case .interrupted: return .stop(Interrupts.exitCode)
             }
         }

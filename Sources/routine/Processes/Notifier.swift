@@ -25,7 +25,7 @@ struct Notifier {
             if access(candidate, X_OK) == 0 { return candidate }
         }
         report(.missingNotifier(), colors: Terminal.wantsColor(.auto, fd: 2))
-        throw ExitCode(69)
+        throw Exit.programMissing
     }
 
     func run() throws {
@@ -81,7 +81,7 @@ struct Notifier {
         arguments += ["--", summary, TodayOutput.pango(body.joined(separator: "\n"))]
         guard let result = ChildProcess.run(program, arguments) else {
             report(.missingNotifier(), colors: Terminal.wantsColor(.auto, fd: 2))
-            throw ExitCode(69)
+            throw Exit.programMissing
         }
         if result.status != 0 {
             StandardError.write("routine: error: notify-send failed (status \(result.status)); is a desktop session running?\n")

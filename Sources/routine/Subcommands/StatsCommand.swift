@@ -64,7 +64,7 @@ struct StatsCommand: ParsableCommand {
                     "'\(id)' is not a \(wantsQuestion ? "question" : "habit") of '\(routine.name)'"
                     + nameHint(for: id, among: candidates, kind: wantsQuestion ? "questions" : "habits")
                 StandardError.write(visible: "Error: \(flag): \(message)\nUsage: \(RoutineCommand.usageString(for: Self.self))\n")
-                throw ExitCode(64)
+                throw Exit.usage
             }
         }
         let (report, runs) = try history.statsReport(of: routine, in: range, file: file)

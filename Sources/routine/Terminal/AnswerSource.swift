@@ -1,3 +1,4 @@
+import ArgumentParser
 import RoutineKit
 import RoutineTerminal
 
@@ -133,7 +134,7 @@ enum Interrupts {
     }
 
     /// The exit code for the signal that arrived: 128 + its number (130 for Ctrl-C).
-    static var exitCode: Int32 { 128 + (flag == 0 ? SIGINT : flag) }
+    static var exitCode: ExitCode { Exit.signalled(by: flag == 0 ? SIGINT : flag) }
 
     static func install() {
         var action = sigaction()

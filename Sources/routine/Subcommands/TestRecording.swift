@@ -29,7 +29,7 @@ struct TestRecording {
                 visible:
                     "routine: error: '\(testFile)' does not say which routine it tests: name it NAME.rt.test, or give the routine: routine test --record \(testFile) ROUTINE.rt --answers \(answers)\n"
             )
-            throw ExitCode(64)
+            throw Exit.usage
         }
         let loaded = try input.loadValid(routinePath)
         let lines: [String]
@@ -46,7 +46,8 @@ struct TestRecording {
         let taken = Set(parsed?.cases.map(\.name) ?? [])
         var script = lines
         if script.last == "" { script.removeLast() }
-        let (text, result) = TestRecorder.record(routine: loaded.routine, date: day, answers: script, name: name ?? "recorded \(day)", taken: taken)
+        let (text, result) = TestRecorder.record(
+            routine: loaded.routine, date: day, answers: script, name: name ?? "recorded \(day)", taken: taken)
         var bytes = existing?.bytes ?? []
         if bytes.isEmpty {
             // A file whose name does not say its routine names it on its first line.

@@ -84,7 +84,7 @@ struct PathsCommand: ParsableCommand {
             target = index
         } else {
             report(.unknownNodeArgument(id, option: "--to", of: routine), colors: input.colorsOnStandardError)
-            throw ExitCode(64)
+            throw Exit.usage
         }
         var seen = Set<String>()
         var lines: [String] = []

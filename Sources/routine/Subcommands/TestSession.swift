@@ -48,7 +48,7 @@ struct TestSession {
         let uncovered = coverage ? reportCoverage() : 0
         finish(uncovered: uncovered)
         if unreadable { throw Exit.unreadable }
-        if broken { throw ExitCode(65) }
+        if broken { throw Exit.testFileRefused }
         if failed > 0 || (strict && uncovered > 0) { throw Exit.errors }
     }
 

@@ -87,7 +87,7 @@ struct RunCommand: ParsableCommand {
         let choice = session.resumeChoice(resume: resume, fresh: fresh, interactive: interactive, source: &source, out: &out)
         if case .stop(let code) = choice {
             out.flush()
-            if code != 0 { throw ExitCode(code) }
+            if code != .success { throw code }
             return
         }
         var run = session.begin(choice)
@@ -143,7 +143,7 @@ struct RunCommand: ParsableCommand {
         switch result {
         case .completed, .quit: return
         case .incomplete: throw Exit.answersRanOut
-        case .interrupted: throw ExitCode(Interrupts.exitCode)
+        case .interrupted: throw Interrupts.exitCode
         }
     }
 

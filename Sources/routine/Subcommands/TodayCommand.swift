@@ -113,7 +113,7 @@ struct TodayCommand: ParsableCommand {
         }
         out.flush()
         if check, totals.pending > 0 {
-            OutputFailure.resultSoFar = 1
+            OutputFailure.resultSoFar = Exit.errors.rawValue
             throw Exit.errors
         }
     }

@@ -7,6 +7,6 @@ enum Graphviz {
         let (diagnostic, missing) = GraphvizRenderer.render(dot, as: kind, to: output)
         guard let diagnostic else { return }
         report(diagnostic, colors: colors)
-        throw missing ? ExitCode(69) : Exit.outputFailed
+        throw missing ? Exit.programMissing : Exit.outputFailed
     }
 }

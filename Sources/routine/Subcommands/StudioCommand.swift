@@ -58,6 +58,9 @@ struct StudioCommand: ParsableCommand {
         let open = self.open
         let deadlines = Self.endWithinASecond()
         defer { deadlines.forEach { $0.cancel() } }
+        // Waited for here rather than by making the command an AsyncParsableCommand: that needs
+        // an async root, whose runtime opens a descriptor before main, at the lowest free number,
+        // so that every subcommand would take a closed standard input or output for open.
         let done = DispatchSemaphore(value: 0)
         nonisolated(unsafe) var failure: Error?
         Task.detached {
@@ -73,7 +76,7 @@ struct StudioCommand: ParsableCommand {
         done.wait()
         if let failure {
             StandardError.write("error: the studio stopped: \(failure)\n")
-            throw ExitCode(1)
+            throw Exit.errors
         }
     }
 
@@ -87,7 +90,7 @@ struct StudioCommand: ParsableCommand {
             let queue = DispatchQueue(label: "routine-studio.end")
             let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
             source.setEventHandler {
-                queue.asyncAfter(deadline: .now() + .milliseconds(800)) { _exit(number == SIGINT ? 130 : 143) }
+                queue.asyncAfter(deadline: .now() + .milliseconds(800)) { _exit(Exit.signalled(by: number).rawValue) }
             }
             source.resume()
             return source

@@ -24,7 +24,7 @@ struct LSPCommand: ParsableCommand {
 
     func run() throws {
         let code = ServerLoop.run(documentation: documentation ?? Self.localGrammar())
-        if code != 0 { throw ExitCode(code) }
+        if code != 0 { throw Exit.errors }
     }
 
     /// A `file:` address of grammar.md in a folder above the running binary (a checkout's
