@@ -5,7 +5,7 @@ import RoutineKit
 /// One test file as `routine test` reads it: parsed, its routine loaded, checked against it.
 struct LoadedTestFile {
     let source: SourceFile
-    let parsed: TestFile
+    let parsed: ScenarioFile
     /// The routine's path as shown, relative to where the command runs.
     let routinePath: String
     let routine: LoadedRoutine?
@@ -14,13 +14,13 @@ struct LoadedTestFile {
 
     var runnable: Bool { routine != nil && !diagnostics.hasErrors }
 
-    func resolve(_ path: String) -> String { TestFile.resolve(path, besideTestAt: source.name) }
+    func resolve(_ path: String) -> String { ScenarioFile.resolve(path, besideTestAt: source.name) }
 
     init(_ source: SourceFile, input: InputOptions) {
         self.source = source
-        let (parsed, syntax) = TestParser.parse(source)
+        let (parsed, syntax) = ScenarioParser.parse(source)
         self.parsed = parsed
-        let (path, routine, found) = TestChecker.resolve(parsed, testPath: source.name, load: { input.read($0) })
+        let (path, routine, found) = ScenarioChecker.resolve(parsed, testPath: source.name, load: { input.read($0) })
         routinePath = path ?? ""
         let diagnostics = syntax + (syntax.hasErrors ? found.filter { $0.code == .testRoutineUnavailable } : found)
         self.routine = routine
@@ -63,7 +63,7 @@ struct TestHistories {
     }
 
     /// What `testCase`'s history says of its day, or the diagnostic that stops it.
-    mutating func facts(_ testCase: TestCase, of file: LoadedTestFile, routine: Routine) -> Result<Facts, Diagnostic> {
+    mutating func facts(_ testCase: Scenario, of file: LoadedTestFile, routine: Routine) -> Result<Facts, Diagnostic> {
         guard let history = testCase.history else { return .success(Facts()) }
         let path = file.resolve(history.path)
         let store: HistoryStore

@@ -23,8 +23,8 @@ struct TestRecording {
             throw Exit.unreadable
         }
         // The routine: the one named, else the one the file names, else the file's own name.
-        let parsed = existing.map { TestParser.parse($0).file }
-        guard let routinePath = routine ?? (parsed ?? TestFile()).routinePath(forTestAt: testFile) else {
+        let parsed = existing.map { ScenarioParser.parse($0).file }
+        guard let routinePath = routine ?? (parsed ?? ScenarioFile()).routinePath(forTestAt: testFile) else {
             StandardError.write(
                 visible:
                     "routine: error: '\(testFile)' does not say which routine it tests: name it NAME.rt.test, or give the routine: routine test --record \(testFile) ROUTINE.rt --answers \(answers)\n"
@@ -46,16 +46,16 @@ struct TestRecording {
         let taken = Set(parsed?.cases.map(\.name) ?? [])
         var script = lines
         if script.last == "" { script.removeLast() }
-        let (text, result) = TestRecorder.record(
+        let (text, result) = ScenarioRecorder.record(
             routine: loaded.routine, date: day, answers: script, name: name ?? "recorded \(day)", taken: taken)
         var bytes = existing?.bytes ?? []
         if bytes.isEmpty {
             // A file whose name does not say its routine names it on its first line.
-            let derived = TestFile().routinePath(forTestAt: testFile)
+            let derived = ScenarioFile().routinePath(forTestAt: testFile)
             if routine != nil, derived != routinePath {
-                let folder = TestFile.resolve("", besideTestAt: testFile)
+                let folder = ScenarioFile.resolve("", besideTestAt: testFile)
                 let relative = folder.isEmpty || !routinePath.hasPrefix(folder) ? routinePath : String(routinePath.dropFirst(folder.count))
-                bytes += Array("routine \(TestText.argument(relative))\n\n".utf8)
+                bytes += Array("routine \(ScenarioText.argument(relative))\n\n".utf8)
             }
         } else {
             if bytes.last != 0x0A { bytes.append(0x0A) }

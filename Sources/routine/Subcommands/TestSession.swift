@@ -16,8 +16,8 @@ struct TestSession {
     private var broken = false
     private var unreadable = false
     /// Coverage by routine path, in the order routines were first met.
-    private var coverages: [(path: String, coverage: TestCoverage)] = []
-    private var suites: [(file: String, outcomes: [TestOutcome], seconds: Double)] = []
+    private var coverages: [(path: String, coverage: ScenarioCoverage)] = []
+    private var suites: [(file: String, outcomes: [ScenarioOutcome], seconds: Double)] = []
     /// Each routine's coverage as JUnit shows it.
     private var coverageCases: [(routine: String, summary: String, failure: String?)] = []
     private let colors: Bool
@@ -77,17 +77,17 @@ struct TestSession {
             if ways == nil { ways = .some(try? PathExplorer(routine).summarize().count) }
             return ways!
         }
-        var outcomes: [TestOutcome] = []
+        var outcomes: [ScenarioOutcome] = []
         var table = LineTable(source)
         let slot = coverageSlot(file.routinePath, routine)
         for testCase in file.parsed.cases {
-            var outcome: TestOutcome
+            var outcome: ScenarioOutcome
             switch histories.facts(testCase, of: file, routine: routine) {
             case .success(let facts):
-                outcome = TestRunner.run(
+                outcome = ScenarioRunner.run(
                     testCase, routine: routine, doneThisWeek: facts.doneThisWeek, doneEarlier: facts.doneEarlier, ways: countWays)
             case .failure(let diagnostic):
-                outcome = TestOutcome(name: testCase.name, span: testCase.span, failure: diagnostic)
+                outcome = ScenarioOutcome(name: testCase.name, span: testCase.span, failure: diagnostic)
             }
             if outcome.passed { passed += 1 } else { failed += 1 }
             if coverage { coverages[slot].coverage.add(outcome) }
@@ -99,14 +99,14 @@ struct TestSession {
 
     private mutating func coverageSlot(_ path: String, _ routine: Routine) -> Int {
         if let k = coverages.firstIndex(where: { $0.path == path }) { return k }
-        coverages.append((path, TestCoverage(routine: routine)))
+        coverages.append((path, ScenarioCoverage(routine: routine)))
         return coverages.count - 1
     }
 
-    private mutating func write(_ outcome: TestOutcome, source: SourceFile, routine: String, table: inout LineTable) {
+    private mutating func write(_ outcome: ScenarioOutcome, source: SourceFile, routine: String, table: inout LineTable) {
         switch format {
         case .json:
-            out.write(TestReport.json(outcome, file: source, routine: routine, table: &table))
+            out.write(ScenarioReport.json(outcome, file: source, routine: routine, table: &table))
         case .junit:
             break
         case .rich, .short:
@@ -152,7 +152,7 @@ struct TestSession {
             let renderer = DiagnosticRenderer(style: .short, colors: false)
             let sources = Dictionary(suites.map { ($0.file, $0.file) }, uniquingKeysWith: { a, _ in a })
             out.write(
-                TestReport.junit(
+                ScenarioReport.junit(
                     suites, coverage: coverageCases,
                     rendered: { file, diagnostic in
                         let bytes = (try? InputReader.read(sources[file] ?? file).get().bytes) ?? []

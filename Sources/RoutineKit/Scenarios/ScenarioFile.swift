@@ -1,15 +1,15 @@
 /// A parsed `.rt.test` file: the routine it tests and its cases.
-public struct TestFile: Sendable {
+public struct ScenarioFile: Sendable {
     /// The routine named by a `routine FILE` line, relative to the test file; nil when the
     /// test file's own name says it (`morning.rt.test` tests `morning.rt`).
     public var routinePath: (path: String, span: Span)?
-    public var cases: [TestCase] = []
+    public var cases: [Scenario] = []
 
     public init() {}
 }
 
 /// One named case: a day to run on, an optional history, and lines in order.
-public struct TestCase: Sendable {
+public struct Scenario: Sendable {
     public var name: String
     /// The `case NAME` line.
     public var span: Span
@@ -17,7 +17,7 @@ public struct TestCase: Sendable {
     public var weekday: Weekdays?
     /// The export (JSON Lines) to load into the case's own history, relative to the test file.
     public var history: (path: String, span: Span)?
-    public var steps: [TestStep] = []
+    public var steps: [ScenarioLine] = []
 
     /// The day the case runs on: its `date`, else its `weekday` in the week of 2024-01-01
     /// (a Monday), else that Monday; a case never depends on the day it is run.
@@ -29,14 +29,14 @@ public struct TestCase: Sendable {
 }
 
 /// One line of a case after its setup.
-public struct TestStep: Sendable {
+public struct ScenarioLine: Sendable {
     public enum Kind: Sendable {
         /// `answer TEXT`: the person's answer to the question asked.
         case answer(String)
         /// `do d|s|b|q|VALUE`: what the person does at the current step.
-        case act(TestAction)
+        case act(ScenarioAction)
         /// `expect [next|eventually] EVENT`.
-        case expect(TestEvent, eventually: Bool)
+        case expect(TranscriptEvent, eventually: Bool)
         /// `expect ways N`: the routine's number of ways through.
         case ways(Int)
         /// `expect not-reached ID`: the node is neither asked nor recorded in the whole run.
@@ -51,7 +51,7 @@ public struct TestStep: Sendable {
 }
 
 /// What `do` does: the run's own vocabulary, as `run` reads it.
-public enum TestAction: Hashable, Sendable {
+public enum ScenarioAction: Hashable, Sendable {
     case done, skip, back, quit
     case value(Double)
 
@@ -68,7 +68,7 @@ public enum TestAction: Hashable, Sendable {
 }
 
 /// One event of a case's transcript, as an `expect` line names it and as failures show it.
-public enum TestEvent: Hashable, Sendable {
+public enum TranscriptEvent: Hashable, Sendable {
     case habit(String, HabitResult)
     /// A habit passed over because a log or an earlier run had done it that day;
     /// `expect habit ID not-scheduled` without a reason matches it too.
@@ -87,14 +87,14 @@ public enum TestEvent: Hashable, Sendable {
         case .passedOver(let id, let reason): "habit \(id) \(HabitResult.notScheduled.rawValue) \(reason.rawValue)"
         case .value(let id, let value): "value \(id) \(NumberText.format(value))"
         case .question(let id): "question \(id)"
-        case .answer(_, let option): "answer \(TestText.argument(option))"
+        case .answer(_, let option): "answer \(ScenarioText.argument(option))"
         case .end(let result): "end \(result.rawValue)"
         }
     }
 
     /// Whether the event `actual` satisfies this expectation: a value expectation is met by
     /// the same value, and a habit expected done by a numeric habit done with any value.
-    func matches(_ actual: TestEvent) -> Bool {
+    func matches(_ actual: TranscriptEvent) -> Bool {
         switch (self, actual) {
         case (.habit(let id, .done), .value(let other, _)): id == other
         case (.habit(let id, .notScheduled), .passedOver(let other, _)): id == other
@@ -104,7 +104,7 @@ public enum TestEvent: Hashable, Sendable {
 }
 
 /// How the test format writes free text.
-public enum TestText {
+public enum ScenarioText {
     /// `text` as it may follow a keyword: bare when it reads back the same, else quoted.
     public static func argument(_ text: String) -> String {
         let plain =
@@ -115,7 +115,7 @@ public enum TestText {
     }
 }
 
-extension TestFile {
+extension ScenarioFile {
     /// The routine a test file at `path` tests: its `routine` line (relative to the test
     /// file's folder), else its own name without `.test` (`morning.rt.test` tests
     /// `morning.rt`); nil when neither says.

@@ -1,7 +1,7 @@
 /// What can be said of a test file against its routine before anything runs: every node an
 /// `expect` names exists and is of the kind it names, and every answer is some question's.
-public enum TestChecker {
-    public static func check(_ file: TestFile, against routine: Routine) -> [Diagnostic] {
+public enum ScenarioChecker {
+    public static func check(_ file: ScenarioFile, against routine: Routine) -> [Diagnostic] {
         let ids = routine.indexByID()
         let habits = ids.keys.filter { !routine.isQuestion(ids[$0]!) }.sorted()
         let questions = ids.keys.filter { routine.isQuestion(ids[$0]!) }.sorted()
@@ -33,12 +33,12 @@ public enum TestChecker {
     }
 }
 
-extension TestChecker {
+extension ScenarioChecker {
     /// A test file at `testPath` with its routine: found (E406 when it cannot be, or has
     /// errors), loaded with `load`, and the file checked against it. The routine is nil when
     /// the file's cases cannot run.
     public static func resolve(
-        _ file: TestFile, testPath: String, load: (String) -> Result<LoadedRoutine, Diagnostic>
+        _ file: ScenarioFile, testPath: String, load: (String) -> Result<LoadedRoutine, Diagnostic>
     ) -> (routinePath: String?, routine: LoadedRoutine?, diagnostics: [Diagnostic]) {
         let span = file.routinePath?.span ?? Span(at: 0)
         guard let path = file.routinePath(forTestAt: testPath) else {

@@ -1,11 +1,11 @@
 /// Reads a `.rt.test` file. It recovers at every line: a line with a mistake is reported and
 /// left out, and the lines after it are read as usual, so one typo costs one diagnostic.
-public enum TestParser {
-    public static func parse(_ file: SourceFile) -> (file: TestFile, diagnostics: [Diagnostic]) {
-        let (tokens, lexed) = TestLexer.tokens(file.bytes)
+public enum ScenarioParser {
+    public static func parse(_ file: SourceFile) -> (file: ScenarioFile, diagnostics: [Diagnostic]) {
+        let (tokens, lexed) = ScenarioLexer.tokens(file.bytes)
         var state = State(bytes: file.bytes)
         state.diagnostics.append(contentsOf: lexed)
-        var line: [TestToken] = []
+        var line: [ScenarioToken] = []
         for token in tokens {
             if token.kind == .newline {
                 state.read(line)
@@ -29,8 +29,8 @@ public enum TestParser {
 
     private struct State {
         let bytes: [UInt8]
-        var file = TestFile()
-        var current: TestCase?
+        var file = ScenarioFile()
+        var current: Scenario?
         var names: [String: Span] = [:]
         var diagnostics = DiagnosticList()
 
@@ -41,13 +41,13 @@ public enum TestParser {
 
         /// The source text from the first token to the last, as written; a single quoted
         /// string is its decoded value.
-        func text(_ tokens: ArraySlice<TestToken>) -> String {
+        func text(_ tokens: ArraySlice<ScenarioToken>) -> String {
             if tokens.count == 1, let only = tokens.first, only.kind == .string { return only.value }
             guard let first = tokens.first, let last = tokens.last else { return "" }
             return String(decoding: bytes[first.span.lowerBound..<last.span.upperBound], as: UTF8.self)
         }
 
-        mutating func read(_ line: [TestToken]) {
+        mutating func read(_ line: [ScenarioToken]) {
             guard let first = line.first else { return }
             let span = first.span.union(line.last!.span)
             let rest = line.dropFirst()
@@ -72,10 +72,10 @@ public enum TestParser {
                 let name = text(rest)
                 if let earlier = names[name] { diagnostics.append(.duplicateTestLine("case '\(name)'", at: span, first: earlier)) }
                 names[name] = span
-                current = TestCase(name: name, span: span)
+                current = Scenario(name: name, span: span)
             default:
                 guard current != nil else {
-                    if TestParser.keywords.contains(first.value) {
+                    if ScenarioParser.keywords.contains(first.value) {
                         return diagnostics.append(.misplacedTestLine(first.value, at: first.span, inCase: false))
                     }
                     return diagnostics.append(.unknownTestLine(first.value, at: first.span))
@@ -84,10 +84,10 @@ public enum TestParser {
             }
         }
 
-        private mutating func readCaseLine(_ first: TestToken, _ rest: ArraySlice<TestToken>, span: Span) {
+        private mutating func readCaseLine(_ first: ScenarioToken, _ rest: ArraySlice<ScenarioToken>, span: Span) {
             let argument = rest.first.map { $0.span.union(rest.last!.span) } ?? Span(at: span.upperBound)
-            func step(_ kind: TestStep.Kind, _ argumentSpan: Span = argument) {
-                current!.steps.append(TestStep(kind: kind, span: span, argumentSpan: argumentSpan))
+            func step(_ kind: ScenarioLine.Kind, _ argumentSpan: Span = argument) {
+                current!.steps.append(ScenarioLine(kind: kind, span: span, argumentSpan: argumentSpan))
             }
             switch first.value {
             case "date", "weekday", "history":
@@ -112,7 +112,7 @@ public enum TestParser {
             }
         }
 
-        private mutating func readSetup(_ keyword: String, _ rest: ArraySlice<TestToken>, span: Span) {
+        private mutating func readSetup(_ keyword: String, _ rest: ArraySlice<ScenarioToken>, span: Span) {
             switch keyword {
             case "date":
                 guard let word = single(rest, "date", "a date, such as 'date 2026-11-23'", span: span) else { return }
@@ -137,7 +137,7 @@ public enum TestParser {
             }
         }
 
-        private mutating func readExpect(_ words: ArraySlice<TestToken>, span: Span) {
+        private mutating func readExpect(_ words: ArraySlice<ScenarioToken>, span: Span) {
             var rest = words
             var eventually = false
             var strictness: String?
@@ -146,7 +146,7 @@ public enum TestParser {
                 strictness = word.value
                 rest = rest.dropFirst()
             }
-            guard let kind = rest.first, kind.kind == .word, TestParser.expectations.contains(kind.value), kind.value != "next",
+            guard let kind = rest.first, kind.kind == .word, ScenarioParser.expectations.contains(kind.value), kind.value != "next",
                 kind.value != "eventually"
             else {
                 let what = "habit, question, value, end, ways or not-reached"
@@ -155,8 +155,8 @@ public enum TestParser {
             }
             let arguments = rest.dropFirst()
             let argument = arguments.first.map { $0.span.union(arguments.last!.span) } ?? Span(at: span.upperBound)
-            func add(_ step: TestStep.Kind, _ at: Span = argument) {
-                current!.steps.append(TestStep(kind: step, span: span, argumentSpan: at))
+            func add(_ step: ScenarioLine.Kind, _ at: Span = argument) {
+                current!.steps.append(ScenarioLine(kind: step, span: span, argumentSpan: at))
             }
             switch kind.value {
             case "habit":
@@ -205,7 +205,7 @@ public enum TestParser {
         }
 
         /// The one word after a keyword; reports a missing word or extra words.
-        private mutating func single(_ words: ArraySlice<TestToken>, _ keyword: String, _ what: String, span: Span) -> TestToken? {
+        private mutating func single(_ words: ArraySlice<ScenarioToken>, _ keyword: String, _ what: String, span: Span) -> ScenarioToken? {
             guard let word = words.first else {
                 diagnostics.append(.missingTestArgument(keyword, what, at: span))
                 return nil
@@ -218,7 +218,7 @@ public enum TestParser {
             return word
         }
 
-        private mutating func pair(_ words: ArraySlice<TestToken>, _ keyword: String, span: Span) -> (TestToken, TestToken)? {
+        private mutating func pair(_ words: ArraySlice<ScenarioToken>, _ keyword: String, span: Span) -> (ScenarioToken, ScenarioToken)? {
             let shape =
                 keyword == "habit" ? "an ID and a result, such as 'expect habit water done'" : "an ID and a number, such as 'expect value pushups 30'"
             guard words.count >= 2 else {
@@ -232,7 +232,7 @@ public enum TestParser {
             return (words[words.startIndex], words[words.startIndex + 1])
         }
 
-        static func action(_ word: String) -> TestAction? {
+        static func action(_ word: String) -> ScenarioAction? {
             switch word.lowercased() {
             case "d", "done": .done
             case "s", "skip": .skip

@@ -4,9 +4,9 @@ import Testing
 @testable import RoutineKit
 
 /// The `.rt.test` format, line by line, and its diagnostics.
-struct TestFileParserTests {
-    static func parse(_ text: String) -> (TestFile, [Diagnostic]) {
-        let (file, diagnostics) = TestParser.parse(SourceFile(name: "t.rt.test", text: text))
+struct ScenarioParserTests {
+    static func parse(_ text: String) -> (ScenarioFile, [Diagnostic]) {
+        let (file, diagnostics) = ScenarioParser.parse(SourceFile(name: "t.rt.test", text: text))
         return (file, diagnostics)
     }
 
@@ -40,7 +40,7 @@ struct TestFileParserTests {
         .init(line: "expect not-reached run", expected: "not-reached run"),
     ]
 
-    static func describe(_ step: TestStep) -> String {
+    static func describe(_ step: ScenarioLine) -> String {
         switch step.kind {
         case .answer(let text): "answer \(text)"
         case .act(let action): "do \(action.input)"
@@ -119,9 +119,9 @@ struct TestFileParserTests {
     @Test func lexerNeverFailsOnAnyByte() {
         var bytes: [UInt8] = []
         for b in 0...255 { bytes += [UInt8(b), 0x22, 0x0A, 0x5C, UInt8(b)] }
-        let (tokens, _) = TestLexer.tokens(bytes)
+        let (tokens, _) = ScenarioLexer.tokens(bytes)
         for token in tokens { #expect(token.span.upperBound <= bytes.count && token.span.lowerBound <= token.span.upperBound) }
-        _ = TestParser.parse(SourceFile(name: "x", bytes: bytes))
+        _ = ScenarioParser.parse(SourceFile(name: "x", bytes: bytes))
     }
 
     @Test func positionsAreByteRanges() {
@@ -143,7 +143,7 @@ struct TestFileParserTests {
     @Test func checkerFindsUnknownNodesAndOptions() {
         let routine = load("routine \"R\"\nhabit water \"W\" -> mood\nquestion mood \"M\"\n  \"Great\"\n  \"Okay\"\n").routine
         let (file, _) = Self.parse("case a\nexpect habit watr done\nexpect question water\nanswer Fine\nanswer gr\nexpect not-reached mood\n")
-        let found = TestChecker.check(file, against: routine)
+        let found = ScenarioChecker.check(file, against: routine)
         #expect(found.map(\.code.rawValue) == ["E405", "E405", "E405"])
         #expect(found.first?.fixIt?.replacement == "water")
     }
@@ -157,13 +157,13 @@ struct TestFileParserTests {
     func checkerReadsAnswersAsTheRunDoes(_ answer: String, taken: Bool) {
         let routine = load("routine \"R\"\nquestion mood \"M\"\n  \"😀 Great\"\n  \"😴 Badly\"\n").routine
         let (file, _) = Self.parse("case a\nanswer \(answer)\n")
-        #expect(TestChecker.check(file, against: routine).isEmpty == taken)
+        #expect(ScenarioChecker.check(file, against: routine).isEmpty == taken)
     }
 }
 
 /// Each bad test file in Fixtures/testfiles beside its rendering (`.expected` rich, `.short`);
 /// `RECORD_GOLDEN=1` re-records them.
-struct GoldenTestFileDiagnosticTests {
+struct GoldenScenarioDiagnosticTests {
     static let folder = testsDirectory.appendingPathComponent("Fixtures/testfiles")
 
     static var fixtures: [String] {
@@ -173,9 +173,9 @@ struct GoldenTestFileDiagnosticTests {
     static func rendered(_ name: String, style: DiagnosticRenderer.Style) throws -> String {
         let bytes = try [UInt8](Data(contentsOf: folder.appendingPathComponent(name)))
         let file = SourceFile(name: "testfiles/" + name, bytes: bytes)
-        let (parsed, diagnostics) = TestParser.parse(file)
+        let (parsed, diagnostics) = ScenarioParser.parse(file)
         let routine = load("routine \"R\"\nhabit water \"W\" -> mood\nquestion mood \"M\"\n  \"Great\"\n  \"Okay\"\n").routine
-        let all = diagnostics.hasErrors ? diagnostics : TestChecker.check(parsed, against: routine)
+        let all = diagnostics.hasErrors ? diagnostics : ScenarioChecker.check(parsed, against: routine)
         return DiagnosticRenderer(style: style, colors: false).render(all, in: file)
     }
 

@@ -1,7 +1,7 @@
 /// Writes a case from a scripted run: the answers as `answer` and `do` lines, and every event
 /// the run produced as the `expect` line that checks it, so the case passes as recorded and
 /// can then be edited.
-public enum TestRecorder {
+public enum ScenarioRecorder {
     /// The case's text (ending with a line break) and how the run ended. `name` must not be
     /// one of `taken`; a number is added until it is not.
     public static func record(
@@ -29,7 +29,7 @@ public enum TestRecorder {
                 case .record(let record):
                     let id = routine.id(of: record.node)
                     switch record.outcome {
-                    case .answer(let option): lines.append("answer \(TestText.argument(routine.answer(option, of: record.node)))")
+                    case .answer(let option): lines.append("answer \(ScenarioText.argument(routine.answer(option, of: record.node)))")
                     case .habit(.done, .some(let value)):
                         lines += ["do \(NumberText.format(value))", "expect value \(id) \(NumberText.format(value))"]
                     case .habit(.done, nil): lines += ["do d", "expect habit \(id) done"]

@@ -3,7 +3,7 @@ import Testing
 @testable import RoutineKit
 
 /// Cases run by the engine: what passes, and where and why what fails does.
-struct TestRunnerTests {
+struct ScenarioRunnerTests {
     static let routine = load(
         """
         routine "R"
@@ -61,9 +61,9 @@ struct TestRunnerTests {
     func run(_ c: Case) {
         let text = "case t\n" + c.lines + "\n"
         let file = SourceFile(name: "t.rt.test", text: text)
-        let (parsed, diagnostics) = TestParser.parse(file)
+        let (parsed, diagnostics) = ScenarioParser.parse(file)
         #expect(diagnostics.isEmpty)
-        let outcome = TestRunner.run(parsed.cases[0], routine: Self.routine, ways: { try? PathExplorer(Self.routine).summarize().count })
+        let outcome = ScenarioRunner.run(parsed.cases[0], routine: Self.routine, ways: { try? PathExplorer(Self.routine).summarize().count })
         guard let expected = c.failure else {
             #expect(outcome.failure == nil, "\(outcome.failure?.message ?? "")")
             return
@@ -76,8 +76,8 @@ struct TestRunnerTests {
     }
 
     @Test func aLaterMatchIsPointedOut() throws {
-        let (parsed, _) = TestParser.parse(SourceFile(name: "t", text: "case t\ndo d\nexpect question q\n"))
-        let failure = try #require(TestRunner.run(parsed.cases[0], routine: Self.routine).failure)
+        let (parsed, _) = ScenarioParser.parse(SourceFile(name: "t", text: "case t\ndo d\nexpect question q\n"))
+        let failure = try #require(ScenarioRunner.run(parsed.cases[0], routine: Self.routine).failure)
         #expect(
             failure.notes.map(\.message).prefix(3) == [
                 "expected: question q", "actual: habit a done", "question q comes later: 'expect eventually' passes over the events before it",
@@ -85,23 +85,23 @@ struct TestRunnerTests {
     }
 
     @Test func aPassingCaseReachesWhatItAnswered() {
-        let (parsed, _) = TestParser.parse(SourceFile(name: "t", text: "case t\nweekday mon\ndo d\nanswer yes\ndo 3\ndo s\n"))
-        let outcome = TestRunner.run(parsed.cases[0], routine: Self.routine)
+        let (parsed, _) = ScenarioParser.parse(SourceFile(name: "t", text: "case t\nweekday mon\ndo d\nanswer yes\ndo 3\ndo s\n"))
+        let outcome = ScenarioRunner.run(parsed.cases[0], routine: Self.routine)
         #expect(outcome.habits == [0, 2, 3])
         #expect(outcome.answers == [OptionRef(node: 1, option: 0)])
-        var coverage = TestCoverage(routine: Self.routine)
+        var coverage = ScenarioCoverage(routine: Self.routine)
         coverage.add(outcome)
         #expect(coverage.summary == "answers 1 of 2, habits 3 of 3")
         #expect(coverage.uncovered().map(\.message) == ["no passing case answers 'no' to 'q'"])
     }
 
     @Test func aRecordedCasePasses() {
-        let (text, result) = TestRecorder.record(
+        let (text, result) = ScenarioRecorder.record(
             routine: Self.routine, date: CalendarDate("2026-11-23")!, answers: ["d", "yes", "x", "3", "d"], name: "r")
         #expect(result == .completed)
-        let (parsed, diagnostics) = TestParser.parse(SourceFile(name: "t", text: text))
+        let (parsed, diagnostics) = ScenarioParser.parse(SourceFile(name: "t", text: text))
         #expect(diagnostics.isEmpty)
-        #expect(TestRunner.run(parsed.cases[0], routine: Self.routine).passed)
+        #expect(ScenarioRunner.run(parsed.cases[0], routine: Self.routine).passed)
     }
 
     @Test func randomFilesNeverStopTheParserOrTheRunner() {
@@ -115,9 +115,9 @@ struct TestRunnerTests {
             for _ in 0..<(random.next() % 40) {
                 text += words[Int(random.next() % UInt64(words.count))] + (random.next() % 3 == 0 ? "\n" : " ")
             }
-            let (parsed, _) = TestParser.parse(SourceFile(name: "t", text: text))
-            for c in parsed.cases { _ = TestRunner.run(c, routine: Self.routine) }
-            _ = TestChecker.check(parsed, against: Self.routine)
+            let (parsed, _) = ScenarioParser.parse(SourceFile(name: "t", text: text))
+            for c in parsed.cases { _ = ScenarioRunner.run(c, routine: Self.routine) }
+            _ = ScenarioChecker.check(parsed, against: Self.routine)
         }
     }
 }

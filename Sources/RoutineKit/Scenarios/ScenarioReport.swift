@@ -1,8 +1,8 @@
 /// The machine-readable forms of `routine test`'s results.
-public enum TestReport {
+public enum ScenarioReport {
     /// One case as a JSON object: where it is, whether it passed, its failure as `check
     /// --format json` writes a diagnostic, and its transcript in the test file's words.
-    public static func json(_ outcome: TestOutcome, file: SourceFile, routine: String, table: inout LineTable) -> JSONValue {
+    public static func json(_ outcome: ScenarioOutcome, file: SourceFile, routine: String, table: inout LineTable) -> JSONValue {
         var members: [(String, JSONValue)] = [
             ("file", .string(file.name)), ("routine", .string(routine)), ("case", .string(outcome.name)),
             ("line", .int(table.locate(outcome.span.lowerBound).line)), ("result", .string(outcome.passed ? "pass" : "fail")),
@@ -17,7 +17,8 @@ public enum TestReport {
     /// With `coverage`, a last suite named "coverage" holds one test per routine (its share
     /// covered), failed with the list of what is not covered when `--strict` fails it.
     public static func junit(
-        _ suites: [(file: String, outcomes: [TestOutcome], seconds: Double)], coverage: [(routine: String, summary: String, failure: String?)] = [],
+        _ suites: [(file: String, outcomes: [ScenarioOutcome], seconds: Double)],
+        coverage: [(routine: String, summary: String, failure: String?)] = [],
         rendered: (String, Diagnostic) -> String
     ) -> String {
         let tests = suites.reduce(0) { $0 + $1.outcomes.count } + coverage.count

@@ -3,7 +3,7 @@ import RoutineKit
 extension LanguageServer {
     /// Completion in a test file: its keywords, node IDs of the kind a line names, results,
     /// and at `answer` the options, those of the question asked at that point first.
-    func testCompletion(_ test: TestSnapshot, _ params: JSON) throws(ResponseError) -> JSON {
+    func testCompletion(_ test: ScenarioSnapshot, _ params: JSON) throws(ResponseError) -> JSON {
         guard let position = Position(params["position"]) else { throw .invalidParams("the request has no valid position") }
         let offset = try test.positions.offset(position)
         let bytes = test.file.bytes
@@ -34,7 +34,8 @@ extension LanguageServer {
         var rest = words.dropFirst()
         switch words.first {
         case nil:
-            let keywords = test.parsed.cases.isEmpty && test.parsed.routinePath == nil ? TestParser.keywords : Array(TestParser.keywords.dropFirst())
+            let keywords =
+                test.parsed.cases.isEmpty && test.parsed.routinePath == nil ? ScenarioParser.keywords : Array(ScenarioParser.keywords.dropFirst())
             return items(keywords.map { ($0, nil) })
         case "weekday": return rest.isEmpty ? items(Weekdays.dayNames.map { ($0, nil) }) : []
         case "do":
@@ -48,7 +49,7 @@ extension LanguageServer {
             if rest.first == "next" || rest.first == "eventually" { rest = rest.dropFirst() }
             guard let kind = rest.first else {
                 let strict = words.count == 2
-                return items((strict ? ["habit", "question", "value", "end"] : Array(TestParser.expectations)).map { ($0, nil) })
+                return items((strict ? ["habit", "question", "value", "end"] : Array(ScenarioParser.expectations)).map { ($0, nil) })
             }
             let arguments = rest.dropFirst()
             switch (kind, arguments.count) {
@@ -68,14 +69,14 @@ extension LanguageServer {
     }
 
     /// The options of every question, the question the case is at on this line first.
-    private func answerItems(_ test: TestSnapshot, at offset: Int, from start: Int, items: ([(String, String?)], Int, Int) -> JSON) -> JSON {
+    private func answerItems(_ test: ScenarioSnapshot, at offset: Int, from start: Int, items: ([(String, String?)], Int, Int) -> JSON) -> JSON {
         guard let routine = test.routine?.routine else { return [] }
         var asked: Int?
         if let testCase = test.parsed.cases.last(where: { $0.span.lowerBound < offset }) {
             var upTo = testCase
             upTo.steps = testCase.steps.filter { $0.span.upperBound < start }
             upTo.history = nil
-            asked = TestRunner.run(upTo, routine: routine).waitingAt
+            asked = ScenarioRunner.run(upTo, routine: routine).waitingAt
         }
         var order = (0..<routine.nodeCount).filter { routine.isQuestion($0) }
         if let asked, let k = order.firstIndex(of: asked) { order.insert(order.remove(at: k), at: 0) }
@@ -83,7 +84,7 @@ extension LanguageServer {
         var seen = Set<String>()
         for node in order {
             for k in 0..<routine.optionCount(of: node) {
-                let text = TestText.argument(routine.answer(k, of: node))
+                let text = ScenarioText.argument(routine.answer(k, of: node))
                 if seen.insert(text).inserted { labels.append((text, "\(routine.id(of: node)): \(routine.title(of: node))")) }
             }
         }

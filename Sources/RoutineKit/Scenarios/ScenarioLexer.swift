@@ -1,6 +1,6 @@
 /// One token of a test file: a word, a quoted string or a line end. Comments and spaces
 /// are dropped; positions are byte ranges in the file.
-public struct TestToken: Hashable, Sendable {
+public struct ScenarioToken: Hashable, Sendable {
     public enum Kind: Hashable, Sendable {
         case word
         /// A double-quoted string; `value` holds its text with escapes decoded.
@@ -17,9 +17,9 @@ public struct TestToken: Hashable, Sendable {
 /// Splits a test file into tokens. It never fails: an unterminated string runs to the end
 /// of its line and is reported, a bad escape is kept as written and reported, and every
 /// other byte belongs to some word.
-public enum TestLexer {
-    public static func tokens(_ bytes: [UInt8]) -> (tokens: [TestToken], diagnostics: [Diagnostic]) {
-        var tokens: [TestToken] = []
+public enum ScenarioLexer {
+    public static func tokens(_ bytes: [UInt8]) -> (tokens: [ScenarioToken], diagnostics: [Diagnostic]) {
+        var tokens: [ScenarioToken] = []
         var diagnostics = DiagnosticList()
         let n = bytes.count
         var i = 0
@@ -34,7 +34,7 @@ public enum TestLexer {
             } else if isLineEnd(b) {
                 let start = i
                 i += (b == 0x0D && i + 1 < n && bytes[i + 1] == 0x0A) ? 2 : 1
-                tokens.append(TestToken(kind: .newline, span: Span(start: start, end: i), value: "\n"))
+                tokens.append(ScenarioToken(kind: .newline, span: Span(start: start, end: i), value: "\n"))
             } else if b == UInt8(ascii: "#") {
                 while i < n, !isLineEnd(bytes[i]) { i += 1 }
             } else if b == UInt8(ascii: "\"") {
@@ -52,13 +52,13 @@ public enum TestLexer {
                 let value = bytes.withUnsafeBufferPointer {
                     StringLiteral.decode($0, (start + 1)..<contentEnd, diagnostics: &diagnostics)
                 }
-                tokens.append(TestToken(kind: .string, span: Span(start: start, end: i), value: value))
+                tokens.append(ScenarioToken(kind: .string, span: Span(start: start, end: i), value: value))
             } else {
                 // A word runs to the next space or line end; '#' inside a word ('#1') is
                 // part of it, as in 'answer Take #2'.
                 let start = i
                 while i < n, !isSpace(bytes[i]), !isLineEnd(bytes[i]) { i += 1 }
-                tokens.append(TestToken(kind: .word, span: Span(start: start, end: i), value: String(decoding: bytes[start..<i], as: UTF8.self)))
+                tokens.append(ScenarioToken(kind: .word, span: Span(start: start, end: i), value: String(decoding: bytes[start..<i], as: UTF8.self)))
             }
         }
         return (tokens, diagnostics.finished())

@@ -1,5 +1,5 @@
 /// What the passing cases of one routine reached, and what they did not.
-public struct TestCoverage: Sendable {
+public struct ScenarioCoverage: Sendable {
     public let routine: Routine
     public private(set) var habits: Set<Int> = []
     public private(set) var answers: Set<OptionRef> = []
@@ -7,7 +7,7 @@ public struct TestCoverage: Sendable {
     public init(routine: Routine) { self.routine = routine }
 
     /// Counts what a case reached; a failing case counts for nothing.
-    public mutating func add(_ outcome: TestOutcome) {
+    public mutating func add(_ outcome: ScenarioOutcome) {
         guard outcome.passed else { return }
         habits.formUnion(outcome.habits)
         answers.formUnion(outcome.answers)

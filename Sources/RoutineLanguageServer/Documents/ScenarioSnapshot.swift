@@ -3,11 +3,11 @@ import RoutineKit
 /// One version of an open test file (`.rt.test`): parsed, checked against its routine (the
 /// open document of it, else the file on disk), and its cases run to find inputs that the
 /// question asked at that point does not take.
-public final class TestSnapshot: Sendable {
+public final class ScenarioSnapshot: Sendable {
     public let uri: String
     public let version: Int?
     public let file: SourceFile
-    public let parsed: TestFile
+    public let parsed: ScenarioFile
     let syntax: [Diagnostic]
     /// The routine's path, when the test file says which it is.
     public let routinePath: String?
@@ -23,15 +23,15 @@ public final class TestSnapshot: Sendable {
 
     convenience init(uri: String, version: Int?, text: [UInt8], encoding: PositionEncoding, routine: (String) -> Result<LoadedRoutine, Diagnostic>) {
         let file = SourceFile(name: (try? FileURI.path(uri).get()) ?? uri, bytes: text)
-        let (parsed, syntax) = TestParser.parse(file)
-        let (path, loaded, found) = TestChecker.resolve(parsed, testPath: file.name, load: routine)
+        let (parsed, syntax) = ScenarioParser.parse(file)
+        let (path, loaded, found) = ScenarioChecker.resolve(parsed, testPath: file.name, load: routine)
         self.init(
             uri: uri, version: version, file: file, parsed: parsed, syntax: syntax, routinePath: path, routine: loaded, found: found,
             encoding: encoding)
     }
 
     private init(
-        uri: String, version: Int?, file: SourceFile, parsed: TestFile, syntax: [Diagnostic], routinePath: String?, routine: LoadedRoutine?,
+        uri: String, version: Int?, file: SourceFile, parsed: ScenarioFile, syntax: [Diagnostic], routinePath: String?, routine: LoadedRoutine?,
         found: [Diagnostic], encoding: PositionEncoding
     ) {
         self.uri = uri
@@ -47,7 +47,7 @@ public final class TestSnapshot: Sendable {
         if let routine, !all.hasErrors {
             // A case with a history needs its export's quotas: it is left to `routine test`.
             for testCase in parsed.cases where testCase.history == nil {
-                let outcome = TestRunner.run(testCase, routine: routine.routine)
+                let outcome = ScenarioRunner.run(testCase, routine: routine.routine)
                 if outcome.failedAtInput, let failure = outcome.failure { all.append(failure) }
             }
         }
@@ -55,9 +55,9 @@ public final class TestSnapshot: Sendable {
     }
 
     /// The same text checked against a new version of its routine.
-    func rechecked(routine: LoadedRoutine) -> TestSnapshot {
-        let (path, loaded, found) = TestChecker.resolve(parsed, testPath: file.name, load: { _ in .success(routine) })
-        return TestSnapshot(
+    func rechecked(routine: LoadedRoutine) -> ScenarioSnapshot {
+        let (path, loaded, found) = ScenarioChecker.resolve(parsed, testPath: file.name, load: { _ in .success(routine) })
+        return ScenarioSnapshot(
             uri: uri, version: version, file: file, parsed: parsed, syntax: syntax, routinePath: path, routine: loaded, found: found,
             encoding: encoding)
     }

@@ -10,13 +10,13 @@ public struct OptionRef: Hashable, Sendable {
 }
 
 /// What one case did: passed or failed, its transcript, and what it reached (for coverage).
-public struct TestOutcome: Sendable {
+public struct ScenarioOutcome: Sendable {
     public var name: String
     /// The case's `case NAME` line.
     public var span: Span
     /// The diagnostic at the first line the run did not satisfy; nil when the case passed.
     public var failure: Diagnostic?
-    public var transcript: [TestEvent] = []
+    public var transcript: [TranscriptEvent] = []
     /// Habits asked (done or skipped) in the run as it ended.
     public var habits: Set<Int> = []
     /// Options chosen in the run as it ended.
@@ -37,7 +37,7 @@ public struct TestOutcome: Sendable {
 
 /// Runs a case with the run engine, line by line: `answer` and `do` are read by the engine as
 /// a script's lines would be; each `expect` is checked against the events that came since.
-public enum TestRunner {
+public enum ScenarioRunner {
     /// How many of the last events a failure shows.
     public static let transcriptLimit = 20
 
@@ -46,9 +46,9 @@ public enum TestRunner {
     /// that day by a log or a run is passed over. `ways` counts the routine's ways through,
     /// asked only by `expect ways`.
     public static func run(
-        _ testCase: TestCase, routine: Routine, doneThisWeek: [Int: Int] = [:], doneEarlier: [Int: Completion] = [:],
+        _ testCase: Scenario, routine: Routine, doneThisWeek: [Int: Int] = [:], doneEarlier: [Int: Completion] = [:],
         ways: @escaping () -> BigCount? = { nil }
-    ) -> TestOutcome {
+    ) -> ScenarioOutcome {
         var run = RoutineRun(routine: routine, date: testCase.runDate, doneThisWeek: doneThisWeek, doneEarlier: doneEarlier)
         var state = CaseState(testCase: testCase, routine: routine, ways: ways)
         _ = RunDriver.drive(
@@ -58,7 +58,7 @@ public enum TestRunner {
         // Lines after the run ended: expectations about its last events, or input too late.
         _ = state.nextInput()
         state.checkNotReached()
-        var outcome = TestOutcome(name: testCase.name, span: testCase.span, failure: state.failure)
+        var outcome = ScenarioOutcome(name: testCase.name, span: testCase.span, failure: state.failure)
         outcome.transcript = state.events
         outcome.waitingAt = state.waiting
         outcome.failedAtInput = state.failedAtInput
@@ -75,11 +75,11 @@ public enum TestRunner {
 
 /// A case part-way through its run.
 private struct CaseState {
-    let testCase: TestCase
+    let testCase: Scenario
     let routine: Routine
     let ways: () -> BigCount?
     let ids: [String: Int]
-    var events: [TestEvent] = []
+    var events: [TranscriptEvent] = []
     /// The first event no `expect` has looked at yet.
     var cursor = 0
     /// The next line of the case to read.
@@ -90,11 +90,11 @@ private struct CaseState {
     /// Nodes that appeared in the run in any way, for `expect not-reached`.
     var reached: Set<Int> = []
     /// The input line being read, so that a refusal is reported at it.
-    var inputLine: TestStep?
+    var inputLine: ScenarioLine?
     var failure: Diagnostic?
     var failedAtInput = false
 
-    init(testCase: TestCase, routine: Routine, ways: @escaping () -> BigCount?) {
+    init(testCase: Scenario, routine: Routine, ways: @escaping () -> BigCount?) {
         self.testCase = testCase
         self.routine = routine
         self.ways = ways
@@ -165,7 +165,7 @@ private struct CaseState {
         return failure == nil ? .endOfInput : .interrupted
     }
 
-    private mutating func input(_ text: String, _ step: TestStep) -> RunLine {
+    private mutating func input(_ text: String, _ step: ScenarioLine) -> RunLine {
         inputLine = step
         // What came before this input is settled; an expectation after it is about what it did.
         cursor = events.count
@@ -173,13 +173,13 @@ private struct CaseState {
     }
 
     /// The node waiting for `step`'s input, or nil (and a failure) after the run ended.
-    private mutating func inputNode(_ step: TestStep) -> Int? {
+    private mutating func inputNode(_ step: ScenarioLine) -> Int? {
         if let waiting, ended == nil { return waiting }
         fail(at: step, "the run has already ended", expected: describe(step), actual: "the run ended: \(ended?.rawValue ?? "completed")")
         return nil
     }
 
-    private mutating func check(_ expected: TestEvent, eventually: Bool, at step: TestStep) {
+    private mutating func check(_ expected: TranscriptEvent, eventually: Bool, at step: ScenarioLine) {
         // An answer's record echoes the input; expectations are about what follows from it.
         var k = cursor
         while k < events.count {
@@ -207,7 +207,7 @@ private struct CaseState {
         fail(at: step, "expected \(expected.text), but \(seen)\(now)", expected: expected.text, actual: now)
     }
 
-    private mutating func checkWays(_ count: Int, at step: TestStep) {
+    private mutating func checkWays(_ count: Int, at step: ScenarioLine) {
         guard let actual = ways() else {
             return fail(
                 at: step, "the ways through this routine cannot be counted", expected: "\(count) ways", actual: "too many combinations to count")
@@ -225,9 +225,9 @@ private struct CaseState {
         }
     }
 
-    private func describe(_ step: TestStep) -> String {
+    private func describe(_ step: ScenarioLine) -> String {
         switch step.kind {
-        case .answer(let text): "answer \(TestText.argument(text))"
+        case .answer(let text): "answer \(ScenarioText.argument(text))"
         case .act(let action): "do \(action.input)"
         case .expect(let event, _): event.text
         case .ways(let count): "\(count) ways"
@@ -235,7 +235,7 @@ private struct CaseState {
         }
     }
 
-    private mutating func fail(at step: TestStep, _ message: String, expected: String, actual: String, hint: String? = nil) {
+    private mutating func fail(at step: ScenarioLine, _ message: String, expected: String, actual: String, hint: String? = nil) {
         guard failure == nil else { return }
         switch step.kind {
         case .answer, .act: failedAtInput = true
