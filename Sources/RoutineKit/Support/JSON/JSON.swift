@@ -1,10 +1,10 @@
-import RoutineKit
-
-/// A JSON value: what a JSON-RPC message is made of.
+/// A JSON value as read: what ``JSONParser`` makes of a JSON text, and what the language
+/// server's messages are made of.
 ///
-/// Messages are read into this tree and answered from it, rather than through `Codable`: one
-/// pass over the bytes, no Foundation, and a malformed message is told apart from a well-formed
-/// one with unexpected fields, which JSON-RPC answers with different errors.
+/// Read by hand into this tree rather than through `Codable`: one pass over the bytes, no
+/// Foundation, and a malformed text is told apart from a well-formed one with unexpected
+/// members, which a protocol (JSON-RPC) answers with different errors. ``JSONValue`` is the
+/// writer's kind: its objects keep their members in order.
 public enum JSON: Sendable, Equatable {
     case null
     case bool(Bool)

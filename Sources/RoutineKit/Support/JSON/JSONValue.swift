@@ -1,5 +1,5 @@
-/// A JSON value with ordered object keys, so output is deterministic and reads in a
-/// sensible order. Small on purpose: the tool writes JSON, it never needs to read it.
+/// A JSON value to write, with ordered object keys, so output is deterministic and reads in a
+/// sensible order. What is read is read by ``JSONParser`` into ``JSON``.
 public enum JSONValue: Sendable, Equatable {
     case string(String)
     case int(Int)
