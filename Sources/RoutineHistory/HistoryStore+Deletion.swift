@@ -27,26 +27,6 @@ public enum RestoreRefusal: Error, Sendable, Hashable {
 }
 
 extension HistoryStore {
-    /// The run with id `id`, with its steps and amendments; nil when there is none.
-    public func run(id: Int64) throws(HistoryError) -> StoredRun? {
-        try read { db in try Self.run(id, db, self) }
-    }
-
-    static func run(_ id: Int64, _ db: Database, _ store: HistoryStore) throws -> StoredRun? {
-        var found: StoredRun?
-        try db.forEachRawRow("SELECT \(StoredRun.columns(store)) FROM run WHERE id = ?", arguments: [id]) { found = StoredRun(raw: $0) }
-        guard var run = found else { return nil }
-        try db.forEachRawRow("SELECT \(StoredStep.columns(store)) FROM step WHERE runId = ? ORDER BY step", arguments: [id]) {
-            run.steps.append(StoredStep(raw: $0))
-        }
-        if store.hasLogColumns {
-            try db.forEachRawRow("SELECT \(Amendment.columns(store)) FROM amendment WHERE runId = ? ORDER BY id", arguments: [id]) {
-                run.amendments.append(Amendment(raw: $0))
-            }
-        }
-        return run
-    }
-
     /// Takes run `id` out of the history with its steps and amendments, in one transaction,
     /// and returns everything it held; nil when there is no such run. Nothing else keeps the
     /// rows: the caller holds them to offer the undo, or to say what was removed.
@@ -115,5 +95,11 @@ extension HistoryStore {
             }
             return .success(runID)
         }
+    }
+
+    /// Removes run `id` with its steps and amendments.
+    static func deleteRun(_ id: Int64, _ db: Database) throws {
+        for table in ["amendment", "step"] { try db.execute(sql: "DELETE FROM \(table) WHERE runId = ?", arguments: [id]) }
+        try db.execute(sql: "DELETE FROM run WHERE id = ?", arguments: [id])
     }
 }

@@ -112,3 +112,18 @@ extension RunFilter {
         return (sql, arguments)
     }
 }
+
+extension HistoryStore {
+    /// The files of the routines run (or logged) since `since`: for each routine the path its
+    /// newest record gave, newest routine first.
+    public func recentRoutinePaths(since: String) throws(HistoryError) -> [String] {
+        try read { db in
+            let sql = """
+                SELECT path FROM run AS r WHERE date >= ? AND path != '-'
+                AND id = (SELECT id FROM run WHERE routine = r.routine ORDER BY date DESC, startedAt DESC LIMIT 1)
+                ORDER BY date DESC, startedAt DESC
+                """
+            return try String.fetchAll(db, sql: sql, arguments: [since])
+        }
+    }
+}

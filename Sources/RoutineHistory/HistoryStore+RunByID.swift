@@ -23,4 +23,24 @@ extension HistoryStore {
                 endedAt: row[1])
         }
     }
+
+    /// The run with id `id`, with its steps and amendments; nil when there is none.
+    public func run(id: Int64) throws(HistoryError) -> StoredRun? {
+        try read { db in try Self.run(id, db, self) }
+    }
+
+    static func run(_ id: Int64, _ db: Database, _ store: HistoryStore) throws -> StoredRun? {
+        var found: StoredRun?
+        try db.forEachRawRow("SELECT \(StoredRun.columns(store)) FROM run WHERE id = ?", arguments: [id]) { found = StoredRun(raw: $0) }
+        guard var run = found else { return nil }
+        try db.forEachRawRow("SELECT \(StoredStep.columns(store)) FROM step WHERE runId = ? ORDER BY step", arguments: [id]) {
+            run.steps.append(StoredStep(raw: $0))
+        }
+        if store.hasLogColumns {
+            try db.forEachRawRow("SELECT \(Amendment.columns(store)) FROM amendment WHERE runId = ? ORDER BY id", arguments: [id]) {
+                run.amendments.append(Amendment(raw: $0))
+            }
+        }
+        return run
+    }
 }

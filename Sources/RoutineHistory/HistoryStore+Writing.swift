@@ -18,6 +18,29 @@ extension HistoryStore {
         try write { db in try Self.insertStep(step, run: id, db) }
     }
 
+    /// Adds a step of a run, as ``insertStep(_:run:)`` does, except that a habit done that a log
+    /// or another run of the same day did meanwhile is recorded as passed over, with the
+    /// reason: checked in the step's own transaction, so that a habit is never done twice.
+    /// Returns the step as stored.
+    public func insertRunStep(_ step: StoredStep, run id: Int64, routine: String, date: String) throws(HistoryError) -> StoredStep {
+        try write { db in
+            var step = step
+            if step.decision.kind == .habit, step.decision.result == .done {
+                let sql = """
+                    SELECT run.kind = 'log' FROM run CROSS JOIN step ON step.runId = run.id
+                    WHERE run.routine = ? AND run.date = ? AND run.id != ? AND step.node = ? AND step.result = 'done' LIMIT 1
+                    """
+                if let byLog = try Bool.fetchOne(db, sql: sql, arguments: [routine, date, id, step.decision.node]) {
+                    step.decision.result = .notScheduled
+                    step.decision.value = nil
+                    step.reason = byLog ? .doneByLog : .doneByRun
+                }
+            }
+            try Self.insertStep(step, run: id, db)
+            return step
+        }
+    }
+
     /// Removes the steps of run `id` after step `count`: what `back` undid, or what no longer
     /// applies after a resume.
     public func deleteSteps(of id: Int64, after count: Int) throws(HistoryError) {

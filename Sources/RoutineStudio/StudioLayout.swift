@@ -136,7 +136,7 @@ struct StudioLayout: Sendable {
         var bb: Raw?
         var objects: [(name: String?, pos: Raw?, width: Raw?, height: Raw?)] = []
         var edges: [(id: Raw?, pos: Raw?)] = []
-        var reader = Json0Reader(bytes)
+        var reader = JSONPullReader(bytes)
         let read = reader.readObject { reader, key in
             if key.is("bb") {
                 bb = reader.raw()

@@ -4,7 +4,9 @@ import Testing
 
 /// The ways `paths` finds are exactly the runs the run engine makes: for random routines,
 /// every combination of answers is walked through ``RoutineRun`` and compared, way by way,
-/// with ``PathExplorer`` (answers, nodes in run order, whether `end` was reached).
+/// with ``PathExplorer`` (answers, nodes in run order, whether `end` was reached). This is
+/// where the three implementations of the agenda rule are held to agree: the run's ``Agenda``
+/// against ``WindowedAgenda`` and ``SegmentAgenda``, each forced in turn.
 struct PathOracleTests {
     /// A random acyclic routine: arrows only lead forward, some to `end`, some lists long;
     /// habits timed when `timed`.

@@ -1,3 +1,4 @@
+import RoutineKit
 import Testing
 
 @testable import RoutineLanguageServer
@@ -7,50 +8,6 @@ struct Named<Value: Sendable>: Sendable, CustomTestStringConvertible {
     var name: String
     var value: Value
     var testDescription: String { name }
-}
-
-struct JSONParserTests {
-    static let valid: [Named<(String, JSON)>] = [
-        (
-            "object", #"{"a": [1, 2.5, -3e2], "b": {"c": null}, "d": true}"#,
-            JSON.object(["a": [1, .number(2.5), .number(-300)], "b": ["c": nil], "d": true])
-        ),
-        ("escapes", #""a\"b\\c\/\n\t\u00e9""#, .string("a\"b\\c/\n\té")),
-        ("surrogate pair", #""\ud83d\ude00""#, .string("😀")),
-        ("lone surrogate", #""\ud83d""#, .string("\u{FFFD}")),
-        ("raw UTF-8", #""日本""#, .string("日本")),
-        ("empty containers", #"[{}, []]"#, [.object([:]), []]),
-        ("spaces around", " \r\n\t 7 \n", 7),
-    ].map { Named(name: $0.0, value: ($0.1, $0.2)) }
-
-    @Test(arguments: valid)
-    func parses(_ test: Named<(String, JSON)>) throws {
-        #expect(try JSONParser.parse(Array(test.value.0.utf8)) == test.value.1)
-    }
-
-    @Test(arguments: [
-        ("truncated", #"{"a": "#), ("trailing comma", "[1,]"), ("bare word", "nope"), ("two values", "1 2"),
-        ("control character", "\"a\u{01}\""), ("bad escape", #""\q""#), ("key not a string", "{1: 2}"),
-        ("missing colon", #"{"a" 1}"#), ("empty", ""), ("lone minus", "-"), ("not UTF-8", "\"\u{FF}\""),
-    ])
-    func refuses(_ name: String, _ text: String) {
-        var bytes = Array(text.utf8)
-        if name == "not UTF-8" { bytes = [0x22, 0xFF, 0x22] }
-        #expect(throws: JSONParser.Failure.self, "\(name)") { try JSONParser.parse(bytes) }
-    }
-
-    @Test func deepNestingIsRefusedWithoutRecursion() {
-        let deep = Array(repeating: UInt8(ascii: "["), count: 100_000)
-        #expect(throws: JSONParser.Failure.self) { try JSONParser.parse(deep) }
-        let allowed = String(repeating: "[", count: 500) + String(repeating: "]", count: 500)
-        #expect((try? JSONParser.parse(Array(allowed.utf8))) != nil)
-    }
-
-    @Test func serializingAndParsingAgainGivesTheSameValue() throws {
-        let value: JSON = ["text": "a \"quoted\"\n\u{7F} line 😀", "n": [0, -5, .number(0.25)], "flag": false, "none": nil]
-        #expect(try JSONParser.parse(value.serialized) == value)
-        #expect(JSON.object(["b": 1, "a": 2]).text == #"{"a":2,"b":1}"#)
-    }
 }
 
 struct FrameDecoderTests {

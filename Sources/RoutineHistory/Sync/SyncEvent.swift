@@ -159,8 +159,11 @@ extension SyncEvent {
     }
 
     private static func notEvent(_ bytes: ArraySlice<UInt8>) -> ImportProblem {
-        (try? JSONSerialization.jsonObject(with: Data(bytes))) == nil
-            ? ImportProblem("not JSON") : ImportProblem("not an event as routine writes it")
+        // An object or an array, as a JSON document a line of a journal could be.
+        switch try? JSONParser.parse(Array(bytes)) {
+        case .object?, .array?: ImportProblem("not an event as routine writes it")
+        default: ImportProblem("not JSON")
+        }
     }
 
     private struct Reference: Decodable {

@@ -11,6 +11,11 @@
 /// (when a target beyond it is pushed). A node beyond the window cannot lead back into it, so
 /// widening never blocks a node already ready. Each node and arrow of the window is marked,
 /// counted and released once per segment, however long the agenda is.
+///
+/// Why not the run's ``Agenda``: that one marks every node the agenda can reach, once per run,
+/// which path exploration would pay once per segment; why not ``WindowedAgenda``: its search
+/// per step grows with the agenda, so it serves agendas up to `PathExplorer.longAgenda` and
+/// this one the longer. PathOracleTests checks that they choose as the run engine does.
 final class SegmentAgenda {
     private let graph: RoutineGraph
     /// Each node's position in a topological order of the (acyclic) routine.

@@ -4,6 +4,11 @@
 /// the agenda's first and last topological positions. Nodes that have run never need
 /// tracking: none of them can be reached from the agenda again (a node that runs later would
 /// have been live, and kept them waiting).
+///
+/// Why not the run's ``Agenda``: that one marks every node the agenda can reach, once per run,
+/// which path exploration would pay once per segment. Why it is kept beside ``SegmentAgenda``:
+/// for the short agendas of most routines, a search from the agenda alone, with no per-segment
+/// setup, is the cheaper. PathOracleTests checks that both choose as the run engine does.
 final class WindowedAgenda {
     private let graph: RoutineGraph
     /// Each node's position in a topological order of the (acyclic) routine.

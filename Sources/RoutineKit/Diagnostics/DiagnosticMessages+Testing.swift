@@ -4,7 +4,7 @@ extension Diagnostic {
         var d = Diagnostic(
             .unknownTestLine, "unknown line '\(word)'", at: span,
             notes: [Note("a line starts with case, date, weekday, history, answer, do or expect; '#' starts a comment")])
-        if let close = closestMatch(to: word, among: TestParser.keywords) {
+        if let close = closestMatch(to: word, among: ScenarioParser.keywords) {
             d.fixIt = FixIt("did you mean '\(close)'?", replacing: span, with: close)
         }
         return d
@@ -66,9 +66,9 @@ extension Diagnostic {
 
     /// A case's failure at the line that expected otherwise; the notes say what was expected,
     /// what happened, and the transcript up to there.
-    static func testFailed(_ message: String, at span: Span, expected: String, actual: String, transcript: [TestEvent]) -> Diagnostic {
+    static func testFailed(_ message: String, at span: Span, expected: String, actual: String, transcript: [TranscriptEvent]) -> Diagnostic {
         var notes = [Note("expected: \(expected)"), Note("actual: \(actual)")]
-        let shown = transcript.suffix(TestRunner.transcriptLimit)
+        let shown = transcript.suffix(ScenarioRunner.transcriptLimit)
         notes.append(
             Note(
                 transcript.isEmpty

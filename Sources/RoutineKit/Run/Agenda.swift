@@ -11,6 +11,12 @@
 ///
 /// Every change is written to a journal, so that ``undo(to:)`` takes the agenda back to any
 /// earlier ``mark`` at the cost of the changes since: going back a step costs that step.
+///
+/// One of three implementations of the rule, each for a cost the others cannot meet: this one
+/// marks the whole routine once per run and keeps a journal for `back`; path exploration
+/// (``WindowedAgenda``, ``SegmentAgenda``) starts from thousands of agendas, so it pays only
+/// for the part of the routine between an agenda's entries and keeps no undo. PathOracleTests
+/// checks on random routines that the three choose the same nodes in the same order.
 public struct Agenda: Sendable {
     private let graph: RoutineGraph
     fileprivate var live: [Bool]

@@ -1,3 +1,5 @@
+import RoutineKit
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

@@ -1,3 +1,5 @@
+import RoutineKit
+
 /// A JSON-RPC error answer, with the codes JSON-RPC 2.0 and LSP 3.17 define.
 public struct ResponseError: Error, Sendable, Equatable {
     public var code: Int

@@ -41,7 +41,7 @@ extension LanguageServer {
     public func documentChanged(_ method: String, _ params: JSON, publish: Bool) throws(ResponseError) {
         guard let uri = params["textDocument"]?["uri"]?.string else { throw .invalidParams("no textDocument.uri") }
         let version = params["textDocument"]?["version"]?.int
-        let isTest = TestSnapshot.isTestFile(uri: uri, languageId: params["textDocument"]?["languageId"]?.string) || testDocuments[uri] != nil
+        let isTest = ScenarioSnapshot.isTestFile(uri: uri, languageId: params["textDocument"]?["languageId"]?.string) || testDocuments[uri] != nil
         var format: SourceFormat?
         let text: [UInt8]
         switch method {
@@ -74,7 +74,8 @@ extension LanguageServer {
             return
         }
         if isTest {
-            testDocuments[uri] = TestSnapshot(uri: uri, version: version, text: text, encoding: encoding, routine: { self.routineForTest(at: $0) })
+            testDocuments[uri] = ScenarioSnapshot(
+                uri: uri, version: version, text: text, encoding: encoding, routine: { self.routineForTest(at: $0) })
             if publish, let test = testDocuments[uri] { publishDiagnostics(test) }
             return
         }
@@ -93,7 +94,7 @@ extension LanguageServer {
         publish(snapshot.loaded.diagnostics, uri: snapshot.uri, version: snapshot.version, positions: snapshot.positions)
     }
 
-    func publishDiagnostics(_ test: TestSnapshot) {
+    func publishDiagnostics(_ test: ScenarioSnapshot) {
         publish(test.diagnostics, uri: test.uri, version: test.version, positions: test.positions)
     }
 

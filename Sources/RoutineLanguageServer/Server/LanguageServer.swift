@@ -15,7 +15,7 @@ public final class LanguageServer: @unchecked Sendable {
     let background: @Sendable (@escaping @Sendable () -> Void) -> Void
     var documents: [String: Snapshot] = [:]
     /// Open test files (`.rt.test`), kept apart: they are not routines.
-    var testDocuments: [String: TestSnapshot] = [:]
+    var testDocuments: [String: ScenarioSnapshot] = [:]
     var encoding = PositionEncoding.utf16
     var initialized = false
     var shuttingDown = false

@@ -1,0 +1,77 @@
+import GRDB
+import GRDBSQLite
+import RoutineKit
+
+extension HistoryStore {
+    /// What the history says about `routine` on `date` (``DayFacts``), leaving out run `excluded`
+    /// (one being resumed, whose own steps are replayed).
+    public func dayFacts(of routine: Routine, on date: CalendarDate, excluding excluded: Int64? = nil) throws(HistoryError) -> DayFacts {
+        try read { db in try dayFacts(db, routine, date, excluding: excluded) }
+    }
+
+    /// The habits a log or another run already did on `date`, by node index, with the first
+    /// one that did each: what a run of that day passes over (run `excluded` left out).
+    public func doneEarlier(of routine: Routine, on date: CalendarDate, excluding excluded: Int64? = nil) throws(HistoryError) -> [Int: Completion] {
+        DayRules(routine: routine, facts: try dayFacts(of: routine, on: date, excluding: excluded), unconditional: []).completions
+    }
+
+    func dayFacts(_ db: Database, _ routine: Routine, _ date: CalendarDate, excluding excluded: Int64?) throws -> DayFacts {
+        var facts = DayFacts(date: date)
+        let day = date.description
+        let kind = hasLogColumns ? "kind" : "'run'"
+        try db.forEachRawRow(
+            "SELECT \(kind) = 'log', result = 'completed' FROM run WHERE routine = ? AND date = ? AND id IS NOT ?",
+            arguments: [routine.name, day, excluded]
+        ) { raw in
+            guard sqlite3_column_int64(raw, 0) == 0 else { return }
+            facts.hadRun = true
+            if sqlite3_column_int64(raw, 1) != 0 { facts.runCompleted = true }
+        }
+        let ids = routine.indexByID()
+        var doneDays: [Int: Set<String>] = [:]
+        let sql = """
+            SELECT run.date, run.\(kind) = 'log', run.utcOffset, step.node, step.result, step.value, step.seconds, step.decidedAt
+            FROM run CROSS JOIN step ON step.runId = run.id
+            WHERE run.routine = ? AND run.date BETWEEN ? AND ? AND run.id IS NOT ? AND step.kind = 'habit'
+            ORDER BY run.date, step.decidedAt, run.id, step.step
+            """
+        try db.forEachRawRow(sql, arguments: [routine.name, date.weekStart.description, day, excluded]) { raw in
+            guard let rowDay = columnText(raw, 0), let node = columnText(raw, 3).flatMap({ ids[$0] }),
+                let result = columnResult(raw, 4)
+            else { return }
+            if rowDay != day {
+                if result == .done { doneDays[node, default: []].insert(rowDay) }
+                return
+            }
+            let at = columnBytes(raw, 7).flatMap(Timestamp.init(utf8:)) ?? Timestamp(milliseconds: 0)
+            facts.entries.append(
+                DayEntry(
+                    node: node, result: result, value: columnDouble(raw, 5), seconds: sqlite3_column_double(raw, 6),
+                    source: sqlite3_column_int64(raw, 1) != 0 ? .log : .run, time: at.clockTime(offset: Int(sqlite3_column_int64(raw, 2)))))
+        }
+        facts.doneEarlierThisWeek = doneDays.mapValues(\.count)
+        if facts.hadRun, !facts.runCompleted, let reachable = try stillReachable(db, routine, facts, excluding: excluded) {
+            facts.stillReachable = reachable
+            facts.reachableAreCertain = !reachable.contains { routine.isQuestion($0) || routine.targets(of: $0).contains(.end) }
+        }
+        return facts
+    }
+
+    /// The nodes the day's newest run can still reach, replayed from its steps as a resume
+    /// would; nil when there is none. A step the replay cannot take (the routine changed)
+    /// stops it there, so that more is kept reachable, never less.
+    private func stillReachable(_ db: Database, _ routine: Routine, _ facts: DayFacts, excluding excluded: Int64?) throws -> Set<Int>? {
+        let kind = hasLogColumns ? "kind = 'run' AND " : ""
+        let sql =
+            "SELECT \(StoredRun.columns(self)) FROM run WHERE \(kind)routine = ? AND date = ? AND id IS NOT ? ORDER BY startedAt DESC, id DESC LIMIT 1"
+        var found: StoredRun?
+        try db.forEachRawRow(sql, arguments: [routine.name, facts.date.description, excluded]) { found = StoredRun(raw: $0) }
+        guard var stored = found, let id = stored.id else { return nil }
+        try db.forEachRawRow("SELECT \(StoredStep.columns(self)) FROM step WHERE runId = ? ORDER BY step", arguments: [id]) {
+            stored.steps.append(StoredStep(raw: $0))
+        }
+        let earlier = DayRules(routine: routine, facts: facts, unconditional: []).completions
+        let plan = ResumePlan(stored, routine: routine, date: facts.date, doneThisWeek: facts.doneEarlierThisWeek, doneEarlier: earlier)
+        return Set((0..<routine.nodeCount).filter { plan.run.canStillRun($0) })
+    }
+}

@@ -1,0 +1,96 @@
+/// A JSON value to write, with ordered object keys, so output is deterministic and reads in a
+/// sensible order. What is read is read by ``JSONParser`` into ``JSON``.
+public enum JSONValue: Sendable, Equatable {
+    case string(String)
+    case int(Int)
+    case number(Double)
+    case bool(Bool)
+    case null
+    case array([JSONValue])
+    case object([(String, JSONValue)])
+
+    public static func == (lhs: JSONValue, rhs: JSONValue) -> Bool { lhs.text == rhs.text }
+
+    /// Compact JSON text on one line.
+    public var text: String {
+        var out = ByteWriter()
+        write(to: &out)
+        return out.text
+    }
+
+    /// Appends the compact JSON text to `out`.
+    public func write(to out: inout ByteWriter) {
+        switch self {
+        case .string(let s): Self.quote(s, into: &out)
+        case .int(let n): out.write(n)
+        case .number(let x): out.write(string: x.isFinite ? NumberText.format(x) : "null")
+        case .bool(let b): out.write(b ? "true" : "false")
+        case .null: out.write("null")
+        case .array(let items):
+            out.byte(UInt8(ascii: "["))
+            for (k, item) in items.enumerated() {
+                if k > 0 { out.byte(UInt8(ascii: ",")) }
+                item.write(to: &out)
+            }
+            out.byte(UInt8(ascii: "]"))
+        case .object(let members):
+            out.byte(UInt8(ascii: "{"))
+            for (k, (key, value)) in members.enumerated() {
+                if k > 0 { out.byte(UInt8(ascii: ",")) }
+                Self.quote(key, into: &out)
+                out.byte(UInt8(ascii: ":"))
+                value.write(to: &out)
+            }
+            out.byte(UInt8(ascii: "}"))
+        }
+    }
+
+    static func quote(_ s: String, into out: inout String) {
+        var bytes = ByteWriter()
+        quote(s, into: &bytes)
+        out += bytes.text
+    }
+
+    /// A JSON string: quotes, backslashes and control characters escaped; U+2028 and U+2029
+    /// too, so the output is also safe inside JavaScript.
+    public static func quote(_ s: String, into out: inout ByteWriter) {
+        out.byte(UInt8(ascii: "\""))
+        var s = s
+        s.withUTF8 { bytes in
+            let plain = out.writePrefix(of: bytes, isPlainWord: isPlain(word:), isPlain: isPlain)
+            // Every byte before `plain` is ASCII, so the rest starts a scalar.
+            if plain < bytes.count { escape(String(decoding: UnsafeBufferPointer(rebasing: bytes[plain...]), as: UTF8.self), into: &out) }
+        }
+        out.byte(UInt8(ascii: "\""))
+    }
+
+    /// Printable ASCII other than a quote or a backslash, which JSON writes as it is.
+    @inline(__always) private static func isPlain(_ b: UInt8) -> Bool {
+        b >= 0x20 && b < 0x80 && b != 0x22 && b != 0x5C
+    }
+
+    /// ``isPlain(_:)`` for all eight bytes of `word` at once.
+    @inline(__always) private static func isPlain(word: UInt64) -> Bool {
+        Lexer.isPrintableOrDelete(word: word) && !Lexer.hasByte(word, 0x22) && !Lexer.hasByte(word, 0x5C)
+    }
+
+    private static func escape(_ s: String, into out: inout ByteWriter) {
+        for scalar in s.unicodeScalars {
+            switch scalar {
+            case "\"": out.write("\\\"")
+            case "\\": out.write("\\\\")
+            case "\n": out.write("\\n")
+            case "\r": out.write("\\r")
+            case "\t": out.write("\\t")
+            default:
+                if scalar.value < 0x20 || scalar.value == 0x2028 || scalar.value == 0x2029 {
+                    let hex = String(scalar.value, radix: 16)
+                    out.write("\\u")
+                    out.write(string: String(repeating: "0", count: 4 - hex.count) + hex)
+                } else {
+                    out.write(string: String(scalar))
+                }
+            }
+        }
+    }
+}
