@@ -1,8 +1,8 @@
 // Dialogs: a card's fields, a new habit or question, and a delete with the arrows that go.
-import { el } from "./dom.js";
+import { $, el } from "../lib/dom.js";
 
 const DAYS = ["mon", "tue", "wed", "thu", "fri", "sat", "sun"];
-const dialog = () => document.getElementById("dialog");
+const dialog = () => $("dialog");
 
 function show(title, body, buttons) {
   const d = dialog();
