@@ -117,12 +117,38 @@ class PageTests(unittest.TestCase):
             self.assertIn("habit", dialog.find_element(By.TAG_NAME, "h3").text.lower())
             self.assertNotIn("Glass of water", dialog.find_element(By.TAG_NAME, "h3").text)
             studio.shot("82-page-enter-on-add")
-            # On the card itself, Enter opens the card's editor.
             dialog.send_keys(Keys.ESCAPE)
             wait(lambda: not base.driver.find_element(By.ID, "dialog").get_attribute("open"), message="the dialog closed")
+            # Past the toolbar (the skip link's target), Enter opens the selected card's editor.
+            base.driver.execute_script("document.getElementById('views').focus()")
+            base.driver.switch_to.active_element.send_keys(Keys.ENTER)
+            dialog = wait(lambda: base.driver.find_element(By.CSS_SELECTOR, "dialog[open]"), message="the selected card's editor")
+            self.assertEqual(dialog.find_element(By.ID, "f-title").get_attribute("value"), "Glass of water")
+            dialog.send_keys(Keys.ESCAPE)
+            wait(lambda: not base.driver.find_element(By.ID, "dialog").get_attribute("open"), message="the dialog closed")
+            # On the card itself, Enter opens the card's editor.
             studio.card("water").send_keys(Keys.ENTER)
             dialog = wait(lambda: base.driver.find_element(By.CSS_SELECTOR, "dialog[open]"), message="the card's editor")
             self.assertEqual(dialog.find_element(By.ID, "f-title").get_attribute("value"), "Glass of water")
+        finally:
+            studio.close()
+
+    def test_cards_and_the_outline_say_where_each_answer_leads(self):
+        studio = Studio('habit water "Glass of water" -> mood\nquestion mood "Mood?"\n  "Good" -> gym\n  "Bad" -> nap\n  then -> plan\n'
+                        'habit gym "Gym"\nhabit nap "Nap"\nhabit plan "Plan the day"\n')
+        try:
+            self.assertTrue(studio.card("mood").get_attribute("aria-label").endswith("Leads: Good → Gym; Bad → Nap; then → Plan the day"),
+                            studio.card("mood").get_attribute("aria-label"))
+            self.assertTrue(studio.card("water").get_attribute("aria-label").endswith("Leads: → Mood?"))
+            base.driver.find_element(By.CSS_SELECTOR, "#outline summary").click()
+            items = wait(lambda: base.driver.find_elements(By.CSS_SELECTOR, "#outline-list > li"), message="the outline")
+            outline = {li.get_attribute("data-node"): [w.text for w in li.find_elements(By.CSS_SELECTOR, "ul li")] for li in items}
+            self.assertEqual(outline["mood"], ["Good → Gym", "Bad → Nap", "then → Plan the day"])
+            self.assertEqual(outline["plan"], ["→ the end"])
+            # A name in the outline selects its card.
+            [li for li in items if li.get_attribute("data-node") == "nap"][0].find_element(By.TAG_NAME, "button").click()
+            wait(lambda: "selected" in studio.card("nap").get_attribute("class"), message="nap selected")
+            studio.shot("83-page-outline")
         finally:
             studio.close()
 

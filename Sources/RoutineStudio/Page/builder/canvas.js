@@ -58,10 +58,11 @@ export function connections(state) {
     if (node.kind === "question") {
       for (const option of node.options) {
         const to = o.options.get(option.index);
-        parts.push(`${option.text} → ${to ? to.join(", ") : "nowhere yet"}`);
+        // An answer with no arrow of its own goes on to the gather, or ends the run.
+        parts.push(`${option.text} → ${to ? to.join(", ") : o.gather.length ? "then" : "the end"}`);
       }
       if (o.gather.length) parts.push(`then → ${o.gather.join(", ")}`);
-    } else parts.push(`→ ${o.next.length ? o.next.join(", ") : "nowhere yet"}`);
+    } else parts.push(`→ ${o.next.length ? o.next.join(", ") : "the end"}`);
     words.set(node.id, parts);
   }
   return words;

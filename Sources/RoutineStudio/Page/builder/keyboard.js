@@ -16,7 +16,7 @@ export function builderKey(builder, e) {
   const card = e.target.closest ? e.target.closest(".card") : null;
   // Enter, Delete and the arrows act on the card that has focus, or the one selected when
   // focus is on no control: Enter on a toolbar button presses that button.
-  const control = !card && e.target.closest && e.target.closest("button, a, [role=button], [tabindex]:not(#canvas)");
+  const control = !card && e.target.closest && e.target.closest("button, a, summary, [role=button]");
   const id = card ? card.dataset.node : control ? null : builder.canvas.selected;
   switch (e.key) {
     case "Enter": if (id) { e.preventDefault(); builder.open(id); } break;
