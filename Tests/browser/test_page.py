@@ -152,6 +152,24 @@ class PageTests(unittest.TestCase):
         finally:
             studio.close()
 
+    def test_after_a_delete_the_focus_goes_to_a_neighbour(self):
+        studio = Studio('routine "Focus"\nhabit water "Glass of water" -> stretch\nhabit stretch "Stretch" -> plan\nhabit plan "Plan the day"\n')
+        try:
+            studio.card("stretch").send_keys(Keys.DELETE)
+            dialog = wait(lambda: base.driver.find_element(By.CSS_SELECTOR, "dialog[open]"), message="the delete dialog")
+            v = studio.version()
+            dialog.find_element(By.CSS_SELECTOR, "button.primary").click()
+            try:
+                studio.wait_version_after(v)
+            finally:
+                studio.shot("84-page-after-delete")
+            # The card an arrow came from has the focus, and is selected.
+            wait(lambda: base.driver.execute_script("return document.activeElement.dataset.node") == "water", message="focus on water")
+            self.assertIn("selected", studio.card("water").get_attribute("class"))
+            self.assertNotIn("stretch", studio.cards())
+        finally:
+            studio.close()
+
 
 if __name__ == "__main__":
     unittest.main()

@@ -113,9 +113,20 @@ export class Builder {
     if (node && !this.readOnly()) forms.editNode(node, api.state, { edit: (op, refused) => this.edit(op, refused) });
   }
 
+  /// Deletes a card once confirmed; the focus then goes to a neighbour: the card an arrow came
+  /// from, else one it led to, else the first card.
   remove(id) {
     const node = this.node(id);
-    if (node && !this.readOnly()) forms.confirmDelete(node, api.state, { edit: (op) => this.edit(op) });
+    if (!node || this.readOnly()) return;
+    const edges = api.state.edges;
+    const near = (edges.find((e) => e.to === id && e.from && e.from !== id) || {}).from || (edges.find((e) => e.from === id && e.to !== id) || {}).to;
+    forms.confirmDelete(node, api.state, {
+      edit: (op) => this.edit(op),
+      deleted: () => {
+        const next = near && this.node(near) ? near : this.canvas.order[0];
+        if (next) this.canvas.select(next);
+      },
+    });
   }
 
   add(kind) {
