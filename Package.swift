@@ -32,14 +32,12 @@ let package = Package(
                 "RoutineKit", "RoutineHistory", "CSpawn",
                 .product(name: "Hummingbird", package: "hummingbird"),
             ],
-            resources: [
-                .embedInCode("Page/index.html"), .embedInCode("Page/studio.css"), .embedInCode("Page/app.js"), .embedInCode("Page/api.js"),
-                .embedInCode("Page/canvas.js"), .embedInCode("Page/forms.js"), .embedInCode("Page/keyboard.js"), .embedInCode("Page/play.js"),
-                .embedInCode("Page/dom.js"), .embedInCode("Page/today.js"), .embedInCode("Page/run.js"), .embedInCode("Page/days.js"),
-                .embedInCode("Page/daysdraw.js"), .embedInCode("Page/dayshabit.js"), .embedInCode("Page/dayview.js"), .embedInCode("Page/run.css"),
-                .embedInCode("Page/days.css"), .embedInCode("Page/dayview.css"), .embedInCode("Page/timer.js"), .embedInCode("Page/graphstats.js"),
-            ]
+            // Page/ is embedded by the PageAssets plugin, which lists the folder at each build.
+            exclude: ["Page"],
+            plugins: ["PageAssets"]
         ),
+        .executableTarget(name: "page-assets"),
+        .plugin(name: "PageAssets", capability: .buildTool(), dependencies: ["page-assets"]),
         .executableTarget(
             name: "routine",
             dependencies: [

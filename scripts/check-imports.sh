@@ -13,6 +13,7 @@ declare -A allowed=(
     [RoutineStudio]="RoutineKit RoutineHistory CSpawn Foundation Hummingbird HTTPTypes NIOCore Logging"
     [routine]="RoutineKit RoutineHistory RoutineTerminal RoutineLanguageServer RoutineStudio ArgumentParser Foundation"
     [routine-gen]="RoutineKit"
+    [page-assets]="Foundation"
 )
 status=0
 for target in "${!allowed[@]}"; do

@@ -44,7 +44,7 @@ fi
 bash scripts/check-imports.sh
 
 # The Swift sources are laid out as the checked-in .swift-format says (the toolchain's swift-format).
-swift-format lint --strict --recursive --parallel Sources Tests Benchmarks Fuzz Package.swift
+swift-format lint --strict --recursive --parallel Sources Tests Benchmarks Fuzz Plugins Package.swift
 
 # The studio's process and responsiveness suites draw routines of thousands of nodes with
 # Graphviz: they run on their own, so their load does not starve the other suites' requests.

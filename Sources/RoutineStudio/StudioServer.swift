@@ -64,7 +64,8 @@ public struct StudioServer: Sendable {
         let document = self.document
         router.get("/") { _, _ in StudioResponse.asset("index.html") }
         router.get("/favicon.ico") { _, _ in Response(status: .noContent) }
-        router.get("/:asset") { request, _ in
+        // The page's files keep their folders ("/today/today.js"); nothing else is served.
+        router.get("**") { request, _ in
             StudioResponse.asset(String(request.uri.path.dropFirst())) ?? StudioResponse.text("not found", status: .notFound)
         }
         router.get("/api/routine") { _, _ in

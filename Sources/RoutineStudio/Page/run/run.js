@@ -1,21 +1,13 @@
 // The Run view: today's run, step by step, with the engine of `routine run` on the server
 // (docs/studio.md, "Run"). A step shows as done only once the server has answered, that is once
 // it is recorded. Every text reaches the page as a text node.
-import { el } from "./dom.js";
-import { Timer, clockText } from "./timer.js";
-import { dayHeading } from "./today.js";
+import { call } from "../lib/api.js";
+import { dayHeading } from "../lib/dates.js";
+import { $, el } from "../lib/dom.js";
+import { clockText, number } from "../lib/format.js";
+import { Timer } from "../lib/timer.js";
 
 const KEPT = "routine-studio-run";
-
-function number(value) { return Number.isInteger(value) ? String(value) : String(Math.round(value * 1000) / 1000); }
-
-async function call(method, path, body) {
-  const options = { method, cache: "no-store" };
-  if (body) { options.headers = { "Content-Type": "application/json" }; options.body = JSON.stringify(body); }
-  const response = await fetch(path, options);
-  const answer = await response.json().catch(() => ({ error: { message: response.statusText } }));
-  return { status: response.status, answer };
-}
 
 export class RunView {
   constructor(root) {
@@ -29,7 +21,6 @@ export class RunView {
     this.measured = null; // what a finished countdown measured, sent with a numeric habit's amount
     // Which run this page holds, kept over a reload of the tab (not shared with other tabs).
     this.kept = JSON.parse(sessionStorage.getItem(KEPT) || "null");
-    document.addEventListener("keydown", (event) => this.key(event));
   }
 
   /// Whether this page holds the run shown: the holder id it got, and no take-over since.
@@ -62,7 +53,7 @@ export class RunView {
 
   /// The history changed (an answer here or on another page, a terminal's run): the run
   /// shown is read again, so a page that watches follows the one that holds it.
-  async onHistory() {
+  async onHistoryChange() {
     if (this.busy) return;
     if (!this.run) return this.lookForUnfinished();
     const { status, answer } = await call("GET", `/api/run/${this.run.run}`);
@@ -105,7 +96,7 @@ export class RunView {
         this.message = answer.error ? { error: answer.error } : (answer.notes && answer.notes.length ? { notes: answer.notes } : null);
       } else {
         this.message = { error: answer.error || { message: `the studio answered ${status}` } };
-        if (status === 409 && this.run) await this.onHistory();
+        if (status === 409 && this.run) await this.onHistoryChange();
       }
     } catch (error) {
       this.message = { error: { message: `the studio cannot be reached: ${error.message}` } };
@@ -310,8 +301,9 @@ export class RunView {
   }
 
   /// d, s, b, q, 1-9 and Enter, while the Run view is shown and this page holds the run.
-  key(event) {
-    if (this.root.hidden || event.ctrlKey || event.metaKey || event.altKey || document.getElementById("dialog").open) return;
+  /// The shell passes on the keys pressed while the view is shown.
+  onKey(event) {
+    if ( event.ctrlKey || event.metaKey || event.altKey || $("dialog").open) return;
     const typing = /^(INPUT|SELECT|TEXTAREA)$/.test(event.target.tagName);
     // The countdown takes its own keys (Space, Enter, Escape).
     if (typing || !this.holding || this.busy || event.target.closest(".timer")) return;

@@ -1,6 +1,7 @@
 // The canvas: cards at Graphviz's boxes, arrows along its splines, pan, zoom, fit, and
 // connecting by dragging from a port to a card.
-import { el, svg } from "./dom.js";
+import { $, el, svg } from "../lib/dom.js";
+import { edgePath, fitView, zoomView } from "../lib/layout.js";
 import { GraphStats } from "./graphstats.js";
 
 /// Where each node leads (every arrow but the start's), for cycle checks and arrow keys.
@@ -35,6 +36,38 @@ export function describeNode(node) {
   return `Habit ${node.id}: ${node.title}` + (node.details ? `, ${node.details}` : "") + (node.note ? `. Note: ${node.note}` : "");
 }
 
+/// Where each node leads, in words, for a screen reader and the outline: "Great! → Run,
+/// Meditate", "then → Plan the day" for a question, "→ Stretch" for a habit; in one pass.
+export function connections(state) {
+  const titles = new Map(state.nodes.map((n) => [n.id, n.title]));
+  const name = (id) => (id === "end" ? "the end" : titles.get(id) || `${id} (missing)`);
+  const out = new Map(state.nodes.map((n) => [n.id, { next: [], gather: [], options: new Map() }]));
+  for (const edge of state.edges) {
+    const from = edge.from && out.get(edge.from);
+    if (!from) continue;
+    if (edge.kind === "option") {
+      if (!from.options.has(edge.option)) from.options.set(edge.option, []);
+      from.options.get(edge.option).push(name(edge.to));
+    } else if (edge.kind === "gather") from.gather.push(name(edge.to));
+    else from.next.push(name(edge.to));
+  }
+  const words = new Map();
+  for (const node of state.nodes) {
+    const o = out.get(node.id);
+    const parts = [];
+    if (node.kind === "question") {
+      for (const option of node.options) {
+        const to = o.options.get(option.index);
+        // An answer with no arrow of its own goes on to the gather, or ends the run.
+        parts.push(`${option.text} → ${to ? to.join(", ") : o.gather.length ? "then" : "the end"}`);
+      }
+      if (o.gather.length) parts.push(`then → ${o.gather.join(", ")}`);
+    } else parts.push(`→ ${o.next.length ? o.next.join(", ") : "the end"}`);
+    words.set(node.id, parts);
+  }
+  return words;
+}
+
 /// The elements for `items`, in their order: the one drawn before for an item of the same key
 /// (brought up to date by `update`), else a new one from `make`. `kept` is for the next call.
 function reuse(previous, items, keyOf, make, update) {
@@ -64,14 +97,6 @@ function setChildren(parent, list) {
   }
 }
 
-function pathOf(edge) {
-  const p = edge.points;
-  let d = `M${p[0][0]},${p[0][1]}`;
-  for (let i = 1; i + 2 < p.length; i += 3) d += ` C${p[i][0]},${p[i][1]} ${p[i + 1][0]},${p[i + 1][1]} ${p[i + 2][0]},${p[i + 2][1]}`;
-  if (edge.tip) d += ` L${edge.tip[0]},${edge.tip[1]}`;
-  return d;
-}
-
 function place(element, box) {
   element.style.left = `${box.x}px`;
   element.style.top = `${box.y}px`;
@@ -97,17 +122,12 @@ export class Canvas {
 
   fit() {
     if (!this.state) return;
-    const w = this.root.clientWidth, h = this.root.clientHeight;
-    const gw = Math.max(this.state.width, 1), gh = Math.max(this.state.height, 1);
-    const k = Math.min(1.4, Math.max(0.15, Math.min((w - 60) / gw, (h - 60) / gh)));
-    this.view = { k, x: (w - gw * k) / 2, y: Math.max(20, (h - gh * k) / 2) };
+    this.view = fitView(this.state.width, this.state.height, this.root.clientWidth, this.root.clientHeight);
     this.apply();
   }
 
   zoomBy(factor, cx = this.root.clientWidth / 2, cy = this.root.clientHeight / 2) {
-    const k = Math.min(3, Math.max(0.1, this.view.k * factor));
-    const f = k / this.view.k;
-    this.view = { k, x: cx - (cx - this.view.x) * f, y: cy - (cy - this.view.y) * f };
+    this.view = zoomView(this.view, factor, cx, cy);
     this.apply();
   }
 
@@ -158,7 +178,7 @@ export class Canvas {
     // A card is kept while its texts, size and marks are; a new layout only moves it. An
     // arrow is kept while its ends are; a new layout only redraws its line.
     const paths = reuse(this.paths, state.edges.filter((e) => e.points.length), (e) => `${e.kind} ${e.from} ${e.option} ${e.to}`,
-      (edge) => this.arrow(edge), (path, edge) => path.setAttribute("d", pathOf(edge)));
+      (edge) => this.arrow(edge), (path, edge) => path.setAttribute("d", edgePath(edge)));
     this.paths = paths.kept;
     setChildren(this.layer, [this.defs, ...paths.elements, this.dragLine]);
     const markers = state.markers || {};
@@ -174,6 +194,11 @@ export class Canvas {
     this.order = ordered.map((n) => n.id);
     const cards = reuse(this.cards, ordered, (node) => JSON.stringify({ ...node, x: 0, y: 0 }), (node) => this.card(node), place);
     this.cards = cards.kept;
+    // A card kept over an edit that changed only its arrows says where it leads now.
+    this.leads = connections(state);
+    ordered.forEach((node, k) => {
+      cards.elements[k].setAttribute("aria-label", `${describeNode(node)}${node.unreachable ? ". Unreachable" : ""}. Leads: ${this.leads.get(node.id).join("; ")}`);
+    });
     const focused = document.activeElement;
     setChildren(world, [this.layer, ...shown.elements, ...cards.elements]);
     // A card moved to keep the reading order loses the focus; it stays where it was.
@@ -184,7 +209,7 @@ export class Canvas {
   }
 
   arrow(edge) {
-    const path = svg("path", { d: pathOf(edge), class: `edge ${edge.kind}`, "marker-end": "url(#head)" });
+    const path = svg("path", { d: edgePath(edge), class: `edge ${edge.kind}`, "marker-end": "url(#head)" });
     path.dataset.from = edge.from ?? "";
     path.dataset.to = edge.to;
     return path;
@@ -199,7 +224,7 @@ export class Canvas {
   card(node) {
     const card = el("div", {
       class: `card ${node.kind}` + (node.unreachable ? " unreachable" : ""), "data-node": node.id, tabindex: 0,
-      role: "button", "aria-label": describeNode(node) + (node.unreachable ? ". Unreachable" : ""),
+      role: "button",
       title: node.note ? `${node.title}\n${node.note}` : node.title,
     });
     Object.assign(card.style, { left: `${node.x}px`, top: `${node.y}px`, width: `${node.width}px`, height: `${node.height}px` });
@@ -267,7 +292,7 @@ export class Canvas {
       port.classList.add("dragging");
       const rect = port.getBoundingClientRect(), root = this.root.getBoundingClientRect();
       const start = [(rect.left + rect.width / 2 - root.left - this.view.x) / this.view.k, (rect.bottom - root.top - this.view.y) / this.view.k];
-      const hint = document.getElementById("drag-hint");
+      const hint = $("drag-hint");
       let target = null, refused = null;
       const move = (ev) => {
         const [x, y] = this.toWorld(ev);

@@ -1,8 +1,8 @@
 // Dialogs: a card's fields, a new habit or question, and a delete with the arrows that go.
-import { el } from "./dom.js";
+import { $, el } from "../lib/dom.js";
 
 const DAYS = ["mon", "tue", "wed", "thu", "fri", "sat", "sun"];
-const dialog = () => document.getElementById("dialog");
+const dialog = () => $("dialog");
 
 function show(title, body, buttons) {
   const d = dialog();
@@ -199,7 +199,11 @@ export function confirmDelete(node, state, api) {
   const body = [el("p", { text: `Delete '${node.id}' (${node.title})?` })];
   if (going.length) body.push(el("p", { class: "hint", text: "These arrows go too:" }), el("ul", { class: "list" }, ...going.map((g) => el("li", { text: g }))));
   show("Delete", body, [el("button", { onclick: close, text: "Cancel" }),
-    el("button", { class: "primary", onclick: () => api.edit({ op: "delete", id: node.id }).then(close), text: "Delete" })]);
+    el("button", {
+      class: "primary", text: "Delete",
+      // `deleted` runs once the dialog is closed, so that the focus it moves stays moved.
+      onclick: async () => { const answer = await api.edit({ op: "delete", id: node.id }); close(); if (answer && api.deleted) api.deleted(); },
+    })]);
 }
 
 export function showHelp() {

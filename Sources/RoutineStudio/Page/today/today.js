@@ -1,8 +1,10 @@
 // The Today view: the day of the routine as `routine today` sees it, and logs as `routine done`
 // records them (docs/studio.md). Every text reaches the page as a text node.
-import { el, svg } from "./dom.js";
-import { onLiveLost } from "./dayview.js";
-import { Timer, clockText } from "./timer.js";
+import { api, get, onLiveLost, post } from "../lib/api.js";
+import { dayHeading, dayNumber, isoDate, weekdayName, weekdayShort } from "../lib/dates.js";
+import { el, svg } from "../lib/dom.js";
+import { clockText, number } from "../lib/format.js";
+import { Timer } from "../lib/timer.js";
 
 const FORCEABLE = new Set(["E501", "E502", "E503"]);
 const REASONS = {
@@ -13,38 +15,20 @@ const REASONS = {
   "ruled-out": "ruled out by the day's answers",
 };
 
-function number(value) { return Number.isInteger(value) ? String(value) : String(Math.round(value * 1000) / 1000); }
-
 /// A note of `routine done`'s refusals in the page's words: its flags are this page's buttons.
 function pageWords(note) {
   return note.replace("--undo takes back", "Undo takes back").replace("--force records it again", "“Record anyway” records it again")
     .replace("--force records it anyway", "“Record anyway” records it all the same");
 }
 
-/// "Monday 23 November 2026", and "today" or "yesterday" when it is one of those on this computer.
-export function dayHeading(date) {
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(date || "")) return "Today";
-  const at = new Date(date + "T12:00:00Z");
-  const words = at.toLocaleDateString("en-GB", { weekday: "long", day: "numeric", month: "long", year: "numeric", timeZone: "UTC" });
-  const now = new Date();
-  const local = (d) => `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, "0")}-${String(d.getDate()).padStart(2, "0")}`;
-  const yesterday = new Date(now.getFullYear(), now.getMonth(), now.getDate() - 1);
-  const near = date === local(now) ? " (today)" : date === local(yesterday) ? " (yesterday)" : "";
-  return words.replace(",", "") + near;
-}
-
-function weekdayShort(date) {
-  return new Date(date + "T12:00:00Z").toLocaleDateString("en-GB", { weekday: "short", timeZone: "UTC" });
-}
-
 /// The seven days up to `date` of a habit's days from `stats --json`; a day before the
 /// history began is unknown.
 function lastSeven(days, date) {
   const byDate = new Map(days.map((d) => [d.date, d]));
-  const end = Date.parse(date + "T12:00:00Z");
+  const end = dayNumber(date);
   const out = [];
   for (let k = 6; k >= 0; k--) {
-    const day = new Date(end - k * 86400000).toISOString().slice(0, 10);
+    const day = isoDate(end - k);
     out.push(byDate.get(day) || { date: day, status: "unknown" });
   }
   return out;
@@ -60,15 +44,14 @@ export class Today {
   }
 
   /// A change to the history, from this page or elsewhere: the day is read again.
-  onHistory() { this.load(); }
+  onHistoryChange() { this.load(); }
 
   async load() {
     onLiveLost(this, () => this.away());
     const query = this.date ? "?date=" + encodeURIComponent(this.date) : "";
-    const response = await fetch("/api/today" + query, { cache: "no-store" }).catch(() => null);
-    if (!response) { this.away(); return; }
-    const answer = await response.json().catch(() => ({ error: { message: response.statusText } }));
-    if (response.ok) {
+    const { reached, ok, answer } = await get("/api/today" + query);
+    if (!reached) { this.away(); return; }
+    if (ok) {
       const glance = await this.loadGlance(answer.date);
       const cleared = this.message && !this.message.retry;
       if (cleared) this.message = null;
@@ -77,7 +60,7 @@ export class Today {
       this.day = answer;
       this.glance = glance;
     } else {
-      this.message = { error: answer.error || { message: response.statusText } };
+      this.message = { error: answer.error };
     }
     this.render();
   }
@@ -85,10 +68,8 @@ export class Today {
   /// Per habit, what `routine stats` says up to the day shown: the current streak, the score,
   /// and the last seven days; null without a history to read.
   async loadGlance(date) {
-    const response = await fetch("/api/stats?until=" + encodeURIComponent(date), { cache: "no-store" }).catch(() => null);
-    if (!response || !response.ok) return null;
-    const stats = await response.json().catch(() => null);
-    if (!stats) return null;
+    const { ok, answer: stats } = await get("/api/stats?until=" + encodeURIComponent(date));
+    if (!ok) return null;
     const glance = {};
     for (const habit of stats.habits) {
       glance[habit.id] = { streak: habit.currentStreak, score: habit.score, days: lastSeven(habit.days, date) };
@@ -101,16 +82,13 @@ export class Today {
   async correct(habit, day) {
     const body = { date: day.date, habit: habit.node, result: day.status === "done" ? "skipped" : "done" };
     if (body.result === "done" && typeof habit.target === "number") body.value = habit.target;
-    const response = await fetch("/api/correct", {
-      method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body),
-    }).catch(() => null);
-    if (!response) {
+    const { reached, ok, answer } = await post("/api/correct", body);
+    if (!reached) {
       this.message = { error: { message: "the studio cannot be reached: nothing was recorded" } };
       return this.render();
     }
-    if (!response.ok) {
-      const answer = await response.json().catch(() => ({ error: { message: response.statusText } }));
-      this.message = { error: answer.error || { message: response.statusText } };
+    if (!ok) {
+      this.message = { error: answer.error };
       return this.render();
     }
     this.message = null;
@@ -130,16 +108,13 @@ export class Today {
   async log(body) {
     const payload = { ...body };
     if (this.date) payload.date = this.date;
-    const response = await fetch("/api/log", {
-      method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(payload),
-    }).catch(() => null);
-    if (!response) {
+    const { reached, ok, answer } = await post("/api/log", payload);
+    if (!reached) {
       this.message = { error: { message: "the studio cannot be reached: nothing was recorded" } };
       this.render();
       return;
     }
-    const answer = await response.json().catch(() => ({ error: { message: response.statusText } }));
-    if (response.ok) {
+    if (ok) {
       // The glance too, so that the live channel's news of this log finds nothing to redraw.
       this.glance = await this.loadGlance(answer.date);
       this.day = answer;
@@ -149,7 +124,7 @@ export class Today {
       this.message = null;
     } else {
       if (answer.state) this.day = answer.state;
-      this.message = { error: answer.error || { message: response.statusText }, retry: payload };
+      this.message = { error: answer.error, retry: payload };
     }
     this.render();
   }
@@ -195,7 +170,7 @@ export class Today {
     const fill = el("div", { class: "fill" });
     // Through the style object: the page's policy refuses style attributes.
     fill.style.width = percentage + "%";
-    return el("div", { class: "meter", role: "progressbar", "aria-valuenow": percentage, "aria-valuemin": 0, "aria-valuemax": 100 }, fill);
+    return el("div", { class: "meter", role: "progressbar", "aria-label": "Done of the day's due habits", "aria-valuenow": percentage, "aria-valuemin": 0, "aria-valuemax": 100 }, fill);
   }
 
   messageBox() {
@@ -275,11 +250,10 @@ export class Today {
 
   /// Why a habit is not due, with its days when the day is not one of them.
   reasonText(habit) {
-    const state = window.studio && window.studio.api.state;
+    const state = api.state;
     const node = state && state.nodes.find((n) => n.id === habit.node);
     if (habit.reason === "not-scheduled" && node && node.days && this.day) {
-      const weekday = new Date(this.day.date + "T12:00:00Z").toLocaleDateString("en-GB", { weekday: "long", timeZone: "UTC" });
-      return `not scheduled on ${weekday}s: only on ${node.days.join(", ")}`;
+      return `not scheduled on ${weekdayName(this.day.date)}s: only on ${node.days.join(", ")}`;
     }
     if (habit.reason === "quota-met" && node && node.perWeek) return `this week's quota of ${node.perWeek} is met`;
     return REASONS[habit.reason] || habit.reason;
@@ -337,7 +311,7 @@ export class Today {
 
   /// A habit's duration in seconds, from the routine's state (GET /api/routine); 0 when untimed.
   duration(node) {
-    const state = window.studio && window.studio.api.state;
+    const state = api.state;
     const found = state && state.nodes.find((n) => n.id === node);
     return (found && found.duration) || 0;
   }

@@ -3,6 +3,7 @@
 // Escape stops it. Its own time, pauses left out, on the page's monotonic clock, is the time
 // the habit took.
 import { el } from "./dom.js";
+import { clockText } from "./format.js";
 
 export class Timer {
   /// A timer of `duration` seconds for habit `node`, running from now; it redraws its clock
@@ -80,11 +81,4 @@ function chime() {
     tone.stop(audio.currentTime + 0.15);
     tone.onended = () => audio.close();
   } catch (error) { /* no audio: the card still says time is up */ }
-}
-
-/// Seconds as the countdown shows them: m:ss, or h:mm:ss.
-export function clockText(seconds) {
-  const h = Math.floor(seconds / 3600), m = Math.floor(seconds % 3600 / 60), s = seconds % 60;
-  const mm = h ? String(m).padStart(2, "0") : String(m);
-  return (h ? h + ":" : "") + mm + ":" + String(s).padStart(2, "0");
 }

@@ -1,26 +1,9 @@
 // Drawing for "Your days": a habit's year of statuses as weeks in columns, the routine's days
 // shaded by the share of due habits done, a numeric habit's values, and the legends.
-// Dates are day numbers (days since 1970-01-01, UTC) so that nothing depends on time zones.
-import { el, svg } from "./dom.js";
-
-const DAY = 86400000;
-export const dayNumber = (text) => Date.UTC(+text.slice(0, 4), +text.slice(5, 7) - 1, +text.slice(8, 10)) / DAY;
-export const isoDate = (n) => new Date(n * DAY).toISOString().slice(0, 10);
-/// 0 for Monday … 6 for Sunday (1970-01-01 was a Thursday).
-export const weekday = (n) => (((n + 3) % 7) + 7) % 7;
-export const monday = (n) => n - weekday(n);
-export const todayNumber = () => {
-  const now = new Date();
-  return Date.UTC(now.getFullYear(), now.getMonth(), now.getDate()) / DAY;
-};
-
-const MONTHS = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"];
-export const WEEKDAYS = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"];
-export const monthName = (m) => MONTHS[m];
-const longDate = (n) => {
-  const d = new Date(n * DAY);
-  return `${WEEKDAYS[weekday(n)]} ${d.getUTCDate()} ${MONTHS[d.getUTCMonth()].slice(0, 3)} ${d.getUTCFullYear()}`;
-};
+// Dates are day numbers (lib/dates.js).
+import { el, svg } from "../lib/dom.js";
+import { hundredths, percent } from "../lib/format.js";
+import { DAY, WEEKDAYS, isoDate, longDate, monday, monthName } from "../lib/dates.js";
 
 /// Status words as `routine stats` writes them, and how a person reads them.
 export const STATUS_TEXT = { done: "done", skipped: "skipped", missed: "missed", "not-due": "not due", unknown: "unknown" };
@@ -34,11 +17,10 @@ export function level(share) {
   return share < 1 / 3 ? 1 : share < 2 / 3 ? 2 : 3;
 }
 
-export const percent = (x) => (x === null || x === undefined ? "–" : `${Math.round(x * 100)}%`);
-
-/// A day that opens the day view on click or Enter.
+/// A day that opens the day view on click or Enter. A calendar is one Tab stop: its days take
+/// focus from the arrow keys, and Days gives one of them the Tab stop (`tabindex` 0).
 function dayCell(n, attributes, onOpen, ...children) {
-  const cell = el("div", { role: "gridcell", tabindex: 0, "data-date": isoDate(n), ...attributes }, ...children);
+  const cell = el("div", { role: "button", tabindex: -1, "data-date": isoDate(n), ...attributes }, ...children);
   cell.addEventListener("click", () => onOpen(isoDate(n)));
   cell.addEventListener("keydown", (event) => {
     if (event.key === "Enter" || event.key === " ") {
@@ -59,7 +41,7 @@ export function habitGrid(first, last, { status, off, today, onOpen }) {
   for (let w = 0; w < weeks; w++) {
     const firstOfMonth = [...Array(7).keys()].map((k) => start + 7 * w + k).find((n) => n >= first && n <= last && new Date(n * DAY).getUTCDate() === 1);
     const label = w === 0 ? new Date(Math.max(first, start) * DAY).getUTCMonth() : firstOfMonth !== undefined ? new Date(firstOfMonth * DAY).getUTCMonth() : null;
-    months.append(el("span", { text: label === null ? "" : MONTHS[label].slice(0, 3) }));
+    months.append(el("span", { text: label === null ? "" : monthName(label).slice(0, 3) }));
     for (let k = 0; k < 7; k++) {
       const n = start + 7 * w + k;
       if (n < first || n > last) {
@@ -78,7 +60,7 @@ export function habitGrid(first, last, { status, off, today, onOpen }) {
   }
   const labels = el("div", { class: "grid-weekdays", "aria-hidden": "true" }, ...WEEKDAYS.map((d, k) => el("span", { text: k % 2 === 0 ? d : "" })));
   return el("div", { class: "habit-grid" }, months, el("div", { class: "grid-body" }, labels,
-    el("div", { class: "grid-cells", role: "grid", "aria-label": "Calendar of the habit, one column a week" }, ...cells)));
+    el("div", { class: "grid-cells", role: "group", "aria-label": "Calendar of the habit, one column a week" }, ...cells)));
 }
 
 /// The statuses' legend: the same meanings and colours as `routine stats`' calendar.
@@ -86,13 +68,13 @@ export function statusLegend() {
   const items = ["done", "skipped", "missed", "unknown", "not-due"].map((s) => el("span", { class: "key" }, el("i", { class: `swatch s-${s}` }), STATUS_TEXT[s]));
   items.push(el("span", { class: "key" }, el("i", { class: "swatch s-not-due off" }), "day off"));
   items.push(el("span", { class: "key" }, el("i", { class: "swatch s-none" }), "no record"));
-  return el("div", { class: "legend", "aria-label": "Legend" }, ...items);
+  return el("div", { class: "legend", role: "group", "aria-label": "Legend" }, ...items);
 }
 
 /// The shares' legend: no due habits, then none to all of them done.
 export function shareLegend() {
   const steps = [["l-none", "nothing due"], ["l0", "none done"], ["l1", "under a third"], ["l2", "under two thirds"], ["l3", "most"], ["l4", "all done"]];
-  return el("div", { class: "legend", "aria-label": "Legend" },
+  return el("div", { class: "legend", role: "group", "aria-label": "Legend" },
     ...steps.map(([c, text]) => el("span", { class: "key" }, el("i", { class: `swatch ${c}` }), text)));
 }
 
@@ -115,7 +97,7 @@ export function monthGrid(year, month, cellOf, { small } = {}) {
   const last = Date.UTC(year, month + 1, 0) / DAY;
   const cells = WEEKDAYS.map((d) => el("div", { class: "weekday", "aria-hidden": "true", text: small ? d[0] : d }));
   for (let n = monday(first); n <= last; n++) cells.push(n < first ? el("div", { class: "pad", "aria-hidden": "true" }) : cellOf(n));
-  return el("div", { class: `month-grid${small ? " small" : ""}`, role: "grid", "aria-label": `${MONTHS[month]} ${year}` }, ...cells);
+  return el("div", { class: `month-grid${small ? " small" : ""}`, role: "group", "aria-label": `${monthName(month)} ${year}` }, ...cells);
 }
 
 /// A numeric habit's values from `first` to `last` as points joined by a line, with the target
@@ -135,7 +117,7 @@ export function valueChart(points, first, last, target, unit) {
   };
   line(left, height - bottom, width - right, height - bottom, "axis");
   text(left - 4, y(0) + 4, "0", "end");
-  text(left - 4, y(top_ / 1.1) + 4, formatNumber(top_ / 1.1), "end");
+  text(left - 4, y(top_ / 1.1) + 4, hundredths(top_ / 1.1), "end");
   text(left, height - 6, isoDate(first), "start");
   text(width - right, height - 6, isoDate(last), "end");
   if (points.length) {
@@ -143,8 +125,7 @@ export function valueChart(points, first, last, target, unit) {
     if (points.length <= 120) for (const p of points) chart.append(svg("circle", { cx: x(p.n).toFixed(1), cy: y(p.value).toFixed(1), r: 2.5, class: p.value >= target ? "met" : "short" }));
   }
   line(left, y(target), width - right, y(target), "target");
-  text(width - right, y(target) - 4, `target ${formatNumber(target)}${unit ? ` ${unit}` : ""}`, "end");
+  text(width - right, y(target) - 4, `target ${hundredths(target)}${unit ? ` ${unit}` : ""}`, "end");
   return chart;
 }
 
-export const formatNumber = (v) => (Math.round(v * 100) / 100).toString();

@@ -1,7 +1,10 @@
 // One day: its runs and logs step by step, as `routine log --date` shows them, with the
 // corrections a recorded step allows (docs/studio.md, "A day and its corrections"). A
 // correction shows only once the server has recorded it and answered with the day.
-import { el } from "./dom.js";
+import { api, get, onLiveLost, post } from "../lib/api.js";
+import { clockAt, weekdayName } from "../lib/dates.js";
+import { el } from "../lib/dom.js";
+import { human, number } from "../lib/format.js";
 
 const PASSED = { "done-by-log": "passed over, done by a log", "done-by-run": "passed over, done by another run" };
 
@@ -51,7 +54,7 @@ export class DayView {
   }
 
   /// A change to the history (or the live channel back after a restart): the day is read again.
-  onHistory() { if (this.date) this.show(this.date); }
+  onHistoryChange() { if (this.date) this.show(this.date); }
 
   /// Sends one change; the day redraws from the server's answer only.
   async send(path, body, after) {
@@ -98,7 +101,7 @@ export class DayView {
   }
 
   header() {
-    const title = this.date ? `${weekday(this.date)} ${this.date}` : "";
+    const title = this.date ? `${weekdayName(this.date)} ${this.date}` : "";
     return el("div", { class: "day-head" },
       el("h2", { id: "day-title", text: title }),
       el("button", { "data-action": "close-day", "aria-label": "Close the day", onclick: () => this.close(), text: "Close" }));
@@ -125,8 +128,8 @@ export class DayView {
   runSection(id, run) {
     const amended = new Set((run.amendments || []).map((a) => a.step));
     const log = run.kind === "log";
-    let span = clock(run.started, run.utcOffset);
-    if (run.ended && !log) span += " to " + clock(run.ended, run.utcOffset);
+    let span = clockAt(run.started, run.utcOffset);
+    if (run.ended && !log) span += " to " + clockAt(run.ended, run.utcOffset);
     const result = log ? "logged" : run.result;
     const heading = `${log ? "Log" : "Run"} · ${span} · ${result}` + (run.reachedEnd ? " (reached end)" : "");
     return el("section", { class: "day-run" + (log ? " log" : ""), "data-run": id, "aria-label": heading },
@@ -168,7 +171,7 @@ export class DayView {
   /// A recorded answer can be changed to another option of the question as the routine has it
   /// now, as `routine amend FILE DATE QUESTION ANSWER` does; the server refuses the same one.
   answerActions(li, run, step, key) {
-    const state = window.studio && window.studio.api.state;
+    const state = api.state;
     const node = state && state.nodes.find((n) => n.id === step.node);
     const options = (node && node.options) || [];
     if (!options.length) return li;
@@ -233,7 +236,7 @@ export class DayView {
     const what = run.kind === "log" ? "log" : "run";
     const count = run.steps.length;
     const dialog = el("dialog", { class: "day-confirm", "aria-labelledby": "day-confirm-title" },
-      el("h3", { id: "day-confirm-title", text: `Delete the ${what} of ${weekday(run.date)} ${run.date} at ${span.split(" ")[0]}?` }),
+      el("h3", { id: "day-confirm-title", text: `Delete the ${what} of ${weekdayName(run.date)} ${run.date} at ${span.split(" ")[0]}?` }),
       el("p", { text: `It holds ${count} step${count === 1 ? "" : "s"}. You can put it back from this page until you close it.` }));
     const close = () => { dialog.close(); dialog.remove(); };
     dialog.append(el("div", { class: "actions" },
@@ -271,49 +274,4 @@ export class DayView {
       this.undos = this.undos.filter((u) => u.run !== d.run);
     });
   }
-}
-
-/// Calls `away` whenever the live channel is lost (the studio stopped or restarting): what a
-/// view shows may then be out of date until the channel is back and the view reads it again.
-export function onLiveLost(view, away) {
-  const source = window.studio && window.studio.api.source;
-  if (!source || view.watching === source) return;
-  view.watching = source;
-  source.addEventListener("error", away);
-}
-
-/// A number as the terminal writes it: whole, or to three decimals.
-export function number(value) { return Number.isInteger(value) ? String(value) : String(Math.round(value * 1000) / 1000); }
-
-/// Seconds as `log` writes them: "1h 2m 3s", "0s".
-export function human(seconds) {
-  const s = Math.round(seconds);
-  const parts = [[Math.floor(s / 3600), "h"], [Math.floor(s % 3600 / 60), "m"], [s % 60, "s"]].filter(([n]) => n > 0);
-  return parts.length ? parts.map(([n, u]) => n + u).join(" ") : "0s";
-}
-
-/// HH:MM of a recorded UTC time in the offset it was recorded in ("+01:00").
-function clock(utc, offset) {
-  const m = /^([+-])(\d\d):(\d\d)$/.exec(offset || "+00:00");
-  const shift = m ? (m[1] === "-" ? -1 : 1) * (Number(m[2]) * 60 + Number(m[3])) : 0;
-  const local = new Date(Date.parse(utc) + shift * 60000);
-  return String(local.getUTCHours()).padStart(2, "0") + ":" + String(local.getUTCMinutes()).padStart(2, "0");
-}
-
-function weekday(date) {
-  return ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"][new Date(date + "T12:00:00Z").getUTCDay()];
-}
-
-async function post(path, body) {
-  const response = await fetch(path, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) }).catch(() => null);
-  if (!response) return { ok: false, answer: { error: { message: "the studio cannot be reached" } } };
-  const answer = await response.json().catch(() => ({ error: { message: response.statusText } }));
-  return { ok: response.ok, answer };
-}
-
-async function get(path) {
-  const response = await fetch(path, { cache: "no-store" }).catch(() => null);
-  if (!response) return { ok: false, answer: { error: { message: "the studio cannot be reached" } } };
-  const answer = await response.json().catch(() => ({ error: { message: response.statusText } }));
-  return { ok: response.ok, answer };
 }

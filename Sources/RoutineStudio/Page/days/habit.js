@@ -1,7 +1,8 @@
 // One habit's page in "Your days": its figures as `routine stats` gives them, its year of
 // statuses, its values against the target, and the questions' answers.
-import { el } from "./dom.js";
-import * as draw from "./daysdraw.js";
+import { el } from "../lib/dom.js";
+import { hundredths, percent, rough } from "../lib/format.js";
+import * as draw from "./draw.js";
 
 const plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
 
@@ -13,11 +14,9 @@ function tile(label, value, note) {
 /// worded as `routine stats` words it.
 export function knownDays(habit) {
   const due = habit.counts.done + habit.counts.skipped + habit.counts.missed;
-  const known = habit.rateAll === null ? "no known due day" : `${draw.percent(habit.rateAll)} of ${due} known due day${due === 1 ? "" : "s"}`;
+  const known = habit.rateAll === null ? "no known due day" : `${percent(habit.rateAll)} of ${due} known due day${due === 1 ? "" : "s"}`;
   return `${known} · ${habit.counts.unknown} unknown`;
 }
-
-const duration = (s) => (s >= 3600 ? `${Math.floor(s / 3600)}h ${Math.round((s % 3600) / 60)}m` : s >= 60 ? `${Math.round(s / 60)}m` : `${Math.round(s)}s`);
 
 /// The page of habit `p.id` in year `p.year`.
 export function habitPage(p, ctx) {
@@ -30,10 +29,10 @@ export function habitPage(p, ctx) {
   const tiles = el("div", { class: "tiles" },
     tile("Current streak", plural(habit.currentStreak, "day")),
     tile("Best streak", plural(habit.bestStreak, "day")),
-    tile("Last 7 days", draw.percent(habit.rate7)),
-    tile("Last 30 days", draw.percent(habit.rate30)),
-    tile("All", draw.percent(habit.rateAll), knownDays(habit)),
-    tile("Score", draw.percent(habit.score)),
+    tile("Last 7 days", percent(habit.rate7)),
+    tile("Last 30 days", percent(habit.rate30)),
+    tile("All", percent(habit.rateAll), knownDays(habit)),
+    tile("Score", percent(habit.score)),
     tile("Last done", habit.lastDone || "never"));
   const counts = el("p", { class: "counts" }, ["done", "skipped", "missed", "not-due", "unknown"].map((s) =>
     el("span", { class: "count" }, el("i", { class: `swatch s-${s}` }), `${habit.counts[s]} ${draw.STATUS_TEXT[s]}`)));
@@ -45,7 +44,7 @@ export function habitPage(p, ctx) {
   const lastDay = ctx.data.from + (habit.days.length ? habit.days.length - 1 : 0);
   if (habit.target !== undefined) parts.push(values(habit, Math.max(first, ctx.data.from), Math.min(last, Math.max(lastDay, ctx.data.from)), ctx));
   if (habit.plannedSeconds !== undefined) {
-    parts.push(el("p", { class: "detail", text: `Time: planned ${duration(habit.plannedSeconds)} · ${habit.measuredSeconds === null ? "not measured yet" : `measured ${duration(habit.measuredSeconds)} on average`}` }));
+    parts.push(el("p", { class: "detail", text: `Time: planned ${rough(habit.plannedSeconds)} · ${habit.measuredSeconds === null ? "not measured yet" : `measured ${rough(habit.measuredSeconds)} on average`}` }));
   }
   if (stats.questions.length) parts.push(questions(stats.questions));
   return el("div", { class: "days-body" }, ...parts);
@@ -60,8 +59,8 @@ function values(habit, first, last, ctx) {
   }
   const unit = habit.unit ? ` ${habit.unit}` : "";
   const summary = habit.valuesGiven
-    ? `Values: last ${draw.formatNumber(habit.lastValue)}${unit} · average ${draw.formatNumber(habit.averageValue)}${unit} · target ${draw.formatNumber(habit.target)}${unit} met ${habit.targetMet} of ${habit.valuesGiven}`
-    : `Values: none given · target ${draw.formatNumber(habit.target)}${unit}`;
+    ? `Values: last ${hundredths(habit.lastValue)}${unit} · average ${hundredths(habit.averageValue)}${unit} · target ${hundredths(habit.target)}${unit} met ${habit.targetMet} of ${habit.valuesGiven}`
+    : `Values: none given · target ${hundredths(habit.target)}${unit}`;
   return el("section", { class: "values" }, el("h3", { text: "Values" }), el("p", { class: "detail", text: summary }),
     points.length ? draw.valueChart(points, first, last, habit.target, habit.unit) : el("p", { class: "muted", text: "No value given this year." }));
 }
@@ -69,10 +68,10 @@ function values(habit, first, last, ctx) {
 /// Each question's answers: days chosen and their share of the days answered, over the whole
 /// window, the last 30 and the last 7 days.
 function questions(list) {
-  const share = (count, of) => (of ? `${count} · ${draw.percent(count / of)}` : "–");
+  const share = (count, of) => (of ? `${count} · ${percent(count / of)}` : "–");
   return el("section", { class: "questions" }, el("h3", { text: "Questions" }), ...list.map((q) => el("div", { class: "question" },
     el("p", {}, el("strong", { text: q.prompt || q.id }), el("span", { class: "muted",
-      text: q.mostChosen === null ? " · not answered yet" : ` · most chosen: ${q.mostChosenAll.length > 1 ? q.mostChosenAll.slice(0, -1).join(", ") + " and " + q.mostChosenAll.at(-1) : q.mostChosen}, ${draw.percent(q.mostChosenShare)}${q.mostChosenAll.length > 1 ? " each" : ""} of ${plural(q.answered.all, "day")} answered` })),
+      text: q.mostChosen === null ? " · not answered yet" : ` · most chosen: ${q.mostChosenAll.length > 1 ? q.mostChosenAll.slice(0, -1).join(", ") + " and " + q.mostChosenAll.at(-1) : q.mostChosen}, ${percent(q.mostChosenShare)}${q.mostChosenAll.length > 1 ? " each" : ""} of ${plural(q.answered.all, "day")} answered` })),
     el("table", { class: "answers" },
       el("thead", {}, el("tr", {}, el("th", { text: "answer" }), el("th", { text: "all" }), el("th", { text: "30 days" }), el("th", { text: "7 days" }))),
       el("tbody", {}, ...q.options.map((o) => el("tr", {}, el("th", { scope: "row", text: o.text }),

@@ -1,10 +1,48 @@
-// The studio's API (docs/studio.md): the state, edits, and the live channel.
-export class Api {
-  constructor(onState, onError) {
+// The studio's API (docs/studio.md), the one way the page reaches the server: `call` (and
+// `get`, `post`) for every JSON request a view makes, and `api`, the routine's state, its
+// edits and the live channel.
+import { $ } from "./dom.js";
+
+/// What a JSON request came to: `reached` is false when the studio did not answer at all (it
+/// stopped, or is restarting); otherwise `status`, `ok` and the decoded `answer`, which for a
+/// refusal without an error member holds `{ error: { message } }` with the status text.
+export async function call(method, path, body) {
+  const options = { method, cache: "no-store" };
+  if (body !== undefined) {
+    options.headers = { "Content-Type": "application/json" };
+    options.body = JSON.stringify(body);
+  }
+  const response = await fetch(path, options).catch(() => null);
+  if (!response) return { reached: false, ok: false, status: 0, answer: { error: { message: "the studio cannot be reached" } } };
+  let answer = await response.json().catch(() => null);
+  if (!response.ok && !(answer && answer.error)) answer = { ...answer, error: { message: response.statusText } };
+  return { reached: true, ok: response.ok, status: response.status, answer };
+}
+
+export const get = (path) => call("GET", path);
+export const post = (path, body) => call("POST", path, body);
+
+/// Calls `away` whenever the live channel is lost (the studio stopped or restarting): what a
+/// view shows may then be out of date until the channel is back and the view reads it again.
+export function onLiveLost(view, away) {
+  const source = api.source;
+  if (!source || view.watching === source) return;
+  view.watching = source;
+  source.addEventListener("error", away);
+}
+
+class Api {
+  constructor() {
     this.state = null;
+    this.onState = () => {};
+    this.onError = () => {};
+    this.busy = Promise.resolve();
+  }
+
+  /// `onState` hears each new state; `onError(error, status)` each refused edit.
+  listen(onState, onError) {
     this.onState = onState;
     this.onError = onError;
-    this.busy = Promise.resolve();
   }
 
   async load() {
@@ -34,17 +72,15 @@ export class Api {
   edit(op, refused) {
     this.editing = (this.editing || 0) + 1;
     const run = async () => {
-      const body = JSON.stringify({ version: this.state.version, ...op });
-      const response = await fetch("/api/edit", { method: "POST", headers: { "Content-Type": "application/json" }, body });
-      const answer = await response.json().catch(() => ({ error: { message: response.statusText } }));
-      if (response.ok) {
+      const { ok, status, answer } = await post("/api/edit", { version: this.state.version, ...op });
+      if (ok) {
         this.show(answer);
         return answer;
       }
-      if (response.status === 409 && answer.state) this.show(answer.state);
-      const error = answer.error ? answer.error : { message: response.statusText };
-      if (refused && response.status !== 409) refused(error);
-      else this.onError(error, response.status);
+      if (status === 409 && answer.state) this.show(answer.state);
+      const error = answer.error || { message: "the edit was refused" };
+      if (refused && status !== 409) refused(error);
+      else this.onError(error, status);
       return null;
     };
     const next = this.busy.then(run, run).finally(() => {
@@ -78,7 +114,7 @@ export class Api {
       }
     };
     source.onerror = () => {
-      document.getElementById("status").textContent = "reconnecting…";
+      $("status").textContent = "reconnecting…";
       // EventSource retries by itself, but gives up for good on an answer that is not a
       // stream: a studio restarted with another token answers 401. Ask why, and say so, or
       // listen again a little later.
@@ -86,7 +122,7 @@ export class Api {
       setTimeout(async () => {
         const answer = await fetch("/api/routine", { cache: "no-store" }).catch(() => null);
         if (answer && answer.status === 401) {
-          document.getElementById("status").textContent = "token changed";
+          $("status").textContent = "token changed";
           document.body.dataset.unauthorized = "true";
           window.dispatchEvent(new CustomEvent("studio-unauthorized"));
           return;
@@ -101,3 +137,6 @@ export class Api {
     this.source = source;
   }
 }
+
+/// The page's one connection to the studio.
+export const api = new Api();

@@ -1,3 +1,6 @@
+/// The element with id `id`: the page's fixed parts are named in index.html, and found by id.
+export const $ = (id) => document.getElementById(id);
+
 // Builds elements from data. Texts from the routine only ever become text nodes: nothing here
 // parses a string as HTML.
 export function el(tag, attributes = {}, ...children) {
@@ -27,7 +30,7 @@ let toastTimer = null;
 
 /// A short message at the bottom of the window; `lasts` 0 keeps it until the next one.
 export function toast(message, kind = "info", lasts = kind === "error" ? 7000 : 3500) {
-  const box = document.getElementById("toast");
+  const box = $("toast");
   box.textContent = message;
   box.className = "toast " + kind;
   box.hidden = false;

@@ -1,12 +1,12 @@
 // The play panel: the routine answered in the page with the server's run engine
 // (POST /api/play), recording nothing, on today or a chosen day (as `run --date`). After every
 // edit the answers given so far are played again, and the panel stops where they no longer apply.
-import { el } from "./dom.js";
+import { post } from "../lib/api.js";
+import { el } from "../lib/dom.js";
 
 export class Play {
-  constructor(body, api) {
+  constructor(body) {
     this.body = body;
-    this.api = api;
     this.answers = [];
     this.open = false;
     this.date = "";
@@ -14,9 +14,8 @@ export class Play {
 
   async refresh() {
     if (!this.open) return;
-    const response = await fetch("/api/play", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ answers: this.answers, ...(this.date ? { date: this.date } : {}) }) });
-    const result = await response.json().catch(() => null);
-    if (!response.ok || !result) {
+    const { ok, answer: result } = await post("/api/play", { answers: this.answers, ...(this.date ? { date: this.date } : {}) });
+    if (!ok) {
       this.body.replaceChildren(el("p", { class: "play-note", text: result && result.error ? result.error.message : "the routine cannot be played now" }));
       return;
     }

@@ -2,17 +2,18 @@
 // by week, month and year (docs/studio.md, "Your days"). Every figure is `GET /api/stats`'s,
 // the JSON of `routine stats --json`, fetched once per history change: switching habit, year
 // or month redraws from it. Every text is a text node.
-import { el } from "./dom.js";
-import * as draw from "./daysdraw.js";
-import { habitPage } from "./dayshabit.js";
+import { get } from "../lib/api.js";
+import * as dates from "../lib/dates.js";
+import { el } from "../lib/dom.js";
+import * as draw from "./draw.js";
+import { habitPage } from "./habit.js";
 
 const MODES = [["habit", "Habit"], ["week", "Week"], ["month", "Month"], ["year", "Year"]];
 
 async function getJSON(url) {
-  const response = await fetch(url, { cache: "no-store" });
-  const body = await response.json().catch(() => ({ error: { message: response.statusText } }));
-  if (!response.ok) throw new Error(body.error ? body.error.message : response.statusText);
-  return body;
+  const { ok, answer } = await get(url);
+  if (!ok) throw new Error(answer.error ? answer.error.message : "no answer");
+  return answer;
 }
 
 export class Days {
@@ -23,18 +24,31 @@ export class Days {
     this.data = null;
     this.place = null;
     this.fetching = null;
-    root.addEventListener("keydown", (event) => this.arrow(event));
+    // The day that has the calendar's one Tab stop, kept over a redraw.
+    this.focusedDate = null;
+    root.addEventListener("focusin", (event) => {
+      if (event.target.dataset && event.target.dataset.date) this.rove(event.target);
+    });
+  }
+
+  /// Gives `cell` (else the first day shown) the calendar's one Tab stop.
+  rove(cell) {
+    const target = cell || this.root.querySelector("[data-date]");
+    if (!target) return;
+    for (const old of this.root.querySelectorAll('[data-date][tabindex="0"]')) if (old !== target) old.tabIndex = -1;
+    target.tabIndex = 0;
+    this.focusedDate = target.dataset.date;
   }
 
   /// Arrow keys move between days: in a habit's calendar a column is a week, elsewhere a row is.
-  arrow(event) {
-    const cell = event.target.closest ? event.target.closest("[data-date]") : null;
+  onKey(event) {
+    const cell = this.root.contains(event.target) && event.target.closest ? event.target.closest("[data-date]") : null;
     if (!cell || event.altKey || event.ctrlKey || event.metaKey) return;
     const down = cell.closest(".grid-cells") ? 1 : 7;
     const across = down === 1 ? 7 : 1;
     const step = { ArrowUp: -down, ArrowDown: down, ArrowLeft: -across, ArrowRight: across }[event.key];
     if (!step) return;
-    const target = this.root.querySelector(`[data-date="${draw.isoDate(draw.dayNumber(cell.dataset.date) + step)}"]`);
+    const target = this.root.querySelector(`[data-date="${dates.isoDate(dates.dayNumber(cell.dataset.date) + step)}"]`);
     if (target) {
       event.preventDefault();
       target.focus();
@@ -50,8 +64,8 @@ export class Days {
   }
 
   /// A change to the history: the figures are read again, then the same place is redrawn.
-  async onHistory() {
-    if (this.dayView.onHistory) this.dayView.onHistory();
+  async onHistoryChange() {
+    if (this.dayView.onHistoryChange) this.dayView.onHistoryChange();
     await this.refresh();
   }
 
@@ -82,9 +96,9 @@ export class Days {
     const started = performance.now();
     const [stats, off] = await Promise.all([getJSON("/api/stats"), getJSON("/api/days-off")]);
     this.data = {
-      stats, from: draw.dayNumber(stats.from), until: draw.dayNumber(stats.until),
+      stats, from: dates.dayNumber(stats.from), until: dates.dayNumber(stats.until),
       habits: new Map(stats.habits.map((h) => [h.id, h])),
-      off: new Set(off.daysOff.map((d) => draw.dayNumber(d.date))),
+      off: new Set(off.daysOff.map((d) => dates.dayNumber(d.date))),
       fetchedIn: performance.now() - started,
     };
   }
@@ -94,7 +108,7 @@ export class Days {
     const [mode, a, b] = text.split("/").map(decodeURIComponent);
     const year = (y) => (/^\d{4}$/.test(y || "") ? +y : null);
     if (mode === "habit") return { mode, id: a || null, year: year(b) };
-    if (mode === "week" && /^\d{4}-\d\d-\d\d$/.test(a || "")) return { mode, start: draw.monday(draw.dayNumber(a)) };
+    if (mode === "week" && /^\d{4}-\d\d-\d\d$/.test(a || "")) return { mode, start: dates.monday(dates.dayNumber(a)) };
     if (mode === "month" && /^\d{4}-\d\d$/.test(a || "")) return { mode, year: +a.slice(0, 4), month: Math.min(11, Math.max(0, +a.slice(5) - 1)) };
     if (mode === "year") return { mode, year: year(a) };
     return null;
@@ -102,11 +116,11 @@ export class Days {
 
   /// The place with every blank filled: the first habit, this year, this week or month.
   complete(place) {
-    const today = draw.todayNumber();
+    const today = dates.todayNumber();
     const now = new Date(today * 86400000);
     const p = { ...(place || { mode: "habit" }) };
     if (p.mode === "habit" && !this.data.habits.has(p.id)) p.id = this.data.stats.habits.length ? this.data.stats.habits[0].id : null;
-    if (p.mode === "week" && p.start === undefined) p.start = draw.monday(today);
+    if (p.mode === "week" && p.start === undefined) p.start = dates.monday(today);
     if (p.mode === "month" && p.month === undefined) p.month = now.getUTCMonth();
     if (!p.year) p.year = now.getUTCFullYear();
     return p;
@@ -114,7 +128,7 @@ export class Days {
 
   placeText(p) {
     if (p.mode === "habit") return `habit/${encodeURIComponent(p.id || "")}/${p.year}`;
-    if (p.mode === "week") return `week/${draw.isoDate(p.start)}`;
+    if (p.mode === "week") return `week/${dates.isoDate(p.start)}`;
     if (p.mode === "month") return `month/${p.year}-${String(p.month + 1).padStart(2, "0")}`;
     return `year/${p.year}`;
   }
@@ -144,7 +158,7 @@ export class Days {
     const text = this.placeText(p);
     if (location.hash !== `#days/${text}`) history.replaceState(null, "", `#days/${text}`);
     const ctx = {
-      data: this.data, today: draw.todayNumber(), open: (date) => this.dayView.show(date),
+      data: this.data, today: dates.todayNumber(), open: (date) => this.dayView.show(date),
       tally: (n) => this.data.stats.days[n - this.data.from],
       status: (habit, n) => { const d = habit.days[n - this.data.from]; return d ? d.status : null; },
       off: (n) => this.data.off.has(n),
@@ -157,6 +171,7 @@ export class Days {
     const scroll = this.root.parentElement ? this.root.parentElement.scrollTop : 0;
     this.root.replaceChildren(this.toolbar(p), body);
     if (this.root.parentElement) this.root.parentElement.scrollTop = scroll;
+    this.rove(this.root.querySelector(`[data-date="${this.focusedDate}"]`) || this.root.querySelector("[data-date].is-today"));
     // For Benchmarks/studio_days.py: what is on screen and how long drawing it took.
     window.studioDaysDrawn = { place: text, ms: performance.now() - started, sinceLoad: performance.now(), fetchMs: this.data.fetchedIn };
   }
@@ -172,8 +187,8 @@ export class Days {
       picker.value = p.id || "";
       bar.append(picker);
     }
-    const label = p.mode === "week" ? `${draw.isoDate(p.start)} – ${draw.isoDate(p.start + 6)}`
-      : p.mode === "month" ? `${draw.monthName(p.month)} ${p.year}` : String(p.year);
+    const label = p.mode === "week" ? `${dates.isoDate(p.start)} – ${dates.isoDate(p.start + 6)}`
+      : p.mode === "month" ? `${dates.monthName(p.month)} ${p.year}` : String(p.year);
     const unit = p.mode === "week" ? "week" : p.mode === "month" ? "month" : "year";
     bar.append(el("div", { class: "nav" },
       el("button", { id: "days-prev", "aria-label": `Previous ${unit}`, text: "‹", onclick: () => this.step(-1) }),
@@ -188,15 +203,15 @@ export class Days {
     const days = [...Array(7).keys()].map((k) => p.start + k);
     const tiles = days.map((n) => draw.shareCell(n, ctx.tally(n), {
       today: ctx.today, onOpen: ctx.open, off: ctx.off(n),
-      label: (said) => [el("strong", { text: `${draw.WEEKDAYS[draw.weekday(n)]} ${new Date(n * 86400000).getUTCDate()}` }), el("span", { text: said })],
+      label: (said) => [el("strong", { text: `${dates.WEEKDAYS[dates.weekday(n)]} ${new Date(n * dates.DAY).getUTCDate()}` }), el("span", { text: said })],
     }));
-    const head = el("tr", {}, el("th", { text: "Habit" }), ...days.map((n) => el("th", { text: draw.WEEKDAYS[draw.weekday(n)] })));
+    const head = el("tr", {}, el("th", { text: "Habit" }), ...days.map((n) => el("th", { text: dates.WEEKDAYS[dates.weekday(n)] })));
     const rows = this.data.stats.habits.map((h) => el("tr", {}, el("th", { scope: "row", text: h.title, title: h.id }), ...days.map((n) => {
       const s = ctx.status(h, n);
-      return el("td", {}, el("i", { class: `dot s-${s || "none"}`, title: s ? draw.STATUS_TEXT[s] : "no record", "aria-label": `${h.title}: ${s ? draw.STATUS_TEXT[s] : "no record"}` }));
+      return el("td", {}, el("i", { class: `dot s-${s || "none"}`, title: s ? draw.STATUS_TEXT[s] : "no record", role: "img", "aria-label": `${h.title}: ${s ? draw.STATUS_TEXT[s] : "no record"}` }));
     })));
     return el("div", { class: "days-body" },
-      el("div", { class: "week-tiles", role: "grid", "aria-label": "The week, day by day" }, ...tiles), draw.shareLegend(),
+      el("div", { class: "week-tiles", role: "group", "aria-label": "The week, day by day" }, ...tiles), draw.shareLegend(),
       el("table", { class: "week-habits" }, el("thead", {}, head), el("tbody", {}, ...rows)), draw.statusLegend());
   }
 
@@ -205,7 +220,7 @@ export class Days {
       today: ctx.today, onOpen: ctx.open, off: ctx.off(n),
       label: () => {
         const t = ctx.tally(n);
-        return [el("span", { class: "num", text: new Date(n * 86400000).getUTCDate() }),
+        return [el("span", { class: "num", text: new Date(n * dates.DAY).getUTCDate() }),
           el("span", { class: "pct", text: t && t.share !== null ? `${t.done}/${t.due}` : "" })];
       },
     });
@@ -214,7 +229,7 @@ export class Days {
 
   year(p, ctx) {
     const months = [...Array(12).keys()].map((m) => el("section", { class: "year-month" },
-      el("h3", { text: draw.monthName(m) }),
+      el("h3", { text: dates.monthName(m) }),
       draw.monthGrid(p.year, m, (n) => draw.shareCell(n, ctx.tally(n), { today: ctx.today, onOpen: ctx.open, off: ctx.off(n) }), { small: true })));
     return el("div", { class: "days-body" }, el("div", { class: "year-months" }, ...months), draw.shareLegend());
   }

@@ -2,14 +2,15 @@
 // labelled with on how many days each was the day's answer, over the recorded history: what
 // `routine graph --stats` draws (GET /api/graph-stats). While shown, it follows the history:
 // a run or a log, in a terminal or a page, redraws it.
-import { el } from "./dom.js";
+import { get } from "../lib/api.js";
+import { $, el } from "../lib/dom.js";
 
 export class GraphStats {
   constructor(canvas) {
     this.canvas = canvas;
     this.shown = false;
     this.data = null;
-    this.button = document.getElementById("toggle-stats");
+    this.button = $("toggle-stats");
     if (this.button) this.button.onclick = () => this.toggle();
     this.legend = el("div", { id: "stats-legend", class: "stats-legend", role: "note", "aria-label": "What the colours and counts mean" });
     this.legend.hidden = true;
@@ -28,14 +29,8 @@ export class GraphStats {
   async load() {
     const asked = (this.asked || 0) + 1;
     this.asked = asked;
-    let data;
-    try {
-      const response = await fetch("/api/graph-stats", { cache: "no-store" });
-      data = await response.json();
-      if (!response.ok) data = { error: data.error?.message || response.statusText };
-    } catch (error) {
-      data = { error: error.message };
-    }
+    const { ok, answer } = await get("/api/graph-stats");
+    const data = ok ? answer : { error: answer.error.message };
     // An older answer arriving after a newer one is not shown.
     if (asked !== this.asked) return;
     this.data = data;
