@@ -8,9 +8,9 @@ system="Glibc Darwin Dispatch Synchronization _Concurrency"
 declare -A allowed=(
     [RoutineKit]="CYAML CFileAttributes"
     [RoutineTerminal]=""
-    [RoutineHistory]="RoutineKit GRDB GRDBSQLite Foundation"
+    [RoutineHistory]="RoutineKit GRDB GRDBSQLite Foundation FoundationEssentials"
     [RoutineLanguageServer]="RoutineKit"
-    [RoutineStudio]="RoutineKit RoutineHistory CSpawn Foundation Hummingbird HTTPTypes NIOCore Logging"
+    [RoutineStudio]="RoutineKit RoutineHistory CSpawn Foundation FoundationEssentials Hummingbird HTTPTypes NIOCore Logging"
     [routine]="RoutineKit RoutineHistory RoutineTerminal RoutineLanguageServer RoutineStudio ArgumentParser Foundation"
     [routine-gen]="RoutineKit"
 )
