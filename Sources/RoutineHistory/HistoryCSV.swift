@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import RoutineKit
 
 /// Runs as CSV for a spreadsheet: one row per step, the run's fields repeated on each; a run

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import RoutineKit
 
 /// Runs as JSON Lines: what `log --json` prints and `history export` writes, one run per

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import GRDB
 
 /// The tables a history that is a member of a sync folder has, made by `sync init` and
