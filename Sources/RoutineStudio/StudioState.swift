@@ -92,7 +92,16 @@ enum StudioState {
         canUndo: Bool, canRedo: Bool, message: String?
     ) -> [UInt8] {
         var table = LineTable(loaded.file)
-        let diagnostics = loaded.diagnostics.map { $0.json(in: loaded.file, table: &table) }
+        let ranges = NodeRanges(loaded.routine, source: loaded.file.bytes)
+        let diagnostics = loaded.diagnostics.map { diagnostic in
+            var json = diagnostic.json(in: loaded.file, table: &table)
+            // The card the problem belongs to, for the page to mark: the node whose lines hold it.
+            if case .object(var members) = json, let span = diagnostic.span, let node = ranges.node(at: span.lowerBound) {
+                members.append(("node", .string(loaded.routine.id(of: node))))
+                json = .object(members)
+            }
+            return json
+        }
         let value = JSONValue.object([
             ("version", .int(version)), ("path", .string(path)), ("format", .string(format.rawValue)),
             ("name", .string(loaded.routine.name)), ("source", .string(String(decoding: loaded.file.bytes, as: UTF8.self))),
