@@ -10,7 +10,7 @@ declare -A allowed=(
     [RoutineTerminal]=""
     [RoutineHistory]="RoutineKit GRDB GRDBSQLite Foundation"
     [RoutineLanguageServer]="RoutineKit"
-    [RoutineStudio]="RoutineKit RoutineHistory CSpawn Foundation Hummingbird HTTPTypes NIOCore Logging"
+    [RoutineStudio]="RoutineKit RoutineHistory CSpawn Foundation Hummingbird HTTPTypes NIOCore Logging ServiceLifecycle"
     [routine]="RoutineKit RoutineHistory RoutineTerminal RoutineLanguageServer RoutineStudio ArgumentParser Foundation"
     [routine-gen]="RoutineKit"
 )

@@ -1,97 +1,79 @@
-import Foundation
 import RoutineHistory
 import RoutineKit
 
-/// The bodies of `POST /api/correct`, `/api/correct/undo`, `/api/run/delete` and
-/// `/api/run/restore`, checked before anything is read or written.
-enum StudioCorrectionBody {
-    typealias Malformed = StudioEditRequest.Malformed
-
+/// A `POST /api/correct` body: `{run, step}` or `{date, habit}`, and the change; or
+/// `{run, step, answer}`, a question's step and its new answer.
+struct CorrectionBody: RequestBody, Equatable {
     /// What a correction is about: a recorded step, or a habit of a day that nothing recorded.
     enum Target: Equatable {
         case step(run: Int64, step: Int)
         case habit(String, date: CalendarDate)
     }
 
-    /// A `POST /api/correct` body: `{run, step}` or `{date, habit}`, and the change; or
-    /// `{run, step, answer}`, a question's step and its new answer.
-    struct Correction: Equatable {
-        var target: Target
-        /// Done or skipped (done when only a value is given); `.answered` with `answer`.
-        var result: RecordedStep.Result
-        var value: Double?
-        var seconds: Double?
-        /// The new answer, by number or text as a run takes it.
-        var answer: String?
+    var target: Target
+    /// Done or skipped (done when only a value is given); `.answered` with `answer`.
+    var result: RecordedStep.Result
+    var value: Double?
+    var seconds: Double?
+    /// The new answer, by number or text as a run takes it.
+    var answer: String?
 
-        var change: AmendChange { AmendChange(result: result, value: value, seconds: seconds) }
-    }
+    var change: AmendChange { AmendChange(result: result, value: value, seconds: seconds) }
 
-    static func object(_ bytes: [UInt8], keys: Set<String>, of what: String) throws(Malformed) -> StudioEditRequest.Fields {
-        guard let object = (try? JSONSerialization.jsonObject(with: Data(bytes))) as? [String: Any] else {
-            throw .init(reason: "the body is not a JSON object")
-        }
-        if let unknown = object.keys.sorted().first(where: { !keys.contains($0) }) {
-            throw .init(reason: "'\(unknown)' is not a member of \(what)")
-        }
-        return StudioEditRequest.Fields(object: object)
-    }
+    static let members: Set<String> = ["run", "step", "date", "habit", "result", "value", "seconds", "answer"]
+    static let name = "a correction"
 
-    static func correction(_ bytes: [UInt8]) throws(Malformed) -> Correction {
-        let fields = try object(bytes, keys: ["run", "step", "date", "habit", "result", "value", "seconds", "answer"], of: "a correction")
-        let target: Target
-        if let run = try fields.optionalInt("run") {
-            if fields.value("date") != nil || fields.value("habit") != nil {
-                throw .init(reason: "a correction names a recorded step (run, step) or a habit of a day (date, habit), not both")
+    init(from decoder: any Decoder) throws {
+        let members = try decoder.container(keyedBy: Member.self)
+        if let run = try members.optionalInt("run") {
+            if members.has("date") || members.has("habit") {
+                throw StudioError.malformed("a correction names a recorded step (run, step) or a habit of a day (date, habit), not both")
             }
-            target = .step(run: Int64(run), step: try fields.int("step"))
-        } else if fields.value("step") != nil {
-            throw .init(reason: "'run' is missing")
+            target = .step(run: Int64(run), step: try members.int("step"))
+        } else if members.has("step") {
+            throw StudioError.malformed("'run' is missing")
         } else {
-            let habit = try fields.string("habit")
-            target = .habit(habit, date: try date(fields.string("date")))
+            let habit = try members.string("habit")
+            guard let date = try members.optionalDate("date") else { throw StudioError.malformed("'date' is missing") }
+            target = .habit(habit, date: date)
         }
-        if let answer = try fields.optionalString("answer") {
-            guard case .step = target else { throw .init(reason: "an answer is corrected on its recorded step (run, step)") }
-            if ["result", "value", "seconds"].contains(where: { fields.value($0) != nil }) {
-                throw .init(reason: "a correction of an answer takes no 'result', 'value' or 'seconds'")
+        if let answer = try members.optionalString("answer") {
+            guard case .step = target else { throw StudioError.malformed("an answer is corrected on its recorded step (run, step)") }
+            if ["result", "value", "seconds"].contains(where: members.has) {
+                throw StudioError.malformed("a correction of an answer takes no 'result', 'value' or 'seconds'")
             }
-            return Correction(target: target, result: .answered, answer: answer)
+            (result, self.answer) = (.answered, answer)
+            return
         }
-        let value = try fields.optionalNumber("value")
-        let seconds = try fields.optionalNumber("seconds")
-        try StudioToday.LogBody.check(value: value, seconds: seconds)
-        let result: RecordedStep.Result
-        switch try fields.optionalString("result") {
+        value = try members.optionalNumber("value")
+        seconds = try members.optionalNumber("seconds")
+        try LogBody.check(value: value, seconds: seconds)
+        switch try members.optionalString("result") {
         case "done"?: result = .done
         case "skipped"?:
-            if value != nil { throw .init(reason: "a skipped habit takes no value") }
+            if value != nil { throw StudioError.malformed("a skipped habit takes no value") }
             result = .skipped
         case nil:
-            guard value != nil else { throw .init(reason: "a correction needs 'result' (done or skipped) or a 'value'") }
+            guard value != nil else { throw StudioError.malformed("a correction needs 'result' (done or skipped) or a 'value'") }
             result = .done
-        case let other?: throw .init(reason: "'result' must be done or skipped, not '\(other)'")
+        case let other?: throw StudioError.malformed("'result' must be done or skipped, not '\(other)'")
         }
-        return Correction(target: target, result: result, value: value, seconds: seconds)
     }
+}
 
-    /// A `POST /api/correct/undo` body: `{}`, or the `{run, step}` the page expects to undo.
-    static func undo(_ bytes: [UInt8]) throws(Malformed) -> (run: Int64, step: Int)? {
-        let fields = try object(bytes.isEmpty ? Array("{}".utf8) : bytes, keys: ["run", "step"], of: "an undo")
-        guard let run = try fields.optionalInt("run") else {
-            if fields.value("step") != nil { throw .init(reason: "'run' is missing") }
-            return nil
+/// A `POST /api/correct/undo` body: `{}`, or the `{run, step}` the page expects to undo.
+struct CorrectionUndoBody: RequestBody {
+    var expected: (run: Int64, step: Int)?
+
+    static let members: Set<String> = ["run", "step"]
+    static let name = "an undo"
+
+    init(from decoder: any Decoder) throws {
+        let members = try decoder.container(keyedBy: Member.self)
+        guard let run = try members.optionalInt("run") else {
+            if members.has("step") { throw StudioError.malformed("'run' is missing") }
+            return
         }
-        return (Int64(run), try fields.int("step"))
-    }
-
-    /// A `POST /api/run/delete` or `/api/run/restore` body: `{run}`.
-    static func run(_ bytes: [UInt8]) throws(Malformed) -> Int64 {
-        Int64(try object(bytes, keys: ["run"], of: "a run's deletion").int("run"))
-    }
-
-    static func date(_ text: String) throws(Malformed) -> CalendarDate {
-        guard let day = CalendarDate(text) else { throw .init(reason: "'\(text)' is not a date (YYYY-MM-DD)") }
-        return day
+        expected = (Int64(run), try members.int("step"))
     }
 }

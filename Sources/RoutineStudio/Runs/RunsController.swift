@@ -1,151 +1,133 @@
-import Foundation
 import Hummingbird
 import RoutineHistory
 import RoutineKit
+import Synchronization
 
-extension StudioServer {
-    /// The routes of a run in the browser: POST /api/run/start, POST /api/run/answer,
-    /// POST /api/run/take, GET /api/run/{id} and GET /api/run (docs/studio.md, "Run").
-    func addRunRoutes(to router: Router<BasicRequestContext>) {
-        let document = self.document
-        let runs = self.runs
-        let path = absolutePath(document.path)
-        router.get("/api/run") { request, _ in
-            let date: CalendarDate
-            switch RunRequest.date(request.uri.queryParameters["date"].map(String.init)) {
-            case .success(let day): date = day
-            case .failure(let malformed): return Self.badRequest(malformed)
-            }
-            return Self.answer(await runs.unfinished(await document.loaded(), path: path, date: date))
-        }
-        router.get("/api/run/:id") { _, context in
-            guard let id = context.parameters.get("id", as: Int64.self) else {
-                return Self.answer((.notFound, StudioRuns.refusal(message: "a run is named by its number")))
-            }
-            return Self.answer(await runs.get(id, await document.loaded(), path: path))
-        }
-        router.post("/api/run/start") { request, _ in
-            let body: RunRequest
-            switch RunRequest.parse(try await request.body.collect(upTo: 1 << 16), keys: ["date", "resume", "fresh", "holder"]) {
-            case .success(let parsed): body = parsed
-            case .failure(let malformed): return Self.badRequest(malformed)
-            }
-            let date: CalendarDate
-            switch body.date {
-            case .success(let day): date = day
-            case .failure(let malformed): return Self.badRequest(malformed)
-            }
-            if case .tooFarAhead(let days) = RunDate(date, today: .today()) {
-                return Self.answer(
-                    (.unprocessableContent, StudioRuns.refusal(message: Diagnostic.runDateTooFarAhead(date, days: days, today: .today()))))
-            }
-            let mode: StudioRuns.Mode
-            switch (body.flag("resume"), body.flag("fresh")) {
-            case (.failure(let malformed), _), (_, .failure(let malformed)): return Self.badRequest(malformed)
-            case (.success(true), .success(true)): return Self.badRequest(.init(reason: "resume and fresh contradict each other: choose one"))
-            case (.success(true), _): mode = .resume
-            case (_, .success(true)): mode = .fresh
-            default: mode = .ask
-            }
-            let answer = await runs.start(await document.loaded(), path: path, date: date, mode: mode, holder: body.text("holder"))
-            if answer.status == .ok { await document.historyChanged() }
-            return Self.answer(answer)
-        }
-        router.post("/api/run/take") { request, _ in
-            let body: RunRequest
-            switch RunRequest.parse(try await request.body.collect(upTo: 1 << 16), keys: ["run"]) {
-            case .success(let parsed): body = parsed
-            case .failure(let malformed): return Self.badRequest(malformed)
-            }
-            guard case .success(let id) = body.run else { return Self.badRequest(.init(reason: "'run' must be a run's number")) }
-            let answer = await runs.take(id, await document.loaded(), path: path)
-            if answer.status == .ok { await document.historyChanged() }
-            return Self.answer(answer)
-        }
-        router.post("/api/run/answer") { request, _ in
-            let body: RunRequest
-            switch RunRequest.parse(try await request.body.collect(upTo: 1 << 16), keys: ["run", "answer", "holder", "seconds"]) {
-            case .success(let parsed): body = parsed
-            case .failure(let malformed): return Self.badRequest(malformed)
-            }
-            guard case .success(let id) = body.run else { return Self.badRequest(.init(reason: "'run' must be a run's number")) }
-            guard let answer = body.text("answer") else {
-                return Self.badRequest(.init(reason: "'answer' must be a string: d, s, b, q, an option, or a number"))
-            }
-            let seconds: Double?
-            switch body.seconds {
-            case .success(let measured): seconds = measured
-            case .failure(let malformed): return Self.badRequest(malformed)
-            }
-            // The routine is read only for a run that is not going on here: an answer costs no parse.
-            let answered: StudioRuns.Answer
-            if let held = await runs.answer(id, holder: body.text("holder"), answer: answer, seconds: seconds) {
-                answered = held
-            } else {
-                answered = await runs.answerNotHeld(id, await document.loaded())
-            }
-            if answered.status == .ok { await document.historyChanged() }
-            return Self.answer(answered)
-        }
+/// A run in the browser and the runs of a day: GET /api/run, GET /api/run/{id},
+/// POST /api/run/start, /api/run/take and /api/run/answer (docs/studio.md, "Run"), and whole
+/// runs deleted and put back, POST /api/run/delete and /api/run/restore.
+struct RunsController<Context: RequestContext> {
+    let document: StudioDocument
+    let runs: BrowserRuns
+    /// The runs deleted from this studio, kept so that the page can put them back.
+    let deleted: DeletedRuns
+    var path: String { absolutePath(document.path) }
+
+    var endpoints: RouteCollection<Context> {
+        RouteCollection(context: Context.self)
+            .get(use: unfinished)
+            .get(":id", use: run)
+            .post("start", use: start)
+            .post("take", use: take)
+            .post("answer", use: answer)
+            .post("delete", use: delete)
+            .post("restore", use: restore)
     }
 
-    static func answer(_ answer: StudioRuns.Answer) -> Response {
-        StudioResponse.json(StudioRunJSON.bytes(answer.body), status: answer.status)
+    /// The day's unfinished run, as a start would offer it.
+    @Sendable func unfinished(_ request: Request, context: Context) async throws -> Response {
+        let text = request.uri.queryParameters["date"].map(String.init)
+        let date = try text.map { text throws(StudioError) in
+            guard let day = CalendarDate(text) else { throw .malformed("'\(text)' is not a date (YYYY-MM-DD)") }
+            return day
+        }
+        return Self.json(try await runs.unfinished(await document.loaded(), path: path, date: date ?? .today()))
     }
 
-    static func badRequest(_ malformed: StudioEditRequest.Malformed) -> Response {
-        answer((.badRequest, StudioRuns.refusal(message: malformed.reason)))
+    @Sendable func run(_ request: Request, context: Context) async throws -> Response {
+        guard let id = context.parameters.get("id", as: Int64.self) else { throw StudioError(.notFound, message: "a run is named by its number") }
+        return Self.json(try await runs.get(id, await document.loaded(), path: path))
+    }
+
+    @Sendable func start(_ request: Request, context: Context) async throws -> Response {
+        let body = try await BodyReader.read(RunStartBody.self, from: request)
+        if case .tooFarAhead(let days) = RunDate(body.date, today: .today()) {
+            throw StudioError(.unprocessableContent, message: Diagnostic.runDateTooFarAhead(body.date, days: days, today: .today()))
+        }
+        let answer = try await runs.start(await document.loaded(), path: path, date: body.date, mode: body.mode, holder: body.holder)
+        await document.historyChanged()
+        return Self.json(answer)
+    }
+
+    @Sendable func take(_ request: Request, context: Context) async throws -> Response {
+        let body = try await BodyReader.read(RunTakeBody.self, from: request)
+        let answer = try await runs.take(body.run, await document.loaded(), path: path)
+        await document.historyChanged()
+        return Self.json(answer)
+    }
+
+    @Sendable func answer(_ request: Request, context: Context) async throws -> Response {
+        let body = try await BodyReader.read(RunAnswerBody.self, from: request)
+        // The routine is read only for a run that is not going on here: an answer costs no parse.
+        guard let answered = try await runs.answer(body.run, holder: body.holder, answer: body.answer, seconds: body.seconds) else {
+            try await runs.refuseNotHeld(body.run, await document.loaded())
+        }
+        await document.historyChanged()
+        return Self.json(answered)
+    }
+
+    /// A whole run or log taken out, kept here to be put back.
+    @Sendable func delete(_ request: Request, context: Context) async throws -> Response {
+        let body = try await BodyReader.read(RunDeletionBody.self, from: request)
+        let loaded = await document.loaded()
+        let answer = Result { () throws(StudioError) in
+            try StudioHistory.write(loaded, historyPath: document.historyPath) { routine, store in
+                let id = body.run
+                guard let run = try store.run(id: id), run.routine == routine.name else {
+                    throw StudioError(.conflict, .stepNotRecorded(run: id, step: nil))
+                }
+                if run.endedAt == nil { throw StudioError(.conflict, .runStillGoing(run: id)) }
+                guard let deleted = try store.deleteRun(id: id) else { throw StudioError(.conflict, .stepNotRecorded(run: id, step: nil)) }
+                self.deleted.keep(deleted)
+                let about: JSONValue = .object([
+                    ("run", .int(Int(deleted.id))), ("date", .string(run.date)), ("time", .string(run.startedAt.clockTime(offset: run.utcOffset))),
+                    ("kind", .string(run.kind.rawValue)), ("steps", .int(run.steps.count)), ("line", HistoryJSON.encode(run)),
+                ])
+                return try StudioHistory.day(routine, on: CalendarDate(run.date) ?? .today(), store: store, extra: ("deleted", about))
+            }
+        }
+        await document.reloadHistoryIfChanged()
+        return StudioResponse.json(try answer.get())
+    }
+
+    /// A run deleted from this studio put back as it was.
+    @Sendable func restore(_ request: Request, context: Context) async throws -> Response {
+        let body = try await BodyReader.read(RunDeletionBody.self, from: request)
+        let loaded = await document.loaded()
+        let answer = Result { () throws(StudioError) in
+            try StudioHistory.write(loaded, historyPath: document.historyPath) { routine, store in
+                guard let deleted = self.deleted.take(body.run) else { throw StudioError(.conflict, .nothingToRestore(run: body.run)) }
+                let run = deleted.run
+                let date = CalendarDate(run.date) ?? .today()
+                let restored: Result<Int64, RestoreRefusal>
+                do { restored = try store.restore(deleted) } catch {
+                    // Not put back: the page may try again.
+                    self.deleted.keep(deleted)
+                    throw error
+                }
+                switch restored {
+                case .failure:
+                    let refusal = Diagnostic.runStartTaken(date: run.date, time: run.startedAt.clockTime(offset: run.utcOffset))
+                    throw StudioError(.conflict, refusal, state: try StudioHistory.day(routine, on: date, store: store))
+                case .success(let back):
+                    return try StudioHistory.day(routine, on: date, store: store, extra: ("restored", .object([("run", .int(Int(back)))])))
+                }
+            }
+        }
+        await document.reloadHistoryIfChanged()
+        return StudioResponse.json(try answer.get())
+    }
+
+    static func json(_ run: JSONValue) -> Response {
+        var out = ByteWriter()
+        run.write(to: &out)
+        return StudioResponse.json(out.bytes)
     }
 }
 
-/// A run request's JSON body, its members checked one by one.
-struct RunRequest {
-    let fields: StudioEditRequest.Fields
-
-    static func parse(_ buffer: ByteBuffer, keys: Set<String>) -> Result<RunRequest, StudioEditRequest.Malformed> {
-        let bytes = Array(buffer: buffer)
-        let object: [String: Any]
-        if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) {
-            object = [:]
-        } else {
-            guard let parsed = (try? JSONSerialization.jsonObject(with: Data(bytes))) as? [String: Any] else {
-                return .failure(.init(reason: "the body is not a JSON object"))
-            }
-            object = parsed
-        }
-        if let unknown = object.keys.sorted().first(where: { !keys.contains($0) }) {
-            return .failure(.init(reason: "'\(unknown)' is not a member of this request"))
-        }
-        return .success(RunRequest(fields: StudioEditRequest.Fields(object: object)))
-    }
-
-    var date: Result<CalendarDate, StudioEditRequest.Malformed> {
-        Result { () throws(StudioEditRequest.Malformed) in try fields.optionalString("date") }.flatMap(Self.date)
-    }
-
-    static func date(_ text: String?) -> Result<CalendarDate, StudioEditRequest.Malformed> {
-        guard let text else { return .success(.today()) }
-        guard let day = CalendarDate(text) else { return .failure(.init(reason: "'\(text)' is not a date (YYYY-MM-DD)")) }
-        return .success(day)
-    }
-
-    var run: Result<Int64, StudioEditRequest.Malformed> {
-        Result { () throws(StudioEditRequest.Malformed) in Int64(try fields.int("run")) }
-    }
-
-    /// What a countdown measured: more than nothing and at most a day, as a log's `seconds`.
-    var seconds: Result<Double?, StudioEditRequest.Malformed> {
-        Result { () throws(StudioEditRequest.Malformed) in
-            let seconds = try fields.optionalNumber("seconds")
-            try StudioToday.LogBody.check(value: nil, seconds: seconds)
-            return seconds
-        }
-    }
-
-    func flag(_ key: String) -> Result<Bool, StudioEditRequest.Malformed> {
-        Result { () throws(StudioEditRequest.Malformed) in try fields.optionalBool(key) ?? false }
-    }
-
-    /// A string member; nil when absent or not a string.
-    func text(_ key: String) -> String? { fields.value(key) as? String }
+/// Runs deleted from this studio, kept for the page to put back.
+final class DeletedRuns: Sendable {
+    private let runs = Mutex<[Int64: DeletedRun]>([:])
+    func keep(_ run: DeletedRun) { runs.withLock { $0[run.id] = run } }
+    func take(_ id: Int64) -> DeletedRun? { runs.withLock { $0.removeValue(forKey: id) } }
 }
