@@ -65,6 +65,7 @@ let package = Package(
             name: "RoutineStudioTests",
             dependencies: [
                 "RoutineStudio", "RoutineKit", "RoutineHistory", "TestSupport", "routine",
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
             ]),
     ],
     swiftLanguageModes: [.v6]
