@@ -13,6 +13,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
     ],
     targets: [
         .systemLibrary(name: "CYAML", pkgConfig: "yaml-0.1", providers: [.apt(["libyaml-dev"])]),
@@ -31,6 +32,7 @@ let package = Package(
             dependencies: [
                 "RoutineKit", "RoutineHistory", "CSpawn",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             // Page/ is embedded by the PageAssets plugin, which lists the folder at each build.
             exclude: ["Page"],
@@ -61,6 +63,7 @@ let package = Package(
             name: "RoutineStudioTests",
             dependencies: [
                 "RoutineStudio", "RoutineKit", "RoutineHistory", "TestSupport", "routine",
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
             ]),
     ],
     swiftLanguageModes: [.v6]

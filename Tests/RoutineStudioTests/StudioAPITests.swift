@@ -225,4 +225,29 @@ struct StudioAPITests {
             )
         }
     }
+
+    /// Each problem names the node whose lines hold it, in either format; one before the first
+    /// node names none.
+    @Test(arguments: [
+        (
+            "r.rt", "routine \"R\"\nstart -> ghost\n\nhabit a \"A\" -> nowhere\nhabit b \"B\"\n  for 5x\n",
+            [2: nil, 4: "a", 6: "b"] as [Int: String?]
+        ),
+        (
+            "r.yaml",
+            "routine: R\nstart: [ghost]\nnodes:\n  - habit: a\n    title: A\n    next: [nowhere]\n  - title: B\n    habit: b\n    for: 5x\n",
+            [2: nil, 6: "a", 9: "b"]
+        ),
+    ])
+    func eachProblemNamesItsNode(_ name: String, _ text: String, _ expected: [Int: String?]) async throws {
+        try await StudioFixture.with(text, name: name) { studio in
+            let diagnostics = try #require(try await studio.state()["diagnostics"] as? [[String: Any]])
+            var seen: [Int: String?] = [:]
+            for diagnostic in diagnostics {
+                let line = try #require(diagnostic["line"] as? Int)
+                seen[line] = diagnostic["node"] as? String
+            }
+            #expect(seen == expected, "\(diagnostics)")
+        }
+    }
 }

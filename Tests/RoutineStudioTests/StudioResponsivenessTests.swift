@@ -175,7 +175,7 @@ struct StudioProcessTests {
             _ = await studio.http.request("POST", "/api/run/start", headers: studio.headers, body: #"{"fresh": true}"#)
         }
         let after = Self.descriptors(studio.process.processIdentifier)
-        #expect(before > 0 && after - before < 2 * StudioRuns.keptRuns + 8, "\(before) descriptors before 300 runs, \(after) after")
+        #expect(before > 0 && after - before < 2 * BrowserRuns.keptRuns + 8, "\(before) descriptors before 300 runs, \(after) after")
     }
 
     @Test func aDeviceAsTheRoutineIsNotReadAgainAndAgain() async throws {

@@ -204,7 +204,7 @@ struct StudioRunTests {
         try await StudioFixture.with(Self.routine, history: false) { studio in
             let (run, holder, body) = try await Self.start(studio)
             #expect(body["recorded"] as? Bool == false)
-            #expect((body["notes"] as? [String])?.first == StudioRuns.notRecorded)
+            #expect((body["notes"] as? [String])?.first == BrowserRuns.notRecorded)
             for text in ["d", "20", "2", "d"] { #expect(await Self.answer(studio, run, holder, text).status == 200) }
             let end = try Self.object(await Self.answer(studio, run, holder, ""))
             #expect(end["result"] as? String == "completed")

@@ -4,7 +4,7 @@ import RoutineKit
 /// One run in the browser, kept between answers: the engine of `routine run` (``RunStepper``),
 /// its history (``RunHistory``: the recorder commits each step before the answer returns), the
 /// step timer, and the page that holds it.
-final class StudioRun {
+final class BrowserRun {
     /// The history's run id; a number of the studio's own when nothing is recorded.
     let id: Int64
     var stepper: RunStepper
@@ -98,7 +98,7 @@ final class StudioRun {
 
     /// The run as `GET /api/run/{id}` shows it; `holder` only to the page that holds it.
     func json(events: Events?, holder: String?) -> JSONValue {
-        StudioRunJSON.state(
+        BrowserRunJSON.state(
             id: id, run: stepper.run, recorded: isRecorded, result: stepper.result, prompt: events?.prompt ?? currentPrompt(),
             events: events?.json ?? [], held: stepper.result == nil, claim: claim, holder: holder,
             seconds: timer.seconds, notes: said.notes)
@@ -115,7 +115,7 @@ final class StudioRun {
 }
 
 /// The JSON of a run in the browser (docs/studio.md, "Run").
-enum StudioRunJSON {
+enum BrowserRunJSON {
     static func state(
         id: Int64, run: RoutineRun, recorded: Bool, result: RunResult?, prompt: JSONValue?, events: [JSONValue], held: Bool,
         claim: Int, holder: String?, seconds: [Double?], notes: [String]
@@ -147,11 +147,5 @@ enum StudioRunJSON {
         guard case .object(var members)? = RunEvent.end(result).json(run, elapsed: timer.total) else { return .null }
         members.append(("lines", .array(lines)))
         return .object(members)
-    }
-
-    static func bytes(_ value: JSONValue) -> [UInt8] {
-        var out = ByteWriter()
-        value.write(to: &out)
-        return out.bytes
     }
 }

@@ -146,6 +146,9 @@ struct SecurityMiddleware<Context: RequestContext>: RouterMiddleware {
                 response = try await next(request, context)
             } catch let error as HTTPError {
                 response = StudioResponse.text(error.body ?? "", status: error.status)
+            } catch let error as StudioError {
+                // Made here, not by the router, so that it carries the headers below.
+                response = try error.response(from: request, context: context)
             }
         }
         StudioSecurity.harden(&response.headers)

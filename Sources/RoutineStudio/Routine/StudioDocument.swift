@@ -21,10 +21,10 @@ actor StudioDocument {
     /// The history file the Today view reads, watched so that a `routine done` elsewhere shows.
     let historyPath: String?
     private nonisolated let live: StudioLive
-    private var cachedState: (version: Int, bytes: [UInt8])?
+    private var cachedPayload: (version: Int, bytes: [UInt8])?
     private var layouts: LayoutCache
     /// The last drawing of a routine that parsed, shown faded while the file does not.
-    private var lastGoodGraph: StudioState.Graph?
+    private var lastGoodGraph: RoutinePayload.Graph?
     /// Writes the file and gives the identity of what it wrote (``AtomicFile/writeIdentified(_:to:purpose:)``);
     /// tests put another writer's change in its window.
     typealias Writer = @Sendable ([UInt8], String, AtomicFile.Purpose) -> Result<FileIdentity?, Diagnostic>
@@ -128,32 +128,32 @@ actor StudioDocument {
         live.historyChanged(to: Self.identity(ofHistory: historyPath), always: true)
     }
 
-    // MARK: State
+    // MARK: Payload
 
-    /// The state as `GET /api/routine` answers it.
-    func state() -> [UInt8] {
+    /// The routine as `GET /api/routine` answers it.
+    func payload() -> [UInt8] {
         var phases = StudioPhases()
-        return state(&phases)
+        return payload(&phases)
     }
 
-    /// The state, and how long each phase of making it took (none when it was made already).
-    func timedState() -> ([UInt8], StudioPhases) {
+    /// The payload, and how long each phase of making it took (none when it was made already).
+    func timedPayload() -> ([UInt8], StudioPhases) {
         var phases = StudioPhases()
-        let bytes = state(&phases)
+        let bytes = payload(&phases)
         return (bytes, phases)
     }
 
-    /// The state, timing each phase of making it.
-    func state(_ phases: inout StudioPhases) -> [UInt8] {
-        if let cachedState, cachedState.version == revision { return cachedState.bytes }
+    /// The payload, timing each phase of making it.
+    func payload(_ phases: inout StudioPhases) -> [UInt8] {
+        if let cachedPayload, cachedPayload.version == revision { return cachedPayload.bytes }
         var loaded = RoutineLoader.load(SourceFile(name: path, bytes: bytes), format: format)
         if let notice { loaded.diagnostics.insert(notice, at: 0) }
         phases.end("parse")
         let drawing = beginDrawing(loaded, &phases)
-        return finishState(drawing, &phases)
+        return finishPayload(drawing, &phases)
     }
 
-    /// A state begun: the routine, and its layout under way unless the last good drawing stands in.
+    /// A payload begun: the routine, and its layout under way unless the last good drawing stands in.
     private struct Drawing {
         var loaded: LoadedRoutine
         var broken: Bool
@@ -161,29 +161,29 @@ actor StudioDocument {
     }
 
     private func beginDrawing(_ loaded: LoadedRoutine, _ phases: inout StudioPhases) -> Drawing {
-        let broken = loaded.diagnostics.contains { $0.severity == .error && StudioState.isSyntax($0.code) }
+        let broken = loaded.diagnostics.contains { $0.severity == .error && RoutinePayload.isSyntax($0.code) }
         let layout = broken && lastGoodGraph != nil ? nil : layouts.begin(for: loaded.routine, phases: &phases)
         return Drawing(loaded: loaded, broken: broken, layout: layout)
     }
 
-    private func finishState(_ drawing: Drawing, _ phases: inout StudioPhases) -> [UInt8] {
-        var graph: StudioState.Graph
+    private func finishPayload(_ drawing: Drawing, _ phases: inout StudioPhases) -> [UInt8] {
+        var graph: RoutinePayload.Graph
         var stale = false
         if let pending = drawing.layout {
             let layout = layouts.finish(pending, phases: &phases)
-            graph = StudioState.graph(drawing.loaded, layout: layout)
+            graph = RoutinePayload.graph(drawing.loaded, layout: layout)
             phases.end("graph")
             if !drawing.broken { lastGoodGraph = graph }
         } else {
-            graph = lastGoodGraph ?? StudioState.graph(drawing.loaded, layout: .success(StudioLayout()))
+            graph = lastGoodGraph ?? RoutinePayload.graph(drawing.loaded, layout: .success(StudioLayout()))
             stale = true
         }
         let readOnly = format == .yaml ? RoutineEditor.yamlReadOnlyReason(drawing.loaded.file.bytes) : nil
-        let json = StudioState.json(
+        let json = RoutinePayload.json(
             version: revision, path: path, format: format, loaded: drawing.loaded, graph: graph, stale: stale, readOnly: readOnly,
             canUndo: history.canUndo, canRedo: history.canRedo, message: message)
         phases.end("json")
-        cachedState = (revision, json)
+        cachedPayload = (revision, json)
         return json
     }
 
@@ -194,15 +194,15 @@ actor StudioDocument {
 
     enum EditAnswer {
         case done([UInt8], StudioPhases)
-        /// The file changed since the page's version: the current state.
+        /// The file changed since the page's version: the current payload.
         case conflict([UInt8])
         case refused(Diagnostic)
     }
 
-    func edit(_ request: StudioEditRequest) -> EditAnswer {
+    func edit(_ request: EditBody) -> EditAnswer {
         var phases = StudioPhases()
         reloadIfChanged()
-        guard request.version == revision else { return .conflict(state()) }
+        guard request.version == revision else { return .conflict(payload()) }
         let newBytes: [UInt8]
         switch request.action {
         case .op(let op):
@@ -237,7 +237,7 @@ actor StudioDocument {
         case .failure(let diagnostic):
             // The layout is read all the same: `dot` has written it, and the cache keeps it.
             if let pending = drawing.layout { _ = layouts.finish(pending, phases: &phases) }
-            if reloadIfChanged() { return .conflict(state()) }
+            if reloadIfChanged() { return .conflict(payload()) }
             return .refused(diagnostic)
         }
         switch request.action {
@@ -250,15 +250,15 @@ actor StudioDocument {
         identity = written
         changed(to: newBytes)
         phases.end("write")
-        return .done(finishState(drawing, &phases), phases)
+        return .done(finishPayload(drawing, &phases), phases)
     }
 
     // MARK: Listeners
 
-    /// Reads the file again if it changed, and then makes the new state at once when a page
+    /// Reads the file again if it changed, and then makes the new payload at once when a page
     /// listens: its request for it, a moment later, finds it made or under way.
     private func reloadAndPrepare() {
-        if reloadIfChanged(), live.listenerCount > 0 { _ = state() }
+        if reloadIfChanged(), live.listenerCount > 0 { _ = payload() }
     }
 
     /// The versions from now on, each as the file or an edit makes it, and the history's changes.

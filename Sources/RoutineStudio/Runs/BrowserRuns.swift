@@ -1,4 +1,3 @@
-import HTTPTypes
 import RoutineHistory
 import RoutineKit
 
@@ -6,10 +5,10 @@ import RoutineKit
 /// rules as `routine run` (``RunHistory``), answered one answer per request, each step
 /// committed before the answer returns. A run is held by one page; another may watch it, and
 /// takes it over only when asked to.
-actor StudioRuns {
+actor BrowserRuns {
     /// The history file; nil when the studio records nothing.
     let historyPath: String?
-    private var runs: [Int64: StudioRun] = [:]
+    private var runs: [Int64: BrowserRun] = [:]
     /// The runs going on here, the one answered or begun longest ago first.
     private var used: [Int64] = []
     /// Runs kept going at once. Each holds the history open (two descriptors); one left by a
@@ -19,8 +18,6 @@ actor StudioRuns {
     private var nextUnrecorded: Int64 = 1
 
     init(historyPath: String?) { self.historyPath = historyPath }
-
-    typealias Answer = (status: HTTPResponse.Status, body: JSONValue)
 
     static let notRecorded = "the studio records nothing (--no-history): this run is not kept, and cannot be resumed"
 
@@ -33,31 +30,31 @@ actor StudioRuns {
     }
 
     /// `POST /api/run/start`.
-    func start(_ loaded: LoadedRoutine, path: String, date: CalendarDate, mode: Mode, holder: String?) -> Answer {
-        if let invalid = Self.invalid(loaded) { return invalid }
-        let said = StudioRun.Said()
+    func start(_ loaded: LoadedRoutine, path: String, date: CalendarDate, mode: Mode, holder: String?) throws(StudioError) -> JSONValue {
+        try StudioError.unlessValid(loaded)
+        let said = BrowserRun.Said()
         if case .ahead(let days) = RunDate(date, today: .today()) {
             said.notes.append(Diagnostic.runDateAhead(date, days: days, today: .today()).message)
         }
         let history: RunHistory
         switch open(loaded, path: path, date: date, said: said) {
         case .success(let opened): history = opened
-        case .failure(let error): return (.internalServerError, Self.refusal(error.diagnostic))
+        case .failure(let error): throw StudioError(.internalServerError, error.diagnostic)
         }
         if history.store == nil { said.notes.append(Self.notRecorded) }
         var plan: ResumePlan?
         if mode != .fresh {
             let unfinished: StoredRun?
-            do { unfinished = try history.unfinishedRun() } catch { return (.internalServerError, Self.refusal(error.diagnostic)) }
+            do { unfinished = try history.unfinishedRun() } catch { throw StudioError(.internalServerError, error.diagnostic) }
             if let unfinished, let id = unfinished.id {
                 if let live = runs[id], live.stepper.result == nil {
                     // Held here: its own page takes it up again, another is told.
-                    if let holder, holder == live.holder { return (.ok, live.json(events: nil, holder: holder)) }
-                    if mode == .ask { return (.ok, .object([("offer", offer(live.json(events: nil, holder: nil), held: true))])) }
-                    return (.conflict, Self.heldElsewhere(live))
+                    if let holder, holder == live.holder { return live.json(events: nil, holder: holder) }
+                    if mode == .ask { return .object([("offer", offer(live.json(events: nil, holder: nil), held: true))]) }
+                    throw Self.heldElsewhere(live)
                 }
                 let found = history.plan(unfinished)
-                if mode == .ask { return (.ok, .object([("offer", offer(found, file: loaded.file.name))])) }
+                if mode == .ask { return .object([("offer", offer(found, file: loaded.file.name))]) }
                 plan = found
             } else if mode == .resume {
                 said.notes.append("no unfinished run of '\(loaded.routine.name)' on \(date) to resume; a new one starts")
@@ -68,118 +65,105 @@ actor StudioRuns {
 
     /// `POST /api/run/take`: this page holds run `id` from now on; one that nobody runs here
     /// is resumed from the history.
-    func take(_ id: Int64, _ loaded: LoadedRoutine, path: String) -> Answer {
+    func take(_ id: Int64, _ loaded: LoadedRoutine, path: String) throws(StudioError) -> JSONValue {
         if let live = runs[id] {
-            guard live.stepper.result == nil else { return (.conflict, Self.refusal(message: "this run has ended: there is nothing to take over")) }
+            guard live.stepper.result == nil else { throw StudioError(.conflict, message: "this run has ended: there is nothing to take over") }
             if live.isInStep {
-                live.holder = StudioRun.newHolder()
+                live.holder = BrowserRun.newHolder()
                 live.claim += 1
-                return (.ok, live.json(events: nil, holder: live.holder))
+                return live.json(events: nil, holder: live.holder)
             }
             runs[id] = nil
         }
-        if let invalid = Self.invalid(loaded) { return invalid }
-        let stored: StoredRun
-        switch storedRun(id, of: loaded.routine) {
-        case .failure(let refused): return refused.answer
-        case .success(let found): stored = found
-        }
+        try StudioError.unlessValid(loaded)
+        let stored = try storedRun(id, of: loaded.routine)
         guard stored.isResumable, let date = CalendarDate(stored.date) else {
-            return (.conflict, Self.refusal(message: "run \(id) is completed: only an unfinished run can be taken up again"))
+            throw StudioError(.conflict, message: "run \(id) is completed: only an unfinished run can be taken up again")
         }
-        let said = StudioRun.Said()
+        let said = BrowserRun.Said()
         switch open(loaded, path: path, date: date, said: said) {
         case .success(let history): return begin(history, plan: history.plan(stored), said: said)
-        case .failure(let error): return (.internalServerError, Self.refusal(error.diagnostic))
+        case .failure(let error): throw StudioError(.internalServerError, error.diagnostic)
         }
     }
 
-    /// `POST /api/run/answer` for a run that is not going on here: unknown, or no page holds it.
-    func answerNotHeld(_ id: Int64, _ loaded: LoadedRoutine) -> Answer {
-        switch storedRun(id, of: loaded.routine) {
-        case .failure(let refused): return refused.answer
-        case .success(let stored) where !stored.isResumable: return (.conflict, Self.refusal(message: "this run has ended"))
-        case .success: return (.conflict, Self.refusal(message: "no page holds this run now: resume it to go on"))
-        }
+    /// The refusal of `POST /api/run/answer` for a run that is not going on here: unknown, or
+    /// no page holds it.
+    func refuseNotHeld(_ id: Int64, _ loaded: LoadedRoutine) throws(StudioError) -> Never {
+        if try !storedRun(id, of: loaded.routine).isResumable { throw StudioError(.conflict, message: "this run has ended") }
+        throw StudioError(.conflict, message: "no page holds this run now: resume it to go on")
     }
 
     /// `POST /api/run/answer`: one answer from the page that holds the run; nil when the run
-    /// is not going on here (``answerNotHeld(_:_:)`` answers then). `seconds`: what the page's
+    /// is not going on here (``refuseNotHeld(_:_:)`` answers then). `seconds`: what the page's
     /// countdown measured for the step, pauses left out, recorded as the step's time.
-    func answer(_ id: Int64, holder: String?, answer: String, seconds: Double? = nil) -> Answer? {
+    func answer(_ id: Int64, holder: String?, answer: String, seconds: Double? = nil) throws(StudioError) -> JSONValue? {
         guard let live = runs[id] else { return nil }
-        if live.stepper.result != nil { return (.conflict, Self.refusal(message: "this run has ended")) }
-        guard holder == live.holder else { return (.conflict, Self.heldElsewhere(live)) }
+        if live.stepper.result != nil { throw StudioError(.conflict, message: "this run has ended") }
+        guard holder == live.holder else { throw Self.heldElsewhere(live) }
         guard live.isInStep else {
             runs[id] = nil
-            return (
-                .conflict, Self.refusal(message: "this run was taken up elsewhere (a terminal's 'routine run --resume'): resume it here to go on")
-            )
+            throw StudioError(.conflict, message: "this run was taken up elsewhere (a terminal's 'routine run --resume'): resume it here to go on")
         }
         live.said.notes.removeAll()
         touch(id)
         let events = live.take(answer, timed: seconds)
-        var body = live.json(events: events, holder: live.holder)
+        let body = live.json(events: events, holder: live.holder)
         // An ended run lives on in the history; its connection need not stay open.
         if live.stepper.result != nil, live.isRecorded { runs[id] = nil }
-        guard let refusal = events.refusal else { return (.ok, body) }
-        if case .object(let members) = body { body = .object([("error", .object([("message", .string(refusal))]))] + members) }
-        return (.unprocessableContent, body)
+        guard let refusal = events.refusal else { return body }
+        throw StudioError(.unprocessableContent, message: refusal, run: body)
     }
 
     /// `GET /api/run/{id}`: a run of this studio, or one from the history as it stands,
     /// replayed as a resume would take it up (``RunHistory/plan(_:)``): a habit the run passed
     /// over because a log or another run did it is passed over again, not asked.
-    func get(_ id: Int64, _ loaded: LoadedRoutine, path: String) -> Answer {
-        if let live = runs[id] { return (.ok, live.json(events: nil, holder: nil)) }
-        let stored: StoredRun
-        switch storedRun(id, of: loaded.routine) {
-        case .failure(let refused): return refused.answer
-        case .success(let found): stored = found
-        }
-        guard let date = CalendarDate(stored.date) else { return (.notFound, Self.refusal(message: "there is no run \(id)")) }
+    func get(_ id: Int64, _ loaded: LoadedRoutine, path: String) throws(StudioError) -> JSONValue {
+        if let live = runs[id] { return live.json(events: nil, holder: nil) }
+        let stored = try storedRun(id, of: loaded.routine)
+        guard let date = CalendarDate(stored.date) else { throw StudioError(.notFound, message: "there is no run \(id)") }
         let plan: ResumePlan
-        switch open(loaded, path: path, date: date, said: StudioRun.Said(), readOnly: true) {
+        switch open(loaded, path: path, date: date, said: BrowserRun.Said(), readOnly: true) {
         case .success(let history): plan = history.plan(stored)
-        case .failure(let error): return (.internalServerError, Self.refusal(error.readingDiagnostic))
+        case .failure(let error): throw StudioError(.internalServerError, error.readingDiagnostic)
         }
         var stepper = RunStepper(plan.run, interactive: true)
         var prompt: JSONValue?
         if stored.result == nil { stepper.begin(emit: { event, run in if let json = event.promptJSON(run) { prompt = json } }) }
-        let state = StudioRunJSON.state(
+        let state = BrowserRunJSON.state(
             id: id, run: plan.run, recorded: true, result: stored.result, prompt: prompt, events: [],
             held: false, claim: 0, holder: nil, seconds: stored.steps.map(\.seconds), notes: [])
-        return (.ok, state)
+        return state
     }
 
     /// `GET /api/run`: the day's unfinished run, as a start would offer it (null: none).
-    func unfinished(_ loaded: LoadedRoutine, path: String, date: CalendarDate) -> Answer {
-        if let invalid = Self.invalid(loaded) { return invalid }
-        let said = StudioRun.Said()
+    func unfinished(_ loaded: LoadedRoutine, path: String, date: CalendarDate) throws(StudioError) -> JSONValue {
+        try StudioError.unlessValid(loaded)
+        let said = BrowserRun.Said()
         guard case .success(let history) = open(loaded, path: path, date: date, said: said, readOnly: true) else {
-            return (.ok, .object([("offer", .null)]))
+            return .object([("offer", .null)])
         }
         guard let stored = try? history.unfinishedRun(), let id = stored.id else {
-            return (.ok, .object([("offer", .null), ("recorded", .bool(historyPath != nil))]))
+            return .object([("offer", .null), ("recorded", .bool(historyPath != nil))])
         }
         if let live = runs[id], live.stepper.result == nil {
-            return (.ok, .object([("offer", offer(live.json(events: nil, holder: nil), held: true))]))
+            return .object([("offer", offer(live.json(events: nil, holder: nil), held: true))])
         }
-        return (.ok, .object([("offer", offer(history.plan(stored), file: loaded.file.name))]))
+        return .object([("offer", offer(history.plan(stored), file: loaded.file.name))])
     }
 
     // MARK: Pieces
 
-    private func begin(_ history: RunHistory, plan: ResumePlan?, said: StudioRun.Said) -> Answer {
+    private func begin(_ history: RunHistory, plan: ResumePlan?, said: BrowserRun.Said) -> JSONValue {
         var history = history
         if let divergence = plan?.divergence { said.notes.append(RunHistory.describe(divergence, file: history.routine.name)) }
         let run = history.begin(plan)
         let id = history.recorder?.runID ?? nextID()
-        let live = StudioRun(id: id, run: run, history: history, said: said)
+        let live = BrowserRun(id: id, run: run, history: history, said: said)
         runs[id] = live
         touch(id)
         let events = live.begin()
-        return (.ok, live.json(events: events, holder: live.holder))
+        return live.json(events: events, holder: live.holder)
     }
 
     /// Marks run `id` as just used, and lets the runs beyond ``keptRuns`` go, oldest first.
@@ -197,7 +181,7 @@ actor StudioRuns {
     /// The run's history; `readOnly` for a look that writes nothing (a writer's open checks
     /// every page of the file first).
     private func open(
-        _ loaded: LoadedRoutine, path: String, date: CalendarDate, said: StudioRun.Said, readOnly: Bool = false
+        _ loaded: LoadedRoutine, path: String, date: CalendarDate, said: BrowserRun.Said, readOnly: Bool = false
     ) -> Result<RunHistory, HistoryError> {
         let store: HistoryStore?
         do {
@@ -211,22 +195,18 @@ actor StudioRuns {
                 warn: { said.notes.append($0.message) }, note: { said.notes.append($0) }))
     }
 
-    private func storedRun(_ id: Int64, of routine: Routine) -> Result<StoredRun, AnswerError> {
-        guard let historyPath else { return .failure(AnswerError((.notFound, Self.refusal(message: "there is no run \(id)")))) }
+    private func storedRun(_ id: Int64, of routine: Routine) throws(StudioError) -> StoredRun {
+        guard let historyPath else { throw StudioError(.notFound, message: "there is no run \(id)") }
         do {
             guard let store = try HistoryStore.open(historyPath, create: false, readOnly: true), let stored = try store.run(id: id),
                 stored.kind == .run, stored.routine == routine.name
-            else { return .failure(AnswerError((.notFound, Self.refusal(message: "there is no run \(id) of '\(routine.name)'")))) }
-            return .success(stored)
+            else { throw StudioError(.notFound, message: "there is no run \(id) of '\(routine.name)'") }
+            return stored
+        } catch let error as StudioError {
+            throw error
         } catch {
-            return .failure(AnswerError((.internalServerError, Self.refusal(error.readingDiagnostic))))
+            throw StudioError(.internalServerError, (error as? HistoryError)?.readingDiagnostic ?? Diagnostic(.editRefused, "\(error)", at: nil))
         }
-    }
-
-    /// A refusal carried through a `Result`.
-    struct AnswerError: Error {
-        let answer: Answer
-        init(_ answer: Answer) { self.answer = answer }
     }
 
     private func offer(_ plan: ResumePlan, file: String) -> JSONValue {
@@ -244,27 +224,7 @@ actor StudioRuns {
         return .object(members.filter { $0.0 != "held" } + [("held", .bool(held))])
     }
 
-    static func heldElsewhere(_ live: StudioRun) -> JSONValue {
-        guard case .object(let members) = live.json(events: nil, holder: nil) else { return .null }
-        return .object([("error", .object([("message", .string("another page holds this run: take it over to answer here"))]))] + members)
-    }
-
-    static func refusal(message: String) -> JSONValue { .object([("error", .object([("message", .string(message))]))]) }
-
-    static func refusal(_ diagnostic: Diagnostic) -> JSONValue {
-        .object([
-            (
-                "error",
-                .object([
-                    ("code", .string(diagnostic.code.rawValue)), ("message", .string(diagnostic.message)),
-                    ("notes", .array(diagnostic.notes.map { .string($0.message) })),
-                ])
-            )
-        ])
-    }
-
-    /// A routine with errors has no run: `routine run` refuses it too.
-    static func invalid(_ loaded: LoadedRoutine) -> Answer? {
-        loaded.diagnostics.first { $0.severity == .error }.map { (.unprocessableContent, refusal($0)) }
+    static func heldElsewhere(_ live: BrowserRun) -> StudioError {
+        StudioError(.conflict, message: "another page holds this run: take it over to answer here", run: live.json(events: nil, holder: nil))
     }
 }

@@ -1,27 +1,38 @@
+import Hummingbird
 import RoutineHistory
 import RoutineKit
 
-/// `GET /api/graph-stats?since=&until=`: what `routine graph --stats` draws on a routine, as
+/// The builder's stats toggle, `GET /api/graph-stats?since=&until=`: what `routine graph --stats` draws on a routine, as
 /// JSON for the builder's stats toggle: each habit's completion rate and fill colour, how often
 /// each answer was chosen, which nodes no run reached, and the legend. The figures come from
 /// the library code `graph --stats` and `stats` use (`StatsLoading`, `GraphHistory`), so the
 /// three agree.
-enum StudioGraphStats {
+struct GraphStatsController<Context: RequestContext> {
+    let document: StudioDocument
+
+    var endpoints: RouteCollection<Context> {
+        RouteCollection(context: Context.self).get("graph-stats", use: graphStats)
+    }
+
+    @Sendable func graphStats(_ request: Request, context: Context) async throws -> Response {
+        let query = request.uri.queryParameters
+        return StudioResponse.json(
+            try Self.answer(
+                await document.loaded(), since: query["since"].map(String.init), until: query["until"].map(String.init),
+                historyPath: document.historyPath))
+    }
+
     static func answer(_ loaded: LoadedRoutine, since: String?, until: String?, historyPath: String?, today: CalendarDate = .today())
-        -> StudioToday.Answer
+        throws(StudioError) -> [UInt8]
     {
-        let window: DateWindow
-        switch StudioToday.window(of: loaded, since: since, until: until) {
-        case .window(let checked): window = checked
-        case .refused(let refusal): return refusal
-        }
+        let window = try StudioHistory.window(of: loaded, since: since, until: until)
         do {
-            let store = try StudioToday.readOnlyStore(historyPath)
+            let store = try StudioHistory.readOnly(historyPath)
             let loading = try StatsLoading(of: loaded.routine, in: window, store: store, today: today)
             let history = GraphHistory(report: loading.report, runs: loading.runs)
-            return (.ok, Array(json(history, of: loaded.routine).text.utf8))
+            return Array(json(history, of: loaded.routine).text.utf8)
         } catch {
-            return StudioToday.refusal(error.readingDiagnostic, .internalServerError)
+            throw StudioError(.internalServerError, error.readingDiagnostic)
         }
     }
 

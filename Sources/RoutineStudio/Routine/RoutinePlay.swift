@@ -1,16 +1,34 @@
-import Foundation
 import RoutineKit
 
 /// `POST /api/play`: the routine run with the run engine on today's date (or the one the page
-/// chose, as `run --date`), with the answers the page gave so far, recording nothing. An answer that no longer fits (the routine was edited
-/// under it) stops the replay there; `used` says how many applied.
-enum StudioPlay {
+/// chose, as `run --date`), with the answers the page gave so far, recording nothing. An
+/// answer that no longer fits (the routine was edited under it) stops the replay there;
+/// `used` says how many applied.
+enum RoutinePlay {
+    /// The body: `{"answers": [...], "date": "YYYY-MM-DD"?}`.
+    struct Body: RequestBody {
+        var answers: [String]
+        var date: CalendarDate?
+
+        static let members: Set<String> = ["answers", "date"]
+        static let name = "a play"
+        /// More than any routine could ask: a replay is bounded.
+        static let maximumAnswers = 100_000
+
+        init(from decoder: any Decoder) throws {
+            let members = try decoder.container(keyedBy: Member.self)
+            answers = try members.strings("answers")
+            if answers.count > Self.maximumAnswers { throw StudioError.malformed("'answers' holds at most \(Self.maximumAnswers) answers") }
+            date = try members.optionalDate("date")
+        }
+    }
+
     /// Answers are `d` (done; a numeric habit counts its target), `v<AMOUNT>` (a numeric habit
     /// done with that amount), `s` (skip) and `o<N>` (answer N).
-    static func play(_ loaded: LoadedRoutine, answers: [String], date: CalendarDate = .today()) -> [UInt8] {
+    static func play(_ loaded: LoadedRoutine, answers: [String], date: CalendarDate = .today()) throws(StudioError) -> [UInt8] {
         if let error = loaded.diagnostics.first(where: { $0.severity == .error }) {
-            return StudioState.refusal(
-                Diagnostic(.editRefused, "the routine cannot be played until its errors are fixed: \(error.message)", at: nil), state: nil)
+            throw StudioError(
+                .unprocessableContent, Diagnostic(.editRefused, "the routine cannot be played until its errors are fixed: \(error.message)", at: nil))
         }
         let routine = loaded.routine
         let nodes = routine.nodes
@@ -77,18 +95,5 @@ enum StudioPlay {
             ("used", .int(used)), ("steps", .array(steps)), ("prompt", prompt), ("finished", .bool(run.isFinished)),
         ]).write(to: &out)
         return out.bytes
-    }
-
-    /// The body's answers and date (today when absent); nil for a body that is not one.
-    static func request(from body: [UInt8]) -> (answers: [String], date: CalendarDate)? {
-        guard let object = (try? JSONSerialization.jsonObject(with: Data(body))) as? [String: Any],
-            let answers = object["answers"] as? [Any], answers.count <= 100_000, answers.allSatisfy({ $0 is String })
-        else { return nil }
-        var date = CalendarDate.today()
-        if let given = object["date"], !(given is NSNull) {
-            guard let text = given as? String, let day = CalendarDate(text) else { return nil }
-            date = day
-        }
-        return (answers.map { $0 as! String }, date)
     }
 }

@@ -1,9 +1,8 @@
 import Foundation
 import Hummingbird
 import Logging
-import NIOCore
-import RoutineHistory
 import RoutineKit
+import ServiceLifecycle
 
 /// `routine studio`: a local web server for one routine file, with the page, its API and the
 /// live channel. See docs/studio.md.
@@ -11,8 +10,9 @@ public struct StudioServer: Sendable {
     public let path: String
     public let token: String
     let document: StudioDocument
-    let today: StudioToday
-    let runs: StudioRuns
+    let runs: BrowserRuns
+    let deletedRuns = DeletedRuns()
+    let statsCache = StatsCache()
     let codes = OneTimeCodes()
 
     /// A studio for the routine at `path`; `token` defaults to 128 random bits, and one given
@@ -30,8 +30,7 @@ public struct StudioServer: Sendable {
         self.path = path
         self.token = token ?? Self.randomToken()
         document = try StudioDocument(path: path, historyPath: history, writer: writer, layoutLimit: layoutLimit)
-        today = StudioToday(historyPath: history)
-        runs = StudioRuns(historyPath: history)
+        runs = BrowserRuns(historyPath: history)
     }
 
     /// 128 bits from the system's generator, as 32 hex digits.
@@ -56,84 +55,29 @@ public struct StudioServer: Sendable {
     /// it: for the browser, whose command line every local user can read.
     public func oneTimeAddress(port: Int) -> String { "http://127.0.0.1:\(port)/?code=\(codes.issue())" }
 
-    /// The router for a studio on `port`: the security rules first, then the page and the API.
+    /// The router for a studio on `port`: the security rules first, then the routes.
     func router(port: Int) -> Router<BasicRequestContext> {
-        let security = StudioSecurity(token: token, port: port, codes: codes)
         let router = Router(context: BasicRequestContext.self)
-        router.middlewares.add(SecurityMiddleware(security: security))
-        let document = self.document
-        router.get("/") { _, _ in StudioResponse.asset("index.html") }
-        router.get("/favicon.ico") { _, _ in Response(status: .noContent) }
-        // The page's files keep their folders ("/today/today.js"); nothing else is served.
-        router.get("**") { request, _ in
-            StudioResponse.asset(String(request.uri.path.dropFirst())) ?? StudioResponse.text("not found", status: .notFound)
-        }
-        router.get("/api/routine") { _, _ in
-            let (state, phases) = await document.timedState()
-            return StudioResponse.json(state, phases: phases)
-        }
-        router.post("/api/edit") { request, context in
-            let body = try await request.body.collect(upTo: 1 << 20)
-            let edit: StudioEditRequest
-            switch StudioEditRequest.parse(Array(buffer: body)) {
-            case .success(let parsed): edit = parsed
-            case .failure(let malformed):
-                return StudioResponse.json(StudioState.refusal(Diagnostic(.editRefused, malformed.reason, at: nil), state: nil), status: .badRequest)
-            }
-            switch await document.edit(edit) {
-            case .done(let state, let phases): return StudioResponse.json(state, phases: phases)
-            case .conflict(let state):
-                return StudioResponse.json(StudioState.refusal(.changedMeanwhile(document.path), state: state), status: .conflict)
-            case .refused(let diagnostic):
-                return StudioResponse.json(StudioState.refusal(diagnostic, state: nil), status: .unprocessableContent)
-            }
-        }
-        router.post("/api/play") { request, _ in
-            let body = try await request.body.collect(upTo: 1 << 20)
-            guard let play = StudioPlay.request(from: Array(buffer: body)) else {
-                return StudioResponse.json(
-                    StudioState.refusal(
-                        Diagnostic(.editRefused, "the body must be {\"answers\": [...], \"date\": \"YYYY-MM-DD\"?}", at: nil), state: nil),
-                    status: .badRequest)
-            }
-            let loaded = await document.loaded()
-            let result = StudioPlay.play(loaded, answers: play.answers, date: play.date)
-            return StudioResponse.json(result, status: result.starts(with: Array("{\"error\"".utf8)) ? .unprocessableContent : .ok)
-        }
-        let today = self.today
-        router.get("/api/today") { request, _ in
-            let answer = today.day(await document.loaded(), date: request.uri.queryParameters["date"].map(String.init))
-            return StudioResponse.json(answer.body, status: answer.status)
-        }
-        router.post("/api/log") { request, _ in
-            let body = try await request.body.collect(upTo: 1 << 16)
-            let answer = today.log(await document.loaded(), path: absolutePath(document.path), body: Array(buffer: body))
-            await document.reloadHistoryIfChanged()
-            return StudioResponse.json(answer.body, status: answer.status)
-        }
-        addRunRoutes(to: router)
-        addDaysRoutes(to: router)
-        addCorrectionRoutes(to: router)
-        addGraphStatsRoutes(to: router)
-        router.get("/api/live") { _, _ in
-            // Server-sent events: a plain GET under the same rules as every other request.
-            let events = await document.listen()
-            let first = await document.version
-            return Response(
-                status: .ok, headers: [.contentType: "text/event-stream", .cacheControl: "no-store"],
-                body: ResponseBody { writer in
-                    try await writer.write(ByteBuffer(string: "retry: 500\n\ndata: \(LiveEvent.version(first).json)\n\n"))
-                    for await event in events {
-                        try await writer.write(ByteBuffer(string: "data: \(event.json)\n\n"))
-                    }
-                    try await writer.finish(nil)
-                })
-        }
+        router.middlewares.add(SecurityMiddleware(security: StudioSecurity(token: token, port: port, codes: codes)))
+        addRoutes(to: router)
         return router
     }
 
+    /// The page's routes and each feature's, one controller each.
+    func addRoutes<Context: RequestContext>(to router: Router<Context>) {
+        router.addRoutes(PageController().endpoints)
+        router.addRoutes(RoutineController(document: document).endpoints, atPath: "/api")
+        router.addRoutes(TodayController(document: document).endpoints, atPath: "/api")
+        router.addRoutes(RunsController(document: document, runs: runs, deleted: deletedRuns).endpoints, atPath: "/api/run")
+        router.addRoutes(DaysController(document: document, cache: statsCache).endpoints, atPath: "/api")
+        router.addRoutes(CorrectionsController(document: document).endpoints, atPath: "/api")
+        router.addRoutes(GraphStatsController(document: document).endpoints, atPath: "/api")
+        router.addRoutes(LiveController(document: document).endpoints, atPath: "/api")
+    }
+
     /// Serves on 127.0.0.1 (and ::1 when it can be bound on the same port) until SIGINT or
-    /// SIGTERM; `ready` gets the address with the token, and the port, once the server listens.
+    /// SIGTERM, or until cancelled; `ready` gets the address with the token, and the port, once
+    /// the server listens.
     public func run(port: Int = 0, ready: @escaping @Sendable (String) -> Void) async throws {
         try await run(port: port) { address, _ in ready(address) }
     }
@@ -154,26 +98,11 @@ public struct StudioServer: Sendable {
             ? Application(
                 router: router, configuration: .init(address: .hostname("::1", port: chosen), serverName: nil), logger: logger)
             : nil
-        let document = self.document
-        // Open live channels would hold a graceful shutdown forever: they end first, and so
-        // does a layout under way, which would hold the document for up to its time limit.
-        let signals = [SIGINT, SIGTERM].map { number in
-            let source = DispatchSource.makeSignalSource(signal: number, queue: DispatchQueue(label: "routine-studio.signal"))
-            source.setEventHandler {
-                GraphvizWorker.endAll()
-                Task { await document.closeListeners() }
-            }
-            source.resume()
-            return source
-        }
-        defer { signals.forEach { $0.cancel() } }
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask { await document.watch() }
-            if let secondary { group.addTask { try await secondary.run() } }
-            // The primary server handles SIGINT and SIGTERM; when it has shut down, so does the rest.
-            try await primary.runService()
-            group.cancelAll()
-        }
+        // Shut down in the reverse order: the live channels and a layout under way first, as
+        // either would hold the servers' graceful shutdown; the watch last.
+        let services: [any Service] =
+            [DocumentWatch(document: document)] + (secondary.map { [$0] } ?? []) + [primary, LayoutWorkers(), LiveChannels(document: document)]
+        try await ServiceGroup(services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger).run()
     }
 }
 

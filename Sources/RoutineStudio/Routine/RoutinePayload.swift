@@ -1,7 +1,8 @@
 import RoutineKit
 
-/// The JSON of `GET /api/routine` (docs/studio.md describes each member).
-enum StudioState {
+/// The routine as the page receives it, the JSON of `GET /api/routine` (docs/studio.md
+/// describes each member): the text, its problems, and the drawing.
+enum RoutinePayload {
     /// The drawing: cards and arrows with their layout, kept whole so a file that stops parsing
     /// can show the last one.
     struct Graph: Sendable {
@@ -92,7 +93,16 @@ enum StudioState {
         canUndo: Bool, canRedo: Bool, message: String?
     ) -> [UInt8] {
         var table = LineTable(loaded.file)
-        let diagnostics = loaded.diagnostics.map { $0.json(in: loaded.file, table: &table) }
+        let ranges = NodeRanges(loaded.routine, source: loaded.file.bytes)
+        let diagnostics = loaded.diagnostics.map { diagnostic in
+            var json = diagnostic.json(in: loaded.file, table: &table)
+            // The card the problem belongs to, for the page to mark: the node whose lines hold it.
+            if case .object(var members) = json, let span = diagnostic.span, let node = ranges.node(at: span.lowerBound) {
+                members.append(("node", .string(loaded.routine.id(of: node))))
+                json = .object(members)
+            }
+            return json
+        }
         let value = JSONValue.object([
             ("version", .int(version)), ("path", .string(path)), ("format", .string(format.rawValue)),
             ("name", .string(loaded.routine.name)), ("source", .string(String(decoding: loaded.file.bytes, as: UTF8.self))),
@@ -104,23 +114,6 @@ enum StudioState {
         ])
         var out = ByteWriter()
         value.write(to: &out)
-        return out.bytes
-    }
-
-    /// A refusal as the page shows it: the message and its notes, without positions (they may
-    /// be in the text the edit would have made, not the file's).
-    static func refusal(_ diagnostic: Diagnostic, state: [UInt8]?) -> [UInt8] {
-        var out = ByteWriter()
-        out.write("{\"error\":")
-        JSONValue.object([
-            ("code", .string(diagnostic.code.rawValue)), ("message", .string(diagnostic.message)),
-            ("notes", .array(diagnostic.notes.map { .string($0.message) })),
-        ]).write(to: &out)
-        if let state {
-            out.write(",\"state\":")
-            state.withUnsafeBufferPointer { out.write(bytes: $0) }
-        }
-        out.write("}")
         return out.bytes
     }
 }

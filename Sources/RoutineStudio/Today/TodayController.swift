@@ -1,0 +1,70 @@
+import Hummingbird
+import RoutineHistory
+import RoutineKit
+
+/// The Today view: GET /api/today, the day as `routine today --json` gives it, and
+/// POST /api/log, logs recorded as `routine done` records them, through the same library rules.
+struct TodayController<Context: RequestContext> {
+    let document: StudioDocument
+    /// The history file; nil when the studio records nothing (`--no-history`, or no place for one).
+    var historyPath: String? { document.historyPath }
+
+    var endpoints: RouteCollection<Context> {
+        RouteCollection(context: Context.self)
+            .get("today", use: today)
+            .post("log", use: log)
+    }
+
+    /// The day of the routine on `date` (today by default).
+    @Sendable func today(_ request: Request, context: Context) async throws -> Response {
+        let date = request.uri.queryParameters["date"].map(String.init) ?? CalendarDate.today().description
+        let loaded = await document.loaded()
+        return StudioResponse.json(
+            try StudioHistory.readDay(loaded, date: date, historyPath: historyPath) { routine, date, store throws(HistoryError) in
+                try Self.json(routine, on: date, store: store)
+            })
+    }
+
+    /// Records (or takes back) one log, and answers with the new day.
+    @Sendable func log(_ request: Request, context: Context) async throws -> Response {
+        let body = try await BodyReader.read(LogBody.self, from: request)
+        let loaded = await document.loaded()
+        let answer = Result { () throws(StudioError) in try record(body, loaded, path: absolutePath(document.path)) }
+        // Every open page (and this one) hears of the change at once.
+        await document.reloadHistoryIfChanged()
+        return StudioResponse.json(try answer.get())
+    }
+
+    func record(_ body: LogBody, _ loaded: LoadedRoutine, path: String) throws(StudioError) -> [UInt8] {
+        try StudioHistory.write(loaded, historyPath: historyPath) { routine, store in
+            let date = body.date ?? .today()
+            let refusal: LogRefusal?
+            if body.undo {
+                let rules = DayRules(routine: routine, facts: DayFacts(date: date), unconditional: [])
+                if case .failure(let refused) = rules.habit(body.habit) {
+                    refusal = refused
+                } else {
+                    refusal =
+                        try store.undoLog(of: body.habit, routine: routine.name, on: date) == nil
+                        ? .nothingToUndo(id: body.habit, date: date) : nil
+                }
+            } else {
+                let result = try store.log(body.request, of: routine, on: date, path: path, sourceHash: sourceHash(loaded.file.bytes))
+                if case .failure(let refused) = result { refusal = refused } else { refusal = nil }
+            }
+            let day = try Self.json(routine, on: date, store: store)
+            if let refusal { throw StudioError(refusal, state: day) }
+            return day
+        }
+    }
+
+    /// The JSON of `today --json` for one routine.
+    static func json(_ routine: Routine, on date: CalendarDate, store: HistoryStore?) throws(HistoryError) -> [UInt8] {
+        let facts = try store?.dayFacts(of: routine, on: date) ?? DayFacts(date: date)
+        var totals = DayTotals()
+        totals.days.append((routine, DayOverview.of(routine, facts: facts)))
+        var out = ByteWriter()
+        totals.json(date: date).write(to: &out)
+        return out.bytes
+    }
+}
