@@ -19,6 +19,9 @@ trap 'rm -rf "$work"' EXIT
 # of a ten-year `log` or `stats`), in a build folder of its own so that the other benchmarks'
 # builds are not relinked.
 build=(swift build -c release --static-swift-stdlib --build-path .build-static)
+# The smoke run times nothing, so it shares the other benchmarks' release build: CI builds
+# one release configuration, not two.
+[ "${1:-}" = "--smoke" ] && build=(swift build -c release)
 "${build[@]}" --product routine >/dev/null
 "${build[@]}" --product routine-gen >/dev/null
 bin=$("${build[@]}" --show-bin-path)
