@@ -7,8 +7,6 @@ import RoutineKit
 /// `routine amend` writes them (docs/studio.md).
 struct CorrectionsController<Context: RequestContext> {
     let document: StudioDocument
-    /// The history file; nil when the studio records nothing.
-    var historyPath: String? { document.historyPath }
 
     var endpoints: RouteCollection<Context> {
         RouteCollection(context: Context.self)
@@ -22,11 +20,9 @@ struct CorrectionsController<Context: RequestContext> {
         guard let date = request.uri.queryParameters["date"].map(String.init) else {
             throw StudioError.malformed("'date' is missing: /api/day?date=YYYY-MM-DD")
         }
-        let loaded = await document.loaded()
-        return StudioResponse.json(
-            try StudioHistory.readDay(loaded, date: date, historyPath: historyPath) { routine, date, store throws(HistoryError) in
-                try StudioHistory.day(routine, on: date, store: store)
-            })
+        return try await StudioHistory.readDay(document, date: date) { routine, date, store throws(HistoryError) in
+            try StudioHistory.day(routine, on: date, store: store)
+        }
     }
 
     @Sendable func correct(_ request: Request, context: Context) async throws -> Response {
@@ -49,7 +45,7 @@ struct CorrectionsController<Context: RequestContext> {
 
     /// `POST /api/correct`: one step changed, or a habit nothing recorded added as a log.
     func makeCorrection(_ correction: CorrectionBody, _ loaded: LoadedRoutine, path: String) throws(StudioError) -> [UInt8] {
-        try StudioHistory.write(loaded, historyPath: historyPath) { routine, store in
+        try StudioHistory.write(loaded, historyPath: document.historyPath) { routine, store in
             switch correction.target {
             case .habit(let id, let date):
                 switch try store.amend(id, of: routine, on: date, to: correction.change, path: path, sourceHash: sourceHash(loaded.file.bytes)) {
@@ -100,7 +96,7 @@ struct CorrectionsController<Context: RequestContext> {
     /// `POST /api/correct/undo`: the newest correction of the routine taken back, as
     /// `routine amend --undo` does; with `{run, step}`, only when it is that step's.
     func undoCorrection(_ body: CorrectionUndoBody, _ loaded: LoadedRoutine) throws(StudioError) -> [UInt8] {
-        try StudioHistory.write(loaded, historyPath: historyPath) { routine, store in
+        try StudioHistory.write(loaded, historyPath: document.historyPath) { routine, store in
             if let outcome = try store.undoAmendment(of: routine.name, expected: body.expected) {
                 return try Self.done(outcome, "undone", routine, store)
             }

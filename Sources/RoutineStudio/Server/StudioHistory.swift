@@ -1,3 +1,4 @@
+import Hummingbird
 import RoutineHistory
 import RoutineKit
 
@@ -8,16 +9,17 @@ enum StudioHistory {
         try path.flatMap { path throws(HistoryError) in try HistoryStore.open(path, create: false, readOnly: true) }
     }
 
-    /// A GET of one day of `loaded`, read by `json` from the history (nil without one): a date
-    /// that is not one is refused with 400, a routine with errors with 422, a history that
-    /// cannot be read with 500.
+    /// A GET of one day of the document's routine, read by `json` from the history (nil
+    /// without one): a date that is not one is refused with 400, a routine with errors with
+    /// 422, a history that cannot be read with 500.
     static func readDay(
-        _ loaded: LoadedRoutine, date text: String, historyPath: String?,
+        _ document: StudioDocument, date text: String,
         _ json: (Routine, CalendarDate, HistoryStore?) throws(HistoryError) -> [UInt8]
-    ) throws(StudioError) -> [UInt8] {
+    ) async throws(StudioError) -> Response {
+        let loaded = await document.loaded()
         guard let date = CalendarDate(text) else { throw .malformed("'\(text)' is not a date (YYYY-MM-DD)") }
         try StudioError.unlessValid(loaded)
-        do { return try json(loaded.routine, date, try readOnly(historyPath)) } catch {
+        do { return StudioResponse.json(try json(loaded.routine, date, try readOnly(document.historyPath))) } catch {
             throw StudioError(.internalServerError, error.readingDiagnostic)
         }
     }

@@ -6,8 +6,6 @@ import RoutineKit
 /// POST /api/log, logs recorded as `routine done` records them, through the same library rules.
 struct TodayController<Context: RequestContext> {
     let document: StudioDocument
-    /// The history file; nil when the studio records nothing (`--no-history`, or no place for one).
-    var historyPath: String? { document.historyPath }
 
     var endpoints: RouteCollection<Context> {
         RouteCollection(context: Context.self)
@@ -18,11 +16,9 @@ struct TodayController<Context: RequestContext> {
     /// The day of the routine on `date` (today by default).
     @Sendable func today(_ request: Request, context: Context) async throws -> Response {
         let date = request.uri.queryParameters["date"].map(String.init) ?? CalendarDate.today().description
-        let loaded = await document.loaded()
-        return StudioResponse.json(
-            try StudioHistory.readDay(loaded, date: date, historyPath: historyPath) { routine, date, store throws(HistoryError) in
-                try Self.json(routine, on: date, store: store)
-            })
+        return try await StudioHistory.readDay(document, date: date) { routine, date, store throws(HistoryError) in
+            try Self.json(routine, on: date, store: store)
+        }
     }
 
     /// Records (or takes back) one log, and answers with the new day.
@@ -36,7 +32,7 @@ struct TodayController<Context: RequestContext> {
     }
 
     func record(_ body: LogBody, _ loaded: LoadedRoutine, path: String) throws(StudioError) -> [UInt8] {
-        try StudioHistory.write(loaded, historyPath: historyPath) { routine, store in
+        try StudioHistory.write(loaded, historyPath: document.historyPath) { routine, store in
             let date = body.date ?? .today()
             let refusal: LogRefusal?
             if body.undo {

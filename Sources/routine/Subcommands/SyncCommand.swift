@@ -30,6 +30,21 @@ private func openHistory(_ history: HistoryOptions) throws -> HistoryStore {
     return store
 }
 
+/// A sync command that works on a history already in a sync folder: it opens the history,
+/// refuses one that is not a member, and hands both on.
+private protocol SyncMemberCommand: ParsableCommand {
+    var history: HistoryOptions { get }
+    func run(_ store: HistoryStore, _ settings: SyncSettings) throws
+}
+
+extension SyncMemberCommand {
+    func run() throws {
+        ignoreBrokenPipes()
+        let store = try openHistory(history)
+        try run(store, try member(store, history))
+    }
+}
+
 private func member(_ store: HistoryStore, _ history: HistoryOptions) throws -> SyncSettings {
     guard let settings = try history.reading({ try store.syncSettings() }) else {
         report(.syncNotMember(store.path), colors: Terminal.wantsColor(.auto, fd: 2))
@@ -64,16 +79,13 @@ private func syncing<T>(_ body: () throws -> T) throws -> T {
     }
 }
 
-struct SyncNowCommand: ParsableCommand {
+struct SyncNowCommand: SyncMemberCommand {
     static let configuration = CommandConfiguration(
         commandName: "now", abstract: "Write what this device has not written yet, read what is new, and say what came in.")
 
     @OptionGroup var history: HistoryOptions
 
-    func run() throws {
-        ignoreBrokenPipes()
-        let store = try openHistory(history)
-        _ = try member(store, history)
+    func run(_ store: HistoryStore, _ settings: SyncSettings) throws {
         let result = try syncing { try store.syncNow() }
         StandardOutput.write(describe(result) + "\n")
     }
@@ -107,7 +119,8 @@ struct SyncInitCommand: ParsableCommand {
     func run() throws {
         ignoreBrokenPipes()
         let store = try openHistory(history)
-        let absolute = folder.hasPrefix("/") ? folder : currentDirectory() + "/" + folder
+        // `absolutePath` keeps "-" (standard input's name) as it is; here it is a folder.
+        let absolute = absolutePath(folder == "-" ? "./-" : folder)
         let result = try syncing { try store.joinSync(folder: absolute, name: device ?? hostName()) }
         let settings = try member(store, history)
         StandardOutput.write(
@@ -115,32 +128,23 @@ struct SyncInitCommand: ParsableCommand {
                 + describe(result) + "\n")
     }
 
-    private func currentDirectory() -> String {
-        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-        guard getcwd(&buffer, buffer.count) != nil else { return "." }
-        return String(cString: buffer)
-    }
-
     private func hostName() -> String {
         var buffer = [CChar](repeating: 0, count: 256)
         guard gethostname(&buffer, buffer.count - 1) == 0 else { return "device" }
-        let name = String(cString: buffer)
+        let name = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         return name.isEmpty ? "device" : name
     }
 }
 
-struct SyncStatusCommand: ParsableCommand {
+struct SyncStatusCommand: SyncMemberCommand {
     static let configuration = CommandConfiguration(
         commandName: "status", abstract: "List the devices of the sync folder, what this one has not written, and what could not be read.")
 
     @OptionGroup var history: HistoryOptions
 
-    func run() throws {
-        ignoreBrokenPipes()
-        let store = try openHistory(history)
-        _ = try member(store, history)
+    func run(_ store: HistoryStore, _ settings: SyncSettings) throws {
         guard let status = try history.reading({ try store.syncStatus() }) else { throw Exit.errors }
-        var text = "folder \(status.settings.folder)\nthis device \(status.settings.name) (\(status.settings.device))\n"
+        let text = "folder \(status.settings.folder)\nthis device \(status.settings.name) (\(status.settings.device))\n"
         var table = TextTable(columns: 5, rows: status.devices.count + 1)
         for cell in ["DEVICE", "NAME", "LAST EVENT", "EVENTS", "READ TO"] {
             table.append(cell)
@@ -163,16 +167,13 @@ struct SyncStatusCommand: ParsableCommand {
     }
 }
 
-struct SyncLeaveCommand: ParsableCommand {
+struct SyncLeaveCommand: SyncMemberCommand {
     static let configuration = CommandConfiguration(
         commandName: "leave", abstract: "Stop syncing this history; the journals stay in the folder.")
 
     @OptionGroup var history: HistoryOptions
 
-    func run() throws {
-        ignoreBrokenPipes()
-        let store = try openHistory(history)
-        let settings = try member(store, history)
+    func run(_ store: HistoryStore, _ settings: SyncSettings) throws {
         _ = try syncing { try store.leaveSync() }
         StandardOutput.write("'\(store.path)' no longer syncs with '\(settings.folder)'\n")
     }

@@ -85,22 +85,9 @@ extension JSON {
                 out.write(string: n.isFinite ? String(n) : "null")
             }
         case .string(let s): JSONValue.quote(s, into: &out)
-        case .array(let values):
-            out.byte(UInt8(ascii: "["))
-            for (i, element) in values.enumerated() {
-                if i > 0 { out.byte(UInt8(ascii: ",")) }
-                element.write(to: &out)
-            }
-            out.byte(UInt8(ascii: "]"))
+        case .array(let values): out.writeJSONArray(values) { $0.write(to: &$1) }
         case .object(let fields):
-            out.byte(UInt8(ascii: "{"))
-            for (i, field) in fields.sorted(by: { $0.key < $1.key }).enumerated() {
-                if i > 0 { out.byte(UInt8(ascii: ",")) }
-                JSONValue.quote(field.key, into: &out)
-                out.byte(UInt8(ascii: ":"))
-                field.value.write(to: &out)
-            }
-            out.byte(UInt8(ascii: "}"))
+            out.writeJSONObject(fields.sorted(by: { $0.key < $1.key }).lazy.map { ($0.key, $0.value) }) { $0.write(to: &$1) }
         case .raw(let bytes): bytes.withUnsafeBufferPointer { out.write(bytes: $0) }
         }
     }

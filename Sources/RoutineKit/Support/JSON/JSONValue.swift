@@ -26,22 +26,8 @@ public enum JSONValue: Sendable, Equatable {
         case .number(let x): out.write(string: x.isFinite ? NumberText.format(x) : "null")
         case .bool(let b): out.write(b ? "true" : "false")
         case .null: out.write("null")
-        case .array(let items):
-            out.byte(UInt8(ascii: "["))
-            for (k, item) in items.enumerated() {
-                if k > 0 { out.byte(UInt8(ascii: ",")) }
-                item.write(to: &out)
-            }
-            out.byte(UInt8(ascii: "]"))
-        case .object(let members):
-            out.byte(UInt8(ascii: "{"))
-            for (k, (key, value)) in members.enumerated() {
-                if k > 0 { out.byte(UInt8(ascii: ",")) }
-                Self.quote(key, into: &out)
-                out.byte(UInt8(ascii: ":"))
-                value.write(to: &out)
-            }
-            out.byte(UInt8(ascii: "}"))
+        case .array(let items): out.writeJSONArray(items) { $0.write(to: &$1) }
+        case .object(let members): out.writeJSONObject(members) { $0.write(to: &$1) }
         }
     }
 
@@ -92,5 +78,29 @@ public enum JSONValue: Sendable, Equatable {
                 }
             }
         }
+    }
+}
+
+extension ByteWriter {
+    /// `[a,b]`, each element written by `element`: the one array writer of both JSON types.
+    mutating func writeJSONArray<S: Sequence>(_ elements: S, _ element: (S.Element, inout ByteWriter) -> Void) {
+        byte(UInt8(ascii: "["))
+        for (k, item) in elements.enumerated() {
+            if k > 0 { byte(UInt8(ascii: ",")) }
+            element(item, &self)
+        }
+        byte(UInt8(ascii: "]"))
+    }
+
+    /// `{"key":value}` in the members' order, each value written by `value`.
+    mutating func writeJSONObject<V, S: Sequence<(String, V)>>(_ members: S, _ value: (V, inout ByteWriter) -> Void) {
+        byte(UInt8(ascii: "{"))
+        for (k, (key, item)) in members.enumerated() {
+            if k > 0 { byte(UInt8(ascii: ",")) }
+            JSONValue.quote(key, into: &self)
+            byte(UInt8(ascii: ":"))
+            value(item, &self)
+        }
+        byte(UInt8(ascii: "}"))
     }
 }
