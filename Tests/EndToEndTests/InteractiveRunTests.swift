@@ -73,6 +73,18 @@ final class TmuxSession {
         }
     }
 
+    /// Presses each key alone and waits until the screen shows what it brings, in turn: a
+    /// scripted stretch of a session as one table. Returns the last screen.
+    @discardableResult
+    func walk(_ steps: [(press: String, until: String)]) throws -> String {
+        var screen = ""
+        for step in steps {
+            try press(step.press)
+            screen = try waitFor(step.until)
+        }
+        return screen
+    }
+
     /// Types `text` (read as one burst), waits until the screen shows `shown`, then presses
     /// Enter alone.
     func enter(_ text: String, shown: String) throws {
@@ -112,6 +124,17 @@ final class TmuxSession {
     }
 
     func screen() throws -> String { try tmux(["capture-pane", "-p", "-t", name, "-S", "-200"]) }
+
+    /// The whole scroll-back, wrapped lines joined.
+    func everything() throws -> String { try tmux(["capture-pane", "-p", "-J", "-t", name, "-S", "-"]) }
+
+    /// Resizes the window to each size in turn, with time between for the program to redraw.
+    func resize(through sizes: [(columns: Int, rows: Int)]) throws {
+        for (columns, rows) in sizes {
+            try tmux(["resize-window", "-t", name, "-x", "\(columns)", "-y", "\(rows)"])
+            Thread.sleep(forTimeInterval: 0.3)
+        }
+    }
 
     /// Waits until the screen shows `text`, for up to 15 seconds.
     @discardableResult
@@ -174,10 +197,7 @@ struct InteractiveRunTests {
     @Test func ctrlDEndsCleanlyWithTheSummary() throws {
         let session = try TmuxSession(command: command, environment: ["TERM": "xterm-256color"])
         try session.waitFor("done? >")
-        try session.send("Enter")
-        try session.waitFor("Step 2 · Morning")
-        try session.send("C-d")
-        let screen = try session.waitFor("[exit=0]")
+        let screen = try session.walk([("Enter", "Step 2 · Morning"), ("C-d", "[exit=0]")])
         #expect(screen.contains("Morning: quit"))
         #expect(screen.contains("1 done · 0 skipped · 0 not scheduled"))
     }

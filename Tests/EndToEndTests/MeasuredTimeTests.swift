@@ -73,16 +73,9 @@ struct MeasuredTimeTests {
         let environment = ["TERM": "xterm-256color", "ROUTINE_TEST_CLOCK_SPEED": "60", "ROUTINE_HISTORY": history]
         let first = try TmuxSession(command: command, environment: environment)
         try first.waitFor("done? >")
-        try first.send("Enter")
-        try first.waitFor("done? (t: timer) >")
-        try first.send("t")
-        try first.waitFor("time is up")
-        try first.send("Enter")
-        try first.waitFor("answer (1-5)")
-        try first.send("1")
-        try first.waitFor("Step 4 · Morning")
-        try first.send("q")
-        var screen = try first.waitFor("[exit=0]")
+        var screen = try first.walk([
+            ("Enter", "done? (t: timer) >"), ("t", "time is up"), ("Enter", "answer (1-5)"), ("1", "Step 4 · Morning"), ("q", "[exit=0]"),
+        ])
         #expect(screen.contains("Morning: quit"))
         #expect(screen.range(of: #"Stretch: planned 5m · took ([5-9]|1[0-9])m"#, options: .regularExpression) != nil, "\(screen)")
 

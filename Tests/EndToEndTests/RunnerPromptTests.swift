@@ -75,10 +75,7 @@ struct RunnerPromptTests {
     @Test func escapeLeavesTheTimerAndTheNextKeyCounts() throws {
         let session = try session()
         try session.waitFor("done? >")
-        try session.press("d")
-        try session.waitFor("done? (t: timer) >")
-        try session.press("?")
-        var screen = try session.waitFor("t: a timer")
+        var screen = try session.walk([("d", "done? (t: timer) >"), ("?", "t: a timer")])
         try session.press("t")
         screen = try session.waitFor("⏱ 0")
         #expect(screen.contains("Esc: back"), "\(screen)")

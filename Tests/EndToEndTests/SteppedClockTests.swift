@@ -87,12 +87,7 @@ struct SteppedClockTests {
         // The clock is stepped while B is in front of the person.
         try String(shift).write(toFile: shiftFile, atomically: true, encoding: .utf8)
         Thread.sleep(forTimeInterval: 0.3)
-        try session.send("Enter")
-        try session.waitFor("Step 3 · Three")
-        try session.send("Enter")
-        try session.waitFor("Enter to finish")
-        try session.send("Enter")
-        let screen = try session.waitFor("[exit=0]")
+        let screen = try session.walk([("Enter", "Step 3 · Three"), ("Enter", "Enter to finish"), ("Enter", "[exit=0]")])
         #expect(screen.contains("Three: completed"))
         #expect(screen.range(of: #"took [0-9]+s\n"#, options: .regularExpression) != nil, "\(screen)")
 

@@ -115,12 +115,7 @@ struct TerminalInputTests {
             command: "cd '\(packageRoot.path)' && \(Self.run)",
             environment: ["TERM": "xterm-256color", "NO_COLOR": "1", "ROUTINE_HISTORY": history, "ROUTINE_TEST_CLOCK_SPEED": "60"])
         try session.waitFor("done? >")
-        try session.press("d")
-        try session.waitFor("done? (t: timer) >")
-        try session.press("t")
-        try session.waitFor("⏱ 04:1")
-        try session.press("Escape")
-        var screen = try session.waitFor("done? (t: timer) >")
+        var screen = try session.walk([("d", "done? (t: timer) >"), ("t", "⏱ 04:1"), ("Escape", "done? (t: timer) >")])
         try session.press("t")
         screen = try session.waitFor("⏱")
         // What the countdown shows when it starts again: at most what it showed at Escape.
@@ -254,7 +249,7 @@ struct TerminalInputTests {
         try session.tmux(["resize-window", "-t", session.name, "-x", "30", "-y", "40"])
         try session.waitFor("⏱ 04:5")
         try session.waitFor("⏱ 04:57")
-        let screen = try session.tmux(["capture-pane", "-p", "-J", "-t", session.name, "-S", "-"])
+        let screen = try session.everything()
         #expect(screen.components(separatedBy: "⏱").count == 2, "\(screen)")
         try session.press("Enter")
         try session.waitFor("answer (1-5) >")
@@ -265,13 +260,10 @@ struct TerminalInputTests {
     @Test func aTerminalTooShortForTheMenuKeepsOneCopy() throws {
         let session = try atTheFirstHabit()
         try session.toTheQuestion()
-        for (columns, rows) in [(80, 5), (120, 50)] {
-            try session.tmux(["resize-window", "-t", session.name, "-x", "\(columns)", "-y", "\(rows)"])
-            Thread.sleep(forTimeInterval: 0.3)
-        }
+        try session.resize(through: [(80, 5), (120, 50)])
         try session.press("2", "Enter")
         try session.waitFor("Go for a walk")
-        let everything = try session.tmux(["capture-pane", "-p", "-J", "-t", session.name, "-S", "-"])
+        let everything = try session.everything()
         #expect(everything.components(separatedBy: "5. Tired").count == 2, "\(everything)")
         try session.press("q")
         try session.waitFor("[exit=0]")
@@ -282,13 +274,10 @@ struct TerminalInputTests {
     @Test func aResizeRedrawsTheMenuInPlace() throws {
         let session = try atTheFirstHabit()
         try session.toTheQuestion()
-        for (columns, rows) in [(60, 40), (30, 12), (15, 20), (100, 30), (120, 50)] {
-            try session.tmux(["resize-window", "-t", session.name, "-x", "\(columns)", "-y", "\(rows)"])
-            Thread.sleep(forTimeInterval: 0.3)
-        }
+        try session.resize(through: [(60, 40), (30, 12), (15, 20), (100, 30), (120, 50)])
         try session.press("Down")
         try session.waitFor("  > 2. Okay")
-        let everything = try session.tmux(["capture-pane", "-p", "-J", "-t", session.name, "-S", "-"])
+        let everything = try session.everything()
         #expect(everything.components(separatedBy: "5. Tired").count == 2, "\(everything)")
         #expect(everything.components(separatedBy: "answer (1-5) >").count == 2, "\(everything)")
         let visible = try session.tmux(["capture-pane", "-p", "-t", session.name])
