@@ -9,7 +9,7 @@
 #   BIN=.build/debug Benchmarks/graph.sh --smoke     without building in release
 set -euo pipefail
 cd "$(dirname "$0")/.."
-export PATH="/opt/swift/usr/bin:$PATH"
+source scripts/env.sh
 
 sizes=(200 1000)
 runs=3

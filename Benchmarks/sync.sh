@@ -7,7 +7,7 @@
 #   Benchmarks/sync.sh [BIN]     BIN: a folder holding a built routine (default: a release build)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-export PATH="/opt/swift/usr/bin:$PATH"
+source scripts/env.sh
 command -v hyperfine >/dev/null || { echo "sync.sh: 'hyperfine' is missing (apt-get install hyperfine)" >&2; exit 69; }
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
