@@ -46,7 +46,7 @@ extension HistoryStore {
             let selection = conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND ")
             let rows = try Row.fetchAll(
                 db, sql: "SELECT routine, date, reason, recordedAt FROM dayOff\(selection) ORDER BY date, routine",
-                arguments: StatementArguments(arguments) ?? [])
+                arguments: StatementArguments(arguments))
             return rows.compactMap { row in
                 guard let date = CalendarDate(row[1] as String), let at = Timestamp(row[3] as String) else { return nil }
                 return DayOff(routine: row[0], date: date, reason: row[2], recordedAt: at)
