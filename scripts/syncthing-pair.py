@@ -1,10 +1,11 @@
 #!/usr/bin/env python3
-"""Two Syncthing instances on 127.0.0.1 sharing one folder, for the sync tests.
+"""Two or three Syncthing instances on 127.0.0.1 sharing one folder, for the sync tests.
 
-start DIR: makes DIR/a and DIR/b (homes), DIR/fa and DIR/fb (the shared folder on each),
-starts both and prints "ok". stop DIR: stops both (and the children serve forks).
-wait DIR: scans both and waits, bounded, until each has what the other has.
-pause DIR yes|no: pauses or resumes the link on both sides.
+start DIR [N]: makes N instances (default 2): homes DIR/a, DIR/b, DIR/c and the shared folder
+on each, DIR/fa, DIR/fb, DIR/fc; starts them and prints "ok" once every pair is connected.
+stop DIR: stops them all (and the children serve forks).
+wait DIR: scans each and waits, bounded, until each has what every other has.
+pause DIR yes|no: pauses or resumes every link on both sides.
 """
 import json, os, signal, socket, subprocess, sys, time, urllib.request
 
@@ -24,17 +25,20 @@ def api(port, method, path, body=None):
         data = r.read()
         return json.loads(data) if data else None
 
-def config(me, gui, listen, peer, peer_addr, folder):
+def config(me, gui, listen, peers, folder):
+    """peers: (device id, address) of every other instance."""
+    shared = "".join(f'<device id="{p}"></device>' for p, _ in peers)
+    known = "".join(f'<device id="{p}" name="peer{k}"><address>{a}</address></device>' for k, (p, a) in enumerate(peers))
     return f"""<configuration version="36">
     <folder id="{FOLDER}" label="{FOLDER}" path="{folder}" type="sendreceive" rescanIntervalS="3600" fsWatcherEnabled="false" ignorePerms="false" autoNormalize="true">
         <filesystemType>basic</filesystemType>
         <device id="{me}"></device>
-        <device id="{peer}"></device>
+        {shared}
         <minDiskFree unit="%">0</minDiskFree>
         <maxConflicts>10</maxConflicts>
     </folder>
     <device id="{me}" name="self"><address>dynamic</address></device>
-    <device id="{peer}" name="peer"><address>{peer_addr}</address></device>
+    {known}
     <gui enabled="true" tls="false"><address>127.0.0.1:{gui}</address><apikey>{KEY}</apikey></gui>
     <options>
         <listenAddress>tcp://127.0.0.1:{listen}</listenAddress>
@@ -52,23 +56,25 @@ def config(me, gui, listen, peer, peer_addr, folder):
 </configuration>
 """
 
-def start(d):
-    homes = [os.path.join(d, n) for n in ("a", "b")]
-    folders = [os.path.join(d, n) for n in ("fa", "fb")]
+def start(d, n=2):
+    names = "abc"[:n]
+    homes = [os.path.join(d, x) for x in names]
+    folders = [os.path.join(d, "f" + x) for x in names]
     ids = []
     for h, f in zip(homes, folders):
         os.makedirs(f, exist_ok=True)
         subprocess.run(["syncthing", "generate", "--home=" + h, "--no-default-folder", "--skip-port-probing"], capture_output=True, check=True)
         ids.append(device_id(h))
-    gui = [free_port(), free_port()]; listen = [free_port(), free_port()]
-    # Only b dials a, whose address is static; a is started first.
-    addrs = ["dynamic", f"tcp://127.0.0.1:{listen[0]}"]
-    for i in (0, 1):
+    gui = [free_port() for _ in names]; listen = [free_port() for _ in names]
+    # Each pair has one dialler: an instance dials those started before it (their address is
+    # static) and waits for those started after it; they are started in order.
+    for i in range(n):
+        peers = [(ids[j], f"tcp://127.0.0.1:{listen[j]}" if j < i else "dynamic") for j in range(n) if j != i]
         with open(os.path.join(homes[i], "config.xml"), "w") as out:
-            out.write(config(ids[i], gui[i], listen[i], ids[1 - i], addrs[i], folders[i]))
+            out.write(config(ids[i], gui[i], listen[i], peers, folders[i]))
     env = dict(os.environ, STHASHING="minio", STNORESTART="1", STNOUPGRADE="1", HOME=d)
     pids = []
-    for i in (0, 1):
+    for i in range(n):
         log = open(os.path.join(d, f"log{i}"), "w")
         p = subprocess.Popen(["syncthing", "serve", "--home=" + homes[i], "--no-browser", "--no-restart", "--no-upgrade"],
                              env=env, stdout=log, stderr=log, start_new_session=True)
@@ -82,23 +88,34 @@ def start(d):
                 time.sleep(0.05)
         else:
             print("no REST API"); return
-    for _ in range(400):
-        if api(gui[0], "GET", "/rest/system/connections")["connections"].get(ids[1], {}).get("connected"): break
-        time.sleep(0.05)
-    else:
+    if not connected(gui, ids):
         print("not connected"); return
     print("ok")
 
+def connected(gui, ids):
+    """Waits, bounded, until every instance sees every other connected."""
+    for _ in range(400):
+        if all(api(gui[i], "GET", "/rest/system/connections")["connections"].get(ids[j], {}).get("connected")
+               for i in range(len(ids)) for j in range(len(ids)) if i != j):
+            return True
+        time.sleep(0.05)
+    return False
+
 def state(d): return json.load(open(os.path.join(d, "pair.json")))
+
+def others(s):
+    n = len(s["ids"])
+    return [(i, j) for i in range(n) for j in range(n) if i != j]
 
 def wait(d):
     s = state(d)
-    for i in (0, 1): api(s["gui"][i], "POST", f"/rest/db/scan?folder={FOLDER}")
+    for i in range(len(s["ids"])): api(s["gui"][i], "POST", f"/rest/db/scan?folder={FOLDER}")
     for _ in range(400):
         done = True
-        for i in (0, 1):
-            c = api(s["gui"][i], "GET", f"/rest/db/completion?folder={FOLDER}&device={s['ids'][1 - i]}")
+        for i, j in others(s):
+            c = api(s["gui"][i], "GET", f"/rest/db/completion?folder={FOLDER}&device={s['ids'][j]}")
             if c["completion"] < 100 or c["needItems"] != 0: done = False
+        for i in range(len(s["ids"])):
             st = api(s["gui"][i], "GET", f"/rest/db/status?folder={FOLDER}")
             if st["state"] != "idle" or st["needTotalItems"] != 0: done = False
         if done: print("ok"); return
@@ -107,15 +124,13 @@ def wait(d):
 
 def pause(d, yes):
     s = state(d)
-    # What changed while paused is scanned before the link is back, so that each side
+    # What changed while paused is scanned before the links are back, so that each side
     # offers its own version and a change on both makes a conflict copy.
     if not yes:
-        for i in (0, 1): api(s["gui"][i], "POST", f"/rest/db/scan?folder={FOLDER}")
-    for i in (0, 1): api(s["gui"][i], "PATCH", f"/rest/config/devices/{s['ids'][1 - i]}", {"paused": yes})
-    if not yes:
-        for _ in range(400):
-            if api(s["gui"][0], "GET", "/rest/system/connections")["connections"].get(s["ids"][1], {}).get("connected"): break
-            time.sleep(0.05)
+        for i in range(len(s["ids"])): api(s["gui"][i], "POST", f"/rest/db/scan?folder={FOLDER}")
+    for i, j in others(s): api(s["gui"][i], "PATCH", f"/rest/config/devices/{s['ids'][j]}", {"paused": yes})
+    if not yes and not connected(s["gui"], s["ids"]):
+        print("not connected"); return
     print("ok")
 
 def stop(d):
@@ -134,4 +149,6 @@ def stop(d):
 
 if __name__ == "__main__":
     cmd, d = sys.argv[1], os.path.abspath(sys.argv[2])
-    {"start": start, "wait": wait, "stop": stop}.get(cmd, lambda d: pause(d, sys.argv[3] == "yes"))(d)
+    if cmd == "start": start(d, int(sys.argv[3]) if len(sys.argv) > 3 else 2)
+    elif cmd == "pause": pause(d, sys.argv[3] == "yes")
+    else: {"wait": wait, "stop": stop}[cmd](d)
