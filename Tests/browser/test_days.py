@@ -199,8 +199,9 @@ class DaysTests(unittest.TestCase):
             self.studio.open("year/2026")
             rows = [m["top"] for m in self.rects(".year-month")]
             self.assertEqual(set(rows.count(top) for top in rows), {2})
-            # A month's days keep their numbers inside them.
+            # A month's days keep their numbers inside them; the view begins at its top.
             self.studio.open("month/2026-11")
+            self.assertLess(self.rects(".days-toolbar")[0]["top"] - self.rects("#days-view")[0]["top"], 30)
             for day, number in zip(self.rects(".month-grid .day"), self.rects(".month-grid .day .num")):
                 self.assertLessEqual(number["right"], day["right"] + 0.5)
             self.studio.shot("days-5-month-390")
