@@ -210,6 +210,22 @@ class PageTests(unittest.TestCase):
         finally:
             studio.close()
 
+    def test_a_dialogs_weekdays_stay_a_row_on_a_phone(self):
+        studio = Studio('routine "Days"\nhabit water "Glass of water"\n')
+        try:
+            base.driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {"width": 390, "height": 844, "deviceScaleFactor": 1, "mobile": False})
+            base.driver.find_element(By.ID, "add-habit").click()
+            wait(lambda: base.driver.find_element(By.CSS_SELECTOR, "dialog[open] .days label"), message="the weekday boxes")
+            studio.shot("86-page-dialog-390")
+            tops = base.driver.execute_script("return [...document.querySelectorAll('dialog[open] .days label')].map((l) => Math.round(l.getBoundingClientRect().top))")
+            self.assertEqual(len(tops), 7)
+            self.assertLessEqual(len(set(tops)), 2, tops)
+            group = base.driver.find_element(By.CSS_SELECTOR, "dialog[open] .days").rect
+            self.assertLess(group["height"], 70)
+        finally:
+            base.driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+            studio.close()
+
 
 if __name__ == "__main__":
     unittest.main()
