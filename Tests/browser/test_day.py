@@ -129,6 +129,25 @@ class DayTests(unittest.TestCase):
         finally:
             studio.close()
 
+    def test_the_day_panels_buttons_keep_their_words_on_one_line(self):
+        # Long titles leave the buttons little room beside them.
+        studio = base.Studio(ROUTINE.replace('"Push-ups"', '"Push-ups against the kitchen wall, slowly and in good form"')
+                             .replace('"Stretch"', '"Stretch the back, the legs and the shoulders"'))
+        try:
+            yesterday = (datetime.date.today() - datetime.timedelta(days=1)).isoformat()
+            self.routine(studio, "done", str(studio.path), "water", "--date", yesterday)
+            self.open_day(yesterday)
+            wait(lambda: driver().find_elements(By.CSS_SELECTOR, "#day-view .day-missing [data-action=add-done]"), message="the habits not recorded")
+            studio.shot("48-day-buttons")
+            # Each button's words in one line box: "Add as done" never breaks into "Add as / done".
+            lines = driver().execute_script(
+                "return [...document.querySelectorAll('#day-view button')].map((b) => { const r = document.createRange();"
+                " r.selectNodeContents(b); return [b.textContent, new Set([...r.getClientRects()].map((x) => Math.round(x.top))).size]; })")
+            self.assertGreater(len(lines), 3)
+            self.assertEqual([text for text, count in lines if count != 1], [])
+        finally:
+            studio.close()
+
     def test_an_answer_is_corrected_and_the_day_replayed(self):
         studio = base.Studio(ANSWERS)
         try:

@@ -1,6 +1,7 @@
 """Browser tests of "Your days": a habit's calendar and a month's shares against `routine stats
 --json` on a history backfilled by the binary, the day view opened by a click or Enter, the
-address keeping the view, and a run in a terminal showing without a reload."""
+address keeping the view, a run in a terminal showing without a reload, and every view fitting
+a phone's screen and a wide one."""
 
 import json
 import os
@@ -172,6 +173,63 @@ class DaysTests(unittest.TestCase):
         self.studio.path.write_text(ROUTINE)
         wait(lambda: not base.driver.find_elements(By.CSS_SELECTOR, ".days-error")
              and self.studio.cells("data-status").get("2026-11-11") == "missed", timeout=3, message="the calendar back")
+
+    def screen(self, width, height):
+        base.driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": False})
+
+    def rects(self, css):
+        return base.driver.execute_script(
+            "return [...document.querySelectorAll(arguments[0])].map((e) => { const r = e.getBoundingClientRect();"
+            " return {left: r.left, right: r.right, top: Math.round(r.top), bottom: r.bottom}; })", css)
+
+    def test_your_days_fit_a_wide_screen_and_a_phone(self):
+        try:
+            self.screen(1400, 900)
+            self.studio.open("year/2026")
+            # Centred as Today and Run are, and the year four months a row.
+            left, right = base.driver.execute_script(
+                "const view = document.getElementById('days-view'), box = view.getBoundingClientRect(),"
+                " body = document.getElementById('days-body').getBoundingClientRect();"
+                " return [body.left - box.left - view.clientLeft, box.left + view.clientLeft + view.clientWidth - body.right]")
+            self.assertAlmostEqual(left, right, delta=2)
+            self.assertGreater(left, 100)
+            rows = [m["top"] for m in self.rects(".year-month")]
+            self.assertEqual([rows.count(top) for top in sorted(set(rows))], [4, 4, 4])
+            self.screen(390, 844)
+            self.studio.open("year/2026")
+            rows = [m["top"] for m in self.rects(".year-month")]
+            self.assertEqual(set(rows.count(top) for top in rows), {2})
+            # A month's days keep their numbers inside them; the view begins at its top.
+            self.studio.open("month/2026-11")
+            self.assertLess(self.rects(".days-toolbar")[0]["top"] - self.rects("#days-view")[0]["top"], 30)
+            for day, number in zip(self.rects(".month-grid .day"), self.rects(".month-grid .day .num")):
+                self.assertLessEqual(number["right"], day["right"] + 0.5)
+            self.studio.shot("days-5-month-390")
+            # A habit's calendar scrolls inside itself, to today.
+            self.studio.open("habit/run/2026")
+            scroller = self.rects(".grid-scroll")[0]
+            today = self.rects(".grid-cells .is-today")[0]
+            self.assertGreater(base.driver.execute_script("return document.querySelector('.grid-scroll').scrollLeft"), 0)
+            self.assertGreaterEqual(today["left"], scroller["left"])
+            self.assertLessEqual(today["right"], scroller["right"])
+            self.studio.shot("days-6-habit-390")
+            # The week's table scrolls inside itself, its habit column staying in view.
+            self.studio.open("week/2026-11-02")
+            wide = base.driver.execute_script("const t = document.querySelector('.table-scroll'); t.scrollLeft = t.scrollWidth;"
+                                              " return t.scrollWidth - t.clientWidth")
+            self.assertGreater(wide, 0)
+            scroller = self.rects(".table-scroll")[0]
+            wait(lambda: abs(self.rects(".week-habits tbody th")[0]["left"] - scroller["left"]) < 1, message="the habit column kept")
+            self.studio.shot("days-7-week-390")
+            # The day opens under the calendar, inside the screen.
+            base.driver.find_element(By.CSS_SELECTOR, '[data-date="2026-11-03"]').click()
+            wait(lambda: base.driver.find_elements(By.CSS_SELECTOR, "#day-view .day-run"), message="the day")
+            day = self.rects("#day-view")[0]
+            self.assertGreaterEqual(day["left"], 0)
+            self.assertLessEqual(day["right"], 390)
+            self.studio.shot("days-8-day-390")
+        finally:
+            base.driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
 
 
 if __name__ == "__main__":

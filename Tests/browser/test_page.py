@@ -1,6 +1,7 @@
 """The page's shape in a real Chromium: its pure helpers (lib/) pass their cases in the
 browser with no clicks (suite.html), every page file is served where the page asks for it, a
-problem selects its card whatever the routine's format, and keys act on what has focus.
+problem selects its card whatever the routine's format, keys act on what has focus, and the
+header says what became of the last change in words.
 Screenshots go to .build/studio-screenshots/ (8x-page-*.png)."""
 
 import functools
@@ -9,6 +10,7 @@ import json
 import threading
 import unittest
 
+from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
@@ -168,6 +170,60 @@ class PageTests(unittest.TestCase):
             self.assertIn("selected", studio.card("water").get_attribute("class"))
             self.assertNotIn("stretch", studio.cards())
         finally:
+            studio.close()
+
+    def test_the_header_says_saved_undone_redone_in_words(self):
+        studio = Studio('routine "Words"\nhabit water "Glass of water"\n')
+        try:
+            status = lambda: base.driver.find_element(By.ID, "status").text
+            self.assertEqual(status(), "")
+            v = studio.version()
+            base.driver.find_element(By.ID, "add-habit").click()
+            title = wait(lambda: base.driver.find_element(By.ID, "f-title"), message="the add dialog")
+            title.send_keys("Stretch")
+            title.send_keys(Keys.ENTER)
+            try:
+                studio.wait_version_after(v)
+            finally:
+                studio.shot("85-page-saved")
+            wait(lambda: status() == "saved", message="saved")
+            v = studio.version()
+            base.driver.find_element(By.TAG_NAME, "body").send_keys(Keys.CONTROL, "z")
+            studio.wait_version_after(v)
+            wait(lambda: status() == "undone", message="undone")
+            v = studio.version()
+            ActionChains(base.driver).key_down(Keys.CONTROL).key_down(Keys.SHIFT).send_keys("z").key_up(Keys.SHIFT).key_up(Keys.CONTROL).perform()
+            studio.wait_version_after(v)
+            wait(lambda: status() == "redone", message="redone")
+            # A delete says what it took along.
+            v = studio.version()
+            studio.card("stretch").send_keys(Keys.DELETE)
+            wait(lambda: base.driver.find_element(By.CSS_SELECTOR, "dialog[open] button.primary"), message="the delete dialog").click()
+            studio.wait_version_after(v)
+            wait(lambda: status().startswith("saved: deleted 'stretch'"), message="the delete said")
+            # A change made in the file, not by this page.
+            v = studio.version()
+            studio.path.write_text(studio.text + 'habit plan "Plan the day"\n')
+            studio.wait_version_after(v)
+            wait(lambda: status() == "updated from the file", message="the outside change said")
+            self.assertNotIn("version", status())
+        finally:
+            studio.close()
+
+    def test_a_dialogs_weekdays_stay_a_row_on_a_phone(self):
+        studio = Studio('routine "Days"\nhabit water "Glass of water"\n')
+        try:
+            base.driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {"width": 390, "height": 844, "deviceScaleFactor": 1, "mobile": False})
+            base.driver.find_element(By.ID, "add-habit").click()
+            wait(lambda: base.driver.find_element(By.CSS_SELECTOR, "dialog[open] .days label"), message="the weekday boxes")
+            studio.shot("86-page-dialog-390")
+            tops = base.driver.execute_script("return [...document.querySelectorAll('dialog[open] .days label')].map((l) => Math.round(l.getBoundingClientRect().top))")
+            self.assertEqual(len(tops), 7)
+            self.assertLessEqual(len(set(tops)), 2, tops)
+            group = base.driver.find_element(By.CSS_SELECTOR, "dialog[open] .days").rect
+            self.assertLess(group["height"], 70)
+        finally:
+            base.driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
             studio.close()
 
 

@@ -133,6 +133,43 @@ class RunTests(unittest.TestCase):
         finally:
             studio.close()
 
+    def test_the_page_shows_and_says_where_the_run_is(self):
+        studio = Studio(ROUTINE)
+        try:
+            open_run_view()
+            click('[data-action="start"]')
+            wait(lambda: state() == "step", message="the first step")
+
+            def trail():
+                items = base.driver.find_elements(By.CSS_SELECTOR, "#run-view .run-trail li")
+                return [(li.get_attribute("aria-current"), li.get_attribute("data-node"), li.text) for li in items]
+
+            self.assertEqual([(c, n) for c, n, _ in trail()], [("step", "water")])
+            wait(lambda: base.driver.find_element(By.ID, "run-said").get_attribute("textContent") == 'Step 1: Drink <b>water</b> & "more"',
+                 message="the first step said")
+            press("d")
+            wait(lambda: prompt_title() == "Push-ups", message="push-ups")
+            field = base.driver.find_element(By.CSS_SELECTOR, "input.run-value")
+            field.clear()
+            field.send_keys("15", Keys.ENTER)
+            wait(lambda: prompt_title() == "How do you feel?", message="the question")
+            # The steps walked, in order, then the one in front: the only current step.
+            walked = trail()
+            self.assertEqual([(c, n) for c, n, _ in walked], [(None, "water"), (None, "pushups"), ("step", "mood")])
+            self.assertIn("Push-ups: done (15 reps)", walked[1][2])
+            self.assertIn("How do you feel?", walked[2][2])
+            self.assertIn("2 steps recorded", page().text)
+            # A screen reader hears the step once, with the one before it.
+            wait(lambda: base.driver.find_element(By.ID, "run-said").get_attribute("textContent")
+                 == "Step 3: How do you feel?, after Push-ups: done (15 reps)", message="the step said")
+            self.assertEqual(base.driver.find_element(By.ID, "run-said").get_attribute("role"), "status")
+            studio.shot("38-run-trail")
+            press("b")
+            wait(lambda: prompt_title() == "Push-ups", message="back at push-ups")
+            self.assertEqual([(c, n) for c, n, _ in trail()], [(None, "water"), ("step", "pushups")])
+        finally:
+            studio.close()
+
     def test_resume_in_the_browser_a_run_begun_in_a_scripted_terminal_run(self):
         studio = Studio(ROUTINE)
         try:

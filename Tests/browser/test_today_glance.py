@@ -1,7 +1,7 @@
 """Today at a glance in a real Chromium: the heading names the chosen day, and each habit shows
 the streak and score `routine stats` gives and its last seven days, whose marks correct a day
-in one click through the day view's corrections. Screenshots go to .build/studio-screenshots/
-(7x-today-*.png)."""
+in one click through the day view's corrections; a card says its status once, and its amount
+field fits inside it. Screenshots go to .build/studio-screenshots/ (7x-today-*.png)."""
 
 import datetime
 import json
@@ -77,6 +77,34 @@ class TodayGlanceTests(unittest.TestCase):
             base.driver.execute_script("arguments[0].value = '2026-11-23'; arguments[0].dispatchEvent(new Event('change'))", picker)
             wait(lambda: base.driver.find_element(By.ID, "today-heading").text.startswith("Monday 23 November 2026"), message="the heading")
             self.assertNotIn("Today", base.driver.find_element(By.ID, "today-heading").text)
+        finally:
+            studio.close()
+
+    def test_a_card_says_due_once_and_its_amount_field_fits_inside_it(self):
+        tomorrow = ["mon", "tue", "wed", "thu", "fri", "sat", "sun"][(TODAY.weekday() + 1) % 7]
+        studio = Studio(TEXT.replace('target 20 reps\n', 'target 20 reps -> mood\n') + 'question mood "Mood?"\n  "Good" -> gym\n  "Bad"\n'
+                        f'habit gym "Gym" -> run\nhabit run "Run" on {tomorrow}\n')
+        try:
+            base.driver.set_window_size(1400, 900)
+            base.driver.find_element(By.ID, "tab-today").click()
+            wait(lambda: card("pushups").find_elements(By.CSS_SELECTOR, '[data-action="done"]'), message="push-ups due")
+            # The section says "Due"; a card due and not done yet says "to do", not "due" again,
+            # and no card repeats its section's heading.
+            self.assertEqual(card("pushups").find_element(By.CLASS_NAME, "status").text.lower(), "to do")
+            sections = base.driver.find_elements(By.CSS_SELECTOR, "#today-view .today-section")
+            self.assertEqual([s.find_element(By.TAG_NAME, "h3").text.lower().split(" (")[0] for s in sections], ["due", "maybe", "not due"])
+            for section in sections:
+                heading = section.find_element(By.TAG_NAME, "h3").text.lower().split(" (")[0]
+                said = [status.text.lower() for status in section.find_elements(By.CSS_SELECTOR, ".today-card .status")]
+                self.assertNotIn(heading, said)
+            card("pushups").find_element(By.CSS_SELECTOR, '[data-action="done"]').click()
+            wait(lambda: card("pushups").find_element(By.CSS_SELECTOR, "input.value"), message="the amount field")
+            studio.shot("72-today-amount")
+            box = card("pushups").rect
+            for part in card("pushups").find_elements(By.CSS_SELECTOR, ".value-form > *"):
+                r = part.rect
+                self.assertLessEqual(r["x"] + r["width"], box["x"] + box["width"] - 1, part.text or part.tag_name)
+                self.assertGreaterEqual(r["x"], box["x"], part.text or part.tag_name)
         finally:
             studio.close()
 

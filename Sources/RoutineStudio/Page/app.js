@@ -59,15 +59,26 @@ class Studio {
     if (this.view !== "builder" && this.shownVersion !== undefined && state.version !== this.shownVersion) {
       this.views[this.view].onHistoryChange(null);
     }
+    $("status").textContent = this.news(state);
     this.shownVersion = state.version;
     $("routine-name").textContent = state.name || "(no name)";
     $("routine-path").textContent = state.path;
     document.title = `${state.name || "routine"} — routine studio`;
     this.builder.show(state);
-    $("status").textContent = `version ${state.version}` + (state.message ? ` · ${state.message}` : "");
     document.body.dataset.version = state.version;
     // For Benchmarks/studio.sh: when this version was on screen, on the wall clock.
     window.studioRedrawn = { version: state.version, at: performance.timeOrigin + performance.now(), sinceLoad: performance.now() };
+  }
+
+  /// What the header says of a new version, in words: this page's edit saved (with what a
+  /// delete took along), undone or redone, or the file changed elsewhere; nothing on opening.
+  news(state) {
+    if (this.shownVersion === undefined) return "";
+    const edit = api.lastEdit && api.lastEdit.version === state.version ? api.lastEdit.op : null;
+    if (edit === "undo") return "undone";
+    if (edit === "redo") return "redone";
+    if (edit) return state.message ? `saved: ${state.message}` : "saved";
+    return "updated from the file";
   }
 
   refused(error, status) {

@@ -169,11 +169,27 @@ export class Days {
     else if (p.mode === "month") body = this.month(p, ctx);
     else body = this.year(p, ctx);
     const scroll = this.root.parentElement ? this.root.parentElement.scrollTop : 0;
+    const calendar = this.root.querySelector(".grid-scroll");
+    const across = calendar && this.drawnPlace === text ? calendar.scrollLeft : null;
     this.root.replaceChildren(this.toolbar(p), body);
     if (this.root.parentElement) this.root.parentElement.scrollTop = scroll;
     this.rove(this.root.querySelector(`[data-date="${this.focusedDate}"]`) || this.root.querySelector("[data-date].is-today"));
+    this.scrollCalendar(across);
+    this.drawnPlace = text;
     // For Benchmarks/studio_days.py: what is on screen and how long drawing it took.
     window.studioDaysDrawn = { place: text, ms: performance.now() - started, sinceLoad: performance.now(), fetchMs: this.data.fetchedIn };
+  }
+
+  /// A habit's calendar wider than the window scrolls inside itself: a redraw of the same
+  /// place keeps where it was (`across`), a new place shows the day with the Tab stop (today).
+  scrollCalendar(across) {
+    const calendar = this.root.querySelector(".grid-scroll");
+    if (!calendar || calendar.scrollWidth <= calendar.clientWidth) return;
+    if (across !== null) { calendar.scrollLeft = across; return; }
+    const day = calendar.querySelector('[data-date][tabindex="0"]');
+    if (!day) return;
+    const box = calendar.getBoundingClientRect(), cell = day.getBoundingClientRect();
+    calendar.scrollLeft += cell.left - box.left - (box.width - cell.width) / 2;
   }
 
   toolbar(p) {
@@ -212,7 +228,8 @@ export class Days {
     })));
     return el("div", { class: "days-body" },
       el("div", { class: "week-tiles", role: "group", "aria-label": "The week, day by day" }, ...tiles), draw.shareLegend(),
-      el("table", { class: "week-habits" }, el("thead", {}, head), el("tbody", {}, ...rows)), draw.statusLegend());
+      el("div", { class: "table-scroll" }, el("table", { class: "week-habits" }, el("thead", {}, head), el("tbody", {}, ...rows))),
+      draw.statusLegend());
   }
 
   month(p, ctx) {

@@ -25,6 +25,7 @@ export class DayView {
   /// Shows `date` (YYYY-MM-DD).
   async show(date) {
     onLiveLost(this, () => this.away());
+    const opening = this.root.hidden || date !== this.date;
     if (date !== this.date) { this.message = null; this.editing = null; }
     this.date = date;
     this.root.hidden = false;
@@ -36,6 +37,8 @@ export class DayView {
       if (this.message && !this.message.code) this.message = null;
     } else { this.day = null; this.message = day.answer.error; }
     this.render();
+    // Under the calendar in a narrow window: brought into view, as a day chosen is what comes next.
+    if (opening) this.root.scrollIntoView({ block: "nearest" });
   }
 
   /// The studio is away: no mark stays on screen that may be stale until the day is read again.

@@ -74,6 +74,8 @@ class Api {
     const run = async () => {
       const { ok, status, answer } = await post("/api/edit", { version: this.state.version, ...op });
       if (ok) {
+        // Which op brought this version, so the header can say "saved" or "undone".
+        this.lastEdit = { version: answer.version, op: op.op };
         this.show(answer);
         return answer;
       }
@@ -131,6 +133,7 @@ class Api {
       }, 1000);
     };
     source.onopen = () => {
+      if ($("status").textContent === "reconnecting…") $("status").textContent = "connected again";
       this.load().catch(() => {});
       if (onHistory) onHistory(null);
     };

@@ -8,6 +8,15 @@ import { clockText, number } from "../lib/format.js";
 import { Timer } from "../lib/timer.js";
 
 const KEPT = "routine-studio-run";
+/// A walked step's mark in the trail: what became of it, at a glance.
+const MARKS = { done: "✓", skipped: "–", "not-scheduled": "○", answered: "→" };
+
+/// A recorded step in words: "Push-ups: done (12 reps)", "How do you feel?: Great".
+function stepText(step) {
+  let text = step.event === "answer" ? `${step.prompt}: ${step.option}` : `${step.title}: ${step.result.replace("-", " ")}`;
+  if (typeof step.value === "number") text += ` (${number(step.value)}${step.unit ? " " + step.unit : ""})`;
+  return text;
+}
 
 export class RunView {
   constructor(root) {
@@ -21,6 +30,12 @@ export class RunView {
     this.measured = null; // what a finished countdown measured, sent with a numeric habit's amount
     // Which run this page holds, kept over a reload of the tab (not shared with other tabs).
     this.kept = JSON.parse(sessionStorage.getItem(KEPT) || "null");
+    // The page is redrawn inside `page`; `said` stays, so a screen reader hears each new step
+    // where the run is, once.
+    this.page = el("div", { class: "run-page" });
+    this.said = el("div", { id: "run-said", class: "sr-only", role: "status" });
+    this.saidText = "";
+    root.replaceChildren(this.page, this.said);
   }
 
   /// Whether this page holds the run shown: the holder id it got, and no take-over since.
@@ -119,8 +134,10 @@ export class RunView {
     else if (run.result) parts.push(this.summaryCard(run));
     else parts.push(this.stepCard(run));
     parts.push(this.messageBox());
-    if (run && run.steps.length) parts.push(this.stepList(run));
-    this.root.replaceChildren(el("div", { class: "run-page", "data-state": this.state() }, parts));
+    if (run && (run.steps.length || !run.result)) parts.push(this.trail(run));
+    this.page.dataset.state = this.state();
+    this.page.replaceChildren(...parts.filter(Boolean));
+    this.say(run);
     const focus = this.root.querySelector("input.run-value") || this.root.querySelector(".timer") || this.root.querySelector("[data-focus]");
     if (focus) { focus.focus(); if (focus.select) focus.select(); }
   }
@@ -291,13 +308,39 @@ export class RunView {
       ...(message.error.notes || []).map((note) => el("div", { class: "note", text: note })));
   }
 
-  stepList(run) {
-    return el("details", { class: "run-steps" }, el("summary", { text: `${run.steps.length} ${run.steps.length === 1 ? "step" : "steps"} recorded` }),
-      el("ol", {}, run.steps.map((step) => {
-        let text = step.event === "answer" ? `${step.prompt}: ${step.option}` : `${step.title}: ${step.result}`;
-        if (typeof step.value === "number") text += ` (${number(step.value)}${step.unit ? " " + step.unit : ""})`;
-        return el("li", { class: step.result || "answered", text });
-      })));
+  /// Where the run is: the steps walked so far, then the step in front (`aria-current`), or
+  /// the end to confirm.
+  trail(run) {
+    const count = run.steps.length;
+    const items = run.steps.map((step) => el("li", { class: "walked " + (step.result || "answered"), "data-node": step.node },
+      el("span", { class: "mark", "aria-hidden": "true", text: MARKS[step.result || "answered"] || "·" }),
+      el("span", { text: stepText(step) })));
+    const prompt = run.result ? null : run.prompt;
+    if (prompt) {
+      const here = prompt.event === "confirm-end" ? "the end" : prompt.title;
+      items.push(el("li", { class: "current", "aria-current": "step", "data-node": prompt.node || null },
+        el("span", { class: "mark", "aria-hidden": "true", text: "▸" }), el("span", { text: here }),
+        el("span", { class: "now", text: "now" })));
+    }
+    const heading = count ? `${count} ${count === 1 ? "step" : "steps"} recorded` : "No step recorded yet";
+    return el("section", { class: "run-trail", "aria-labelledby": "run-trail-title" },
+      el("h3", { id: "run-trail-title", text: heading }), el("ol", {}, items));
+  }
+
+  /// Says each new step once in the live region: its number and title, and the step before.
+  say(run) {
+    let words = "";
+    const prompt = run && !run.result ? run.prompt : null;
+    if (prompt) {
+      const last = run.steps[run.steps.length - 1];
+      const here = prompt.event === "confirm-end" ? `Step ${prompt.step}: the end of the run` : `Step ${prompt.step}: ${prompt.title}`;
+      words = here + (last ? `, after ${stepText(last)}` : "");
+    } else if (run && run.result) {
+      words = `The run ended: ${run.result}`;
+    }
+    if (words === this.saidText) return;
+    this.saidText = words;
+    this.said.textContent = words;
   }
 
   /// d, s, b, q, 1-9 and Enter, while the Run view is shown and this page holds the run.

@@ -15,6 +15,10 @@ const REASONS = {
   "ruled-out": "ruled out by the day's answers",
 };
 
+/// A card's status in words, where its section's heading does not say it already: a habit due
+/// and not done yet is "to do" under "Due"; under "Maybe" and "Not due" the card says nothing more.
+const STATUS_WORDS = { due: "to do", maybe: "", "not-due": "" };
+
 /// A note of `routine done`'s refusals in the page's words: its flags are this page's buttons.
 function pageWords(note) {
   return note.replace("--undo takes back", "Undo takes back").replace("--force records it again", "“Record anyway” records it again")
@@ -243,7 +247,7 @@ export class Today {
     return el("li", { class: "today-card " + habit.status, "data-node": habit.node, "data-status": habit.status, onkeydown },
       el("div", { class: "title", text: habit.title }),
       this.glanceRow(habit),
-      el("div", { class: "status", text: habit.status === "not-due" ? "not due" : habit.status }),
+      STATUS_WORDS[habit.status] === "" ? null : el("div", { class: "status", text: STATUS_WORDS[habit.status] || habit.status }),
       el("div", { class: "details", text: details.join(" · ") }),
       el("div", { class: "actions" }, actions));
   }
