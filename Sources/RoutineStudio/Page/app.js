@@ -4,7 +4,7 @@
 // the live channel announces), and `onKey(event)` for the keys pressed while it is shown. Every
 // request goes through lib/api.js. The test hooks the browser tests and benchmarks read are
 // all set here, on `window`.
-import { api } from "./lib/api.js";
+import { api, get } from "./lib/api.js";
 import { $, toast } from "./lib/dom.js";
 import { Builder } from "./builder/builder.js";
 import { Today } from "./today/today.js";
@@ -31,7 +31,9 @@ class Studio {
     api.live((ms) => { window.studioLastRedraw = ms; }, (count) => {
       // "Your days" passes it on to the day open beside it.
       this.views[this.view].onHistoryChange(count);
+      this.showDevices();
     });
+    this.showDevices();
     window.addEventListener("studio-unauthorized", () =>
       toast("The studio was started again with a new token: this address no longer works. Open the address the studio printed.", "error", 0));
     // "#days/…" and the like: the first word names the view, the rest is the view's own.
@@ -51,6 +53,25 @@ class Studio {
     if (view === "builder") history.replaceState(null, "", location.pathname);
     else if (!hash || !hash.startsWith(`#${view}`)) history.replaceState(null, "", `#${view}`);
     this.views[view].load(hash ? hash.slice(view.length + 2) : "");
+  }
+
+  /// The devices of the history's sync folder (docs/sync.md), read again at each change of
+  /// the history, when other devices' events may have come in: "syncs as laptop with desk,
+  /// trip", each device's last event in the title.
+  async showDevices() {
+    const { ok, answer } = await get("/api/sync");
+    const line = $("devices");
+    if (!ok || !answer.member) {
+      line.hidden = true;
+      return;
+    }
+    const others = answer.devices.filter((device) => !device.this).map((device) => device.name || "a device with no name");
+    const unwritten = answer.unwritten > 0 ? ` · ${answer.unwritten} not written yet` : "";
+    line.textContent = `syncs as ${answer.device.name} with ${others.length ? others.join(", ") : "no other device yet"}${unwritten}`;
+    line.title = [`folder ${answer.folder}`]
+      .concat(answer.devices.map((device) => `${device.name}: last event ${device.lastEvent ? new Date(device.lastEvent).toLocaleString() : "none"}`))
+      .join("\n");
+    line.hidden = false;
   }
 
   show(state) {

@@ -73,6 +73,7 @@ public struct StudioServer: Sendable {
         router.addRoutes(CorrectionsController(document: document).endpoints, atPath: "/api")
         router.addRoutes(GraphStatsController(document: document).endpoints, atPath: "/api")
         router.addRoutes(LiveController(document: document).endpoints, atPath: "/api")
+        router.addRoutes(SyncController(document: document).endpoints, atPath: "/api")
     }
 
     /// Serves on 127.0.0.1 (and ::1 when it can be bound on the same port) until SIGINT or
@@ -101,7 +102,9 @@ public struct StudioServer: Sendable {
         // Shut down in the reverse order: the live channels and a layout under way first, as
         // either would hold the servers' graceful shutdown; the watch last.
         let services: [any Service] =
-            [DocumentWatch(document: document)] + (secondary.map { [$0] } ?? []) + [primary, LayoutWorkers(), LiveChannels(document: document)]
+            [DocumentWatch(document: document), SyncWatch(document: document)] + (secondary.map { [$0] } ?? []) + [
+                primary, LayoutWorkers(), LiveChannels(document: document),
+            ]
         try await ServiceGroup(services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger).run()
     }
 }

@@ -1,0 +1,68 @@
+import Hummingbird
+import RoutineHistory
+import RoutineKit
+import ServiceLifecycle
+
+/// The devices of the history's sync folder: GET /api/sync, what `routine sync status` lists
+/// (docs/sync.md), for the page's header.
+struct SyncController<Context: RequestContext> {
+    let document: StudioDocument
+
+    var endpoints: RouteCollection<Context> {
+        RouteCollection(context: Context.self).get("sync", use: sync)
+    }
+
+    /// `{"member":false}` without a sync folder (or without a history); else the folder,
+    /// this device, every device with its last event, what is not written yet, and the lines
+    /// that could not be read.
+    @Sendable func sync(_ request: Request, context: Context) async throws -> Response {
+        StudioResponse.json(try Self.json(historyPath: document.historyPath))
+    }
+
+    static func json(historyPath: String?) throws(StudioError) -> [UInt8] {
+        let status: SyncStatus?
+        do { status = try StudioHistory.readOnly(historyPath)?.syncStatus() } catch {
+            throw StudioError(.internalServerError, error.readingDiagnostic)
+        }
+        guard let status else { return Array(JSONValue.object([("member", .bool(false))]).text.utf8) }
+        let this = status.settings.device
+        let devices = status.devices.map { device in
+            JSONValue.object([
+                ("id", .string(device.id)), ("name", .string(device.name)), ("lastEvent", device.lastEvent.map { .string($0) } ?? .null),
+                ("events", .int(device.events)), ("this", .bool(device.id == this)),
+            ])
+        }
+        return Array(
+            JSONValue.object([
+                ("member", .bool(true)), ("folder", .string(status.settings.folder)),
+                ("device", .object([("id", .string(this)), ("name", .string(status.settings.name))])),
+                ("devices", .array(devices)), ("unwritten", .int(status.unwritten)),
+                ("problems", .array(status.problems.map { .string($0) })),
+            ]).text.utf8)
+    }
+}
+
+/// Brings in what other devices wrote to the sync folder while the studio runs, as a command
+/// does when it opens the history: once a second the history is opened, which reads the
+/// journals that changed (a `stat` per file when none did), and the pages hear of any change
+/// through the history's own watch.
+struct SyncWatch: Service {
+    let document: StudioDocument
+    var interval: Duration = .seconds(1)
+
+    func run() async throws {
+        guard let path = document.historyPath else { return }
+        try await cancelWhenGracefulShutdown {
+            while !Task.isCancelled {
+                try? await Task.sleep(for: interval)
+                await Self.readIn(path, document)
+            }
+        }
+    }
+
+    /// One look at the folder: whatever arrived is in the history, and the pages are told.
+    static func readIn(_ path: String, _ document: StudioDocument) async {
+        _ = try? StudioHistory.readOnly(path)
+        await document.reloadHistoryIfChanged()
+    }
+}

@@ -1,0 +1,80 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import Testing
+
+@testable import RoutineStudio
+
+/// The studio on a history in a sync folder: GET /api/sync lists the devices, and what another
+/// device writes to the folder comes into the history and reaches the pages while the studio
+/// runs (docs/sync.md).
+@Suite(.serialized)
+struct StudioSyncTests {
+    struct Folder {
+        let dir: URL
+        let routine: String
+        let folder: String
+
+        init() throws {
+            dir = FileManager.default.temporaryDirectory.appendingPathComponent("studio-sync-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+            routine = dir.appendingPathComponent("r.rt").path
+            folder = dir.appendingPathComponent("shared").path
+            try "routine \"R\"\nhabit water \"Water\" -> read\nhabit read \"Read\"\n".write(toFile: routine, atomically: true, encoding: .utf8)
+        }
+
+        func history(_ device: String) -> String { dir.appendingPathComponent("\(device).sqlite").path }
+
+        func routine(_ device: String, _ arguments: [String]) throws {
+            let result = try StudioRunBinary.run(arguments + ["--history", history(device)])
+            #expect(result.status == 0, "\(device) \(arguments): \(result.stderr)")
+        }
+
+        func join(_ device: String) throws { try routine(device, ["sync", "init", folder, "--device", device]) }
+    }
+
+    static func get(_ server: StudioServer, _ path: String) async throws -> String {
+        let router = Router(context: BasicRequestContext.self)
+        server.addRoutes(to: router)
+        return try await Application(router: router).test(.router) { client in
+            try await client.execute(uri: path, method: .get) { response in
+                #expect(response.status == .ok, "\(String(buffer: response.body))")
+                return String(buffer: response.body)
+            }
+        }
+    }
+
+    @Test func aHistoryOutsideASyncFolderSaysSo() async throws {
+        let f = try Folder()
+        defer { try? FileManager.default.removeItem(at: f.dir) }
+        try f.routine("laptop", ["done", f.routine, "water", "--date", "2026-11-23"])
+        for history in [f.history("laptop"), nil] {
+            let server = try StudioServer(path: f.routine, token: StudioFixture.token, history: history)
+            #expect(try await Self.get(server, "/api/sync") == #"{"member":false}"#)
+        }
+    }
+
+    /// The desk logs a habit while the laptop's studio runs: one look at the folder brings it
+    /// into the laptop's history, its day shows it, and the pages are told.
+    @Test func anotherDevicesLogReachesTheStudio() async throws {
+        let f = try Folder()
+        defer { try? FileManager.default.removeItem(at: f.dir) }
+        try f.join("laptop")
+        try f.join("desk")
+        let server = try StudioServer(path: f.routine, token: StudioFixture.token, history: f.history("laptop"))
+        let devices = try await Self.get(server, "/api/sync")
+        #expect(devices.contains(#""member":true"#) && devices.contains(#""name":"laptop""#), "\(devices)")
+        #expect(devices.contains(#""name":"desk""#) && devices.contains(#""this":false"#), "\(devices)")
+        #expect(!(try await Self.get(server, "/api/day?date=2026-11-23")).contains(#""result":"done""#))
+
+        try f.routine("desk", ["done", f.routine, "water", "--date", "2026-11-23"])
+        let before = await server.document.historyVersion
+        await SyncWatch.readIn(f.history("laptop"), server.document)
+        #expect(await server.document.historyVersion > before, "the pages are told")
+        #expect(try await Self.get(server, "/api/day?date=2026-11-23").contains(#""result":"done""#))
+        // Nothing new: the history stays as it was, and the pages hear nothing.
+        let after = await server.document.historyVersion
+        await SyncWatch.readIn(f.history("laptop"), server.document)
+        #expect(await server.document.historyVersion == after)
+    }
+}
