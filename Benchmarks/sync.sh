@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
-# What sync costs a command: `routine today` on a year of runs, once without sync and once as a
-# member of a folder of three devices with nothing new (bar: at most 1 ms more); then joining
-# that folder and reading one more day. Both figures of a pair come from the same run, since
-# the machine may be loaded. Prints a Markdown table (BENCHMARKS.md has it).
+# What sync costs: `routine today` without sync and as a member of a folder of three devices
+# with nothing new (bar: at most 1 ms more); joining that folder (bar: 2 s for ten years of
+# three devices, about 11,000 runs); and a `routine sync` that reads one new day of another
+# device beside one that finds nothing new (bar: 5 ms). Figures of a pair come from the same
+# hyperfine run, since the machine may be loaded. Prints a Markdown table (BENCHMARKS.md).
 #
-#   Benchmarks/sync.sh [BIN]     BIN: a folder holding a built routine (default: a release build)
+#   Benchmarks/sync.sh [BIN]     BIN: a folder holding a built routine (default: a release
+#                                build with the runtime linked in, as README installs it)
+#   YEARS=1 Benchmarks/sync.sh   fewer years (default 10)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/env.sh
@@ -17,20 +20,23 @@ if [ $# -gt 0 ]; then bin=$1; else
     bin=$("${build[@]}" --show-bin-path)
 fi
 r="$bin/routine"
-# A year of morning runs, one history each for three devices (the runs split between them).
+years=${YEARS:-10}
+# Each of three devices runs the morning every day of YEARS years (nine steps a run), at its
+# own hour: three runs a day in the folder.
 for k in 0 1 2; do
-    python3 - "$work/d$k.jsonl" "$k" <<'PY'
+    python3 - "$work/d$k.jsonl" "$k" "$years" <<'PY'
 import datetime, json, sys
-out, k = open(sys.argv[1], "w"), int(sys.argv[2])
-first = datetime.date(2025, 11, 24)
+out, k, years = open(sys.argv[1], "w"), int(sys.argv[2]), int(sys.argv[3])
+first = datetime.date(2026, 11, 23) - datetime.timedelta(days=365 * years)
+nodes = ["water", "stretch", "run", "shower", "meditate", "walk", "journal", "plan", "water2"]
 def stamp(t): return t.strftime("%Y-%m-%dT%H:%M:%S.") + f"{t.microsecond // 1000:03d}Z"
-for d in range(k, 365, 3):
+for d in range(365 * years):
     day = first + datetime.timedelta(days=d)
-    start = datetime.datetime(day.year, day.month, day.day, 6, 30)
+    start = datetime.datetime(day.year, day.month, day.day, 6 + 4 * k, 30)
     steps = [{"step": i + 1, "node": n, "kind": "habit", "title": n, "result": "done",
-              "at": stamp(start + datetime.timedelta(minutes=i)), "seconds": 60} for i, n in enumerate(["water", "stretch", "walk"])]
+              "at": stamp(start + datetime.timedelta(minutes=i)), "seconds": 60} for i, n in enumerate(nodes)]
     out.write(json.dumps({"date": day.isoformat(), "routine": "Morning", "result": "completed", "reachedEnd": False,
-        "started": stamp(start), "ended": stamp(start + datetime.timedelta(minutes=5)), "utcOffset": "+00:00",
+        "started": stamp(start), "ended": stamp(start + datetime.timedelta(minutes=10)), "utcOffset": "+00:00",
         "path": "routines/morning.rt", "sourceHash": "bench", "steps": steps}, separators=(",", ":")) + "\n")
 PY
     "$r" history import "$work/d$k.jsonl" --history "$work/d$k.sqlite" 2>/dev/null
@@ -44,6 +50,21 @@ echo "| measured | mean | min |"
 echo "|---|---|---|"
 python3 -c "import json,sys; rs=json.load(open(sys.argv[1]))['results']; [print('| %s | %.2f ms | %.2f ms |' % (n, r['mean']*1000, r['min']*1000)) for n, r in zip(['today, no sync', 'today, sync on, nothing new'], rs)]" "$work/t.json"
 join="$r sync init $work/copy --device new --history $work/new.sqlite"
-hyperfine --style none -N --runs 5 --prepare "rm -rf $work/copy $work/new.sqlite $work/new.sqlite-wal $work/new.sqlite-shm; cp -r $work/folder $work/copy" \
+# With -N the prepare command is not given to a shell either: it runs one through bash.
+hyperfine --style none -N --runs 5 --prepare "bash -c 'rm -rf $work/copy $work/new.sqlite $work/new.sqlite-wal $work/new.sqlite-shm; cp -r $work/folder $work/copy'" \
     --export-json "$work/j.json" "$join" >/dev/null 2>&1
-python3 -c "import json,sys; r=json.load(open(sys.argv[1]))['results'][0]; print('| join a year of three devices | %.0f ms | %.0f ms |' % (r['mean']*1000, r['min']*1000))" "$work/j.json"
+python3 -c "import json,sys; r=json.load(open(sys.argv[1]))['results'][0]; print('| join %s years of three devices (%s runs) | %.0f ms | %.0f ms |' % (sys.argv[2], sys.argv[3], r['mean']*1000, r['min']*1000))" \
+    "$work/j.json" "$years" "$((3 * 365 * years))"
+# One new day on the second device; the first reads it with `routine sync`, each time from a
+# copy of its history as it was before, beside a sync of the same history that finds nothing.
+"$r" sync --history "$work/d0.sqlite" >/dev/null
+for f in d0.sqlite d0.sqlite-wal; do if [ -e "$work/$f" ]; then cp "$work/$f" "$work/before-$f"; fi; done
+"$r" done routines/morning.rt water --date 2026-11-24 --history "$work/d1.sqlite" >/dev/null
+"$r" done routines/morning.rt stretch --date 2026-11-24 --history "$work/d1.sqlite" >/dev/null
+restore="cp $work/before-d0.sqlite $work/r.sqlite; rm -f $work/r.sqlite-wal $work/r.sqlite-shm; if [ -e $work/before-d0.sqlite-wal ]; then cp $work/before-d0.sqlite-wal $work/r.sqlite-wal; fi"
+bash -c "$restore"
+came=$("$r" sync --history "$work/r.sqlite")
+[ "$came" = "2 logs from d1" ] || { echo "sync.sh: the new day did not arrive as expected: $came" >&2; exit 1; }
+hyperfine --style none -N --warmup 3 --runs 30 --prepare "bash -c '$restore'" --export-json "$work/i.json" \
+    "$r sync --history $work/r.sqlite" "$r sync --history $work/d2.sqlite" >/dev/null 2>&1
+python3 -c "import json,sys; rs=json.load(open(sys.argv[1]))['results']; [print('| %s | %.2f ms | %.2f ms |' % (n, r['mean']*1000, r['min']*1000)) for n, r in zip(['sync reading one new day (two logs)', 'sync, nothing new'], rs)]" "$work/i.json"
