@@ -53,10 +53,12 @@ def wait(condition, timeout=10.0, message="condition"):
 class Studio:
     """`routine studio FILE` on a temporary file, and the page open on it."""
 
-    def __init__(self, text, name="routine.rt"):
+    def __init__(self, text, name="routine.rt", layout=None):
         self.folder = tempfile.TemporaryDirectory()
         self.path = pathlib.Path(self.folder.name) / name
         self.path.write_text(text)
+        if layout is not None:
+            pathlib.Path(str(self.path) + ".layout").write_text(layout)
         env = dict(os.environ, ROUTINE_STUDIO_TOKEN=TOKEN, HOME=self.folder.name, XDG_DATA_HOME=self.folder.name)
         self.process = subprocess.Popen([ROUTINE, "studio", str(self.path)], stdout=subprocess.PIPE, stdin=subprocess.DEVNULL, env=env, text=True)
         self.address = self.process.stdout.readline().strip()
@@ -113,7 +115,8 @@ class StudioTests(unittest.TestCase):
             for card in driver.find_elements(By.CSS_SELECTOR, ".card"):
                 r = card.rect
                 self.assertTrue(canvas["x"] <= r["x"] and r["x"] + r["width"] <= canvas["x"] + canvas["width"] + 1, card.get_attribute("data-node"))
-            self.assertEqual(len(driver.find_elements(By.CSS_SELECTOR, "path.edge")), 14)
+            # 13 arrows, and the gather twice: from Tired's port and from Cold shower, where branches end.
+            self.assertEqual(len(driver.find_elements(By.CSS_SELECTOR, "path.edge")), 15)
             studio.shot("1-morning")
             # The dark theme follows prefers-color-scheme.
             light = driver.execute_script("return getComputedStyle(document.body).backgroundColor")
@@ -288,6 +291,160 @@ class StudioTests(unittest.TestCase):
             studio.wait_version_after(v)
             wait(lambda: "complete" in play.text, message="the replay after the edit")
             self.assertIn("First — done", play.text)
+        finally:
+            studio.close()
+
+
+def places():
+    """Each card's top-left corner, as the page draws it."""
+    return driver.execute_script(
+        "return Object.fromEntries([...document.querySelectorAll('.card[data-node]')].map((c) => [c.dataset.node, [parseFloat(c.style.left), parseFloat(c.style.top), c.offsetWidth]]))")
+
+
+def announced():
+    return driver.find_element(By.ID, "builder-announce").text
+
+
+class LayoutTests(unittest.TestCase):
+    """A picture that stays put, cards placed by hand, the gather drawn for what it is, Play's
+    path on the cards, and connecting from the keyboard."""
+
+    def test_an_added_answer_moves_no_other_card(self):
+        studio = Studio(MORNING, "morning.rt")
+        try:
+            before = places()
+            studio.card("mood").send_keys(Keys.ENTER)
+            answer = wait(lambda: driver.find_element(By.ID, "f-new-answer"))
+            answer.send_keys("Sleepy")
+            v = studio.version()
+            driver.find_element(By.XPATH, "//dialog[@open]//button[text()='Add']").click()
+            studio.wait_version_after(v)
+            wait(lambda: [p.text for p in driver.find_elements(By.CSS_SELECTOR, '.port[data-node="mood"][data-option]')][-1] == "Sleepy", message="the new answer")
+            after = places()
+            for node, (x, y, width) in before.items():
+                # Centres: the question grows about its own.
+                nx, ny, nwidth = after[node]
+                self.assertLessEqual(abs(nx + nwidth / 2 - x - width / 2) + abs(ny - y), 4, f"{node} moved from {(x, y)} to {(nx, ny)}")
+            wait(lambda: announced() == "Answer Sleepy added to How are you feeling today?", message="the announcement")
+            studio.shot("60-answer-added-nothing-moved")
+        finally:
+            studio.close()
+
+    def test_a_card_put_by_hand_stays(self):
+        studio = Studio(MORNING, "morning.rt")
+        layout = pathlib.Path(str(studio.path) + ".layout")
+        try:
+            x, y, _ = places()["run"]
+            v = studio.version()
+            ActionChains(driver).click_and_hold(studio.card("run")).move_by_offset(10, 10).move_by_offset(110, 30).release().perform()
+            studio.wait_version_after(v)
+            moved = places()["run"]
+            self.assertGreater(moved[0], x + 60)
+            self.assertIn(f"run {int(moved[0])} {int(moved[1])}\n", layout.read_text())
+            self.assertEqual(studio.text, MORNING)
+            wait(lambda: announced() == "Run moved", message="the announcement")
+            studio.shot("61-card-dragged")
+            # An edit elsewhere and a reload keep it there.
+            v = studio.version()
+            studio.path.write_text(MORNING.replace('"Go for a walk"', '"Go for a long walk"'))
+            studio.wait_version_after(v)
+            self.assertEqual(places()["run"][:2], moved[:2])
+            driver.refresh()
+            wait(lambda: driver.find_elements(By.CSS_SELECTOR, '.card[data-node="run"]'), message="the page again")
+            self.assertEqual(places()["run"][:2], moved[:2])
+            # Alt and an arrow move the focused card, announced.
+            v = studio.version()
+            studio.card("walk").send_keys(Keys.ALT, Keys.ARROW_RIGHT)
+            studio.wait_version_after(v)
+            wait(lambda: announced() == "Go for a long walk moved", message="the keyboard move announced")
+            self.assertIn("walk ", layout.read_text())
+            self.assertEqual(driver.switch_to.active_element.get_attribute("data-node"), "walk")
+            # Tidy forgets the places; undo brings them back.
+            v = studio.version()
+            driver.find_element(By.ID, "tidy").click()
+            studio.wait_version_after(v)
+            self.assertNotIn("run ", layout.read_text())
+            self.assertNotEqual(places()["run"][:2], moved[:2])
+            v = studio.version()
+            driver.find_element(By.TAG_NAME, "body").send_keys(Keys.CONTROL, "z")
+            studio.wait_version_after(v)
+            self.assertEqual(places()["run"][:2], moved[:2])
+            kept = layout.read_text()
+        finally:
+            studio.close()
+        # A studio started again on the routine and its layout file draws the card there.
+        studio = Studio(MORNING, "morning.rt", layout=kept)
+        try:
+            self.assertEqual(places()["run"][:2], moved[:2])
+        finally:
+            studio.close()
+
+    def test_a_damaged_layout_file_is_a_problem_not_a_crash(self):
+        studio = Studio(MORNING, "morning.rt", layout="run twelve\n")
+        try:
+            problems = driver.find_element(By.ID, "problem-list").text
+            self.assertIn("E513", problems)
+            self.assertEqual(len(studio.cards()), 10)
+        finally:
+            studio.close()
+
+    def test_the_gather_is_drawn_from_where_branches_end(self):
+        studio = Studio(MORNING, "morning.rt")
+        try:
+            labels = driver.find_elements(By.CSS_SELECTOR, ".gather-arrow text")
+            self.assertEqual([label.text for label in labels], ["then", "then"])
+            starts = sorted(g.get_attribute("data-from") for g in driver.find_elements(By.CSS_SELECTOR, "g.gather-arrow"))
+            self.assertEqual(starts, ["mood", "shower"])
+            driver.find_element(By.CSS_SELECTOR, "#outline summary").click()
+            items = wait(lambda: driver.find_elements(By.CSS_SELECTOR, "#outline-list > li"), message="the outline")
+            outline = {li.get_attribute("data-node"): [w.text for w in li.find_elements(By.CSS_SELECTOR, "ul li")] for li in items}
+            self.assertEqual(outline["shower"], ["→ then → Plan the day"])
+            self.assertEqual(outline["mood"][-2:], ["Tired → then", "then → Plan the day"])
+            self.assertTrue(studio.card("shower").get_attribute("aria-label").endswith("Leads: → then → Plan the day"))
+            studio.shot("62-gather-then")
+        finally:
+            studio.close()
+
+    def test_play_marks_its_path_and_starts_from_a_card(self):
+        studio = Studio(MORNING, "morning.rt")
+        try:
+            ActionChains(driver).send_keys("p").perform()
+            play = driver.find_element(By.ID, "play-body")
+            wait(lambda: play.find_elements(By.CSS_SELECTOR, '[data-answer="d"]')).__getitem__(0).click()
+            wait(lambda: "current" in studio.card("stretch").get_attribute("class"), message="stretch current")
+            self.assertIn("walked", studio.card("water").get_attribute("class"))
+            self.assertNotIn("walked", studio.card("mood").get_attribute("class"))
+            studio.shot("63-play-path")
+            studio.card("journal").click()
+            # The panel offers the selected card once it is drawn again.
+            wait(lambda: play.find_elements(By.CSS_SELECTOR, '[data-answer="d"]')).__getitem__(0).click()
+            wait(lambda: play.find_elements(By.ID, "play-from")).__getitem__(0).click()
+            wait(lambda: "current" in studio.card("journal").get_attribute("class"), message="the play from journal")
+            self.assertNotIn("walked", studio.card("water").get_attribute("class"))
+            self.assertIn("From Write three lines", play.text)
+        finally:
+            studio.close()
+
+    def test_connect_from_the_keyboard(self):
+        text = 'routine "R"\n\nhabit a "Alpha"\nhabit b "Beta"\n'
+        studio = Studio(text)
+        try:
+            studio.card("a").send_keys("c")
+            wait(lambda: announced().startswith("Connecting from Alpha"), message="connecting announced")
+            self.assertIn("connecting", studio.card("a").get_attribute("class"))
+            # The next card in reading order, whichever side of Alpha Beta is drawn.
+            order = driver.execute_script("return [...document.querySelectorAll('.card[data-node]')].map((c) => c.dataset.node)")
+            if order.index("b") > order.index("a"):
+                ActionChains(driver).send_keys(Keys.TAB).perform()
+            else:
+                ActionChains(driver).key_down(Keys.SHIFT).send_keys(Keys.TAB).key_up(Keys.SHIFT).perform()
+            wait(lambda: driver.switch_to.active_element.get_attribute("data-node") == "b", message="b focused")
+            v = studio.version()
+            ActionChains(driver).send_keys(Keys.ENTER).perform()
+            studio.wait_version_after(v)
+            self.assertIn('habit a "Alpha" -> b\n', studio.text)
+            wait(lambda: announced() == "Alpha now leads to Beta", message="the connection announced")
+            self.assertFalse(driver.find_elements(By.CSS_SELECTOR, "dialog[open]"))
         finally:
             studio.close()
 

@@ -36,6 +36,8 @@ public enum DiagnosticCode: String, Sendable, Codable, CaseIterable {
     case notAnOption = "E510"
     case answerUnchanged = "E511"
     case questionNotAnswered = "E512"
+    case damagedCardPlaces = "E513"
+    case unknownCard = "E514"
     // Syntax
     case expectedToken = "E101"
     case missingRoutine = "E102"
@@ -147,6 +149,8 @@ public enum DiagnosticCode: String, Sendable, Codable, CaseIterable {
         case .notAnOption: "an amended answer that is not an option of the question"
         case .answerUnchanged: "an amended answer that the day already holds: it would change nothing"
         case .questionNotAnswered: "an amended answer to a question that no run answered that day"
+        case .damagedCardPlaces: "a studio layout file ('NAME.rt.layout') that cannot be read: its card places are ignored"
+        case .unknownCard: "a card the studio moves or plays from that the routine no longer has"
         case .expectedToken: "the parser expected something else here"
         case .missingRoutine: "the file does not start with its 'routine \"NAME\"' declaration"
         case .duplicateRoutine: "a second routine declaration"

@@ -60,4 +60,14 @@ extension Diagnostic {
     public static func layoutTooSlow(_ name: String, seconds: Int) -> Diagnostic {
         Diagnostic(.layoutTooSlow, "'\(name)' is too large to draw within \(seconds) s: it is shown without its drawing", at: nil)
     }
+
+    /// A layout file beside the routine that cannot be read; the drawing goes on without it.
+    public static func damagedCardPlaces(_ path: String, line: Int?, reason: String) -> Diagnostic {
+        let place = line.map { "'\(path)' line \($0)" } ?? "'\(path)'"
+        return Diagnostic(.damagedCardPlaces, "\(place): \(reason); the cards are placed as if it were not there", at: nil)
+    }
+
+    public static func unknownCard(_ id: String) -> Diagnostic {
+        Diagnostic(.unknownCard, "there is no card '\(id)': the routine no longer has it", at: nil)
+    }
 }

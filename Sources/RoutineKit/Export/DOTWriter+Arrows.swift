@@ -14,8 +14,14 @@ extension DOTWriter {
                     buffers.edges(option.next), from: i, label: option.text, option: k - record.options.lowerBound, isGather: false,
                     key: key, view, buffers, into: &out)
             }
-            let isQuestion = record.kind == .question
-            writeArrows(buffers.edges(record.next), from: i, label: nil, option: nil, isGather: isQuestion, key: key, view, buffers, into: &out)
+            guard record.kind == .question else {
+                writeArrows(buffers.edges(record.next), from: i, label: nil, option: nil, isGather: false, key: key, view, buffers, into: &out)
+                continue
+            }
+            // A gather is drawn from where the branches end, which is where a run goes on to it.
+            for tail in GatherEnds.tails(of: i, in: view.routine) {
+                writeArrows(buffers.edges(record.next), from: tail, label: nil, option: nil, isGather: true, key: key, view, buffers, into: &out)
+            }
         }
     }
 

@@ -34,7 +34,8 @@ public struct GraphView: Sendable {
         }
     }
 
-    /// One arrow of the drawing.
+    /// One arrow of the drawing. A gather's starts where a branch of its question ends
+    /// (``GatherEnds``), so its `from` may be a habit of the branch.
     public struct Arrow {
         public enum Kind: Sendable { case start, next, option, gather }
         public var from: Int?
@@ -74,8 +75,14 @@ public struct GraphView: Sendable {
                 let option = routine.optionRecords[k]
                 visit(routine.edges[option.next.range], from: i, kind: .option, text: routine.text.string(option.text), option: n)
             }
-            let isQuestion = record.kind == .question
-            visit(routine.edges[record.next.range], from: i, kind: isQuestion ? .gather : .next, text: isQuestion ? "then" : nil)
+            guard record.kind == .question else {
+                visit(routine.edges[record.next.range], from: i, kind: .next, text: nil)
+                continue
+            }
+            // Drawn from where the branches end, which is where a run goes on to it.
+            for tail in GatherEnds.tails(of: i, in: routine) {
+                visit(routine.edges[record.next.range], from: tail, kind: .gather, text: "then")
+            }
         }
     }
 

@@ -5,6 +5,10 @@ struct EditBody: RequestBody, Sendable {
     enum Action: Sendable {
         case op(RoutineEditOp)
         case undo, redo
+        /// A card put by hand at `x`, `y` (its top-left corner), kept in the layout file.
+        case move(id: String, x: Double, y: Double)
+        /// Every card laid out afresh, the hand-placed ones too.
+        case tidy
     }
 
     var version: Int
@@ -13,7 +17,7 @@ struct EditBody: RequestBody, Sendable {
     /// Every op's members: a body is refused only for a member no op has.
     static let members: Set<String> = [
         "version", "op", "id", "title", "text", "after", "options", "from", "option", "to", "newId", "name", "ops",
-        "duration", "target", "unit", "days", "perWeek", "note",
+        "duration", "target", "unit", "days", "perWeek", "note", "x", "y",
     ]
     static let name = "an edit"
 
@@ -28,6 +32,14 @@ struct EditBody: RequestBody, Sendable {
         switch try members.string("op") {
         case "undo": action = .undo
         case "redo": action = .redo
+        case "tidy": action = .tidy
+        case "move":
+            let x = try? members.decode(Double.self, forKey: Member("x"))
+            let y = try? members.decode(Double.self, forKey: Member("y"))
+            guard let x, let y, x.isFinite, y.isFinite, abs(x) < 1e6, abs(y) < 1e6 else {
+                throw StudioError.malformed("'x' and 'y' must be numbers within the drawing")
+            }
+            action = .move(id: try members.string("id"), x: x, y: y)
         default: action = .op(try Self.op(members))
         }
     }

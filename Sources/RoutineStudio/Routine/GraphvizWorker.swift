@@ -110,7 +110,8 @@ final class GraphvizWorker {
         _ = fcntl(input.write, setPipeSize, 1 << 20)
         _ = fcntl(output.write, setPipeSize, 1 << 20)
         #endif
-        let pid = TiedChild.spawn("dot", ["-Tjson0"], input: input.read, output: output.write)
+        // `-q`: a warning (pinned cards that touch get straight arrows) is no news for the terminal.
+        let pid = TiedChild.spawn("dot", ["-q", "-Tjson0"], input: input.read, output: output.write)
         close(input.read)
         close(output.write)
         guard let pid else {

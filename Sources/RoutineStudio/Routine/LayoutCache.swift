@@ -34,7 +34,14 @@ struct LayoutCache {
     mutating func begin(for routine: Routine, phases: inout StudioPhases) -> Pending {
         let (text, arrows, ports) = StudioLayout.dot(for: routine, reachable: nil)
         phases.end("dot-text")
-        var pending = Pending(dot: text, arrows: arrows, ports: ports, name: routine.name)
+        return begin(text, arrows: arrows, ports: ports, name: routine.name, phases: &phases)
+    }
+
+    private mutating func begin(
+        _ text: String, arrows: [StudioLayout.Arrow], ports: [String: [(x: Double, width: Double)]], name: String,
+        phases: inout StudioPhases
+    ) -> Pending {
+        var pending = Pending(dot: text, arrows: arrows, ports: ports, name: name)
         if tooSlow.contains(text) {
             pending.found = .failure(tooSlowDiagnostic(pending))
         } else if let index = recent.lastIndex(where: { $0.dot == text }) {
@@ -46,6 +53,21 @@ struct LayoutCache {
         }
         phases.end("dot-start")
         return pending
+    }
+
+    /// `fresh` (the layout `dot` made of `routine`) with the cards seen before kept where they
+    /// were and the cards placed by hand where they were put; `fresh` itself when no card moves.
+    mutating func stable(
+        _ fresh: StudioLayout, of routine: Routine, previous: [String: StudioLayout.Center], places: CardPlaces, phases: inout StudioPhases
+    ) -> StudioLayout {
+        let keys = StudioLayout.keys(routine)
+        guard let pins = StudioLayout.pins(keys, fresh: fresh, previous: previous, places: places) else { return fresh }
+        let (text, arrows, ports) = StudioLayout.dot(for: routine, reachable: nil, pins: pins)
+        let pending = begin(text, arrows: arrows, ports: ports, name: routine.name, phases: &phases)
+        guard case .success(var pinned) = finish(pending, phases: &phases) else { return fresh }
+        pinned.settle(on: pins)
+        phases.end("pinned")
+        return pinned
     }
 
     /// Starts Graphviz before the first layout is asked for (the page's first load).

@@ -28,6 +28,6 @@ struct RoutineController<Context: RequestContext> {
 
     @Sendable func play(_ request: Request, context: Context) async throws -> Response {
         let body = try await BodyReader.read(RoutinePlay.Body.self, from: request, limit: 1 << 20)
-        return StudioResponse.json(try RoutinePlay.play(await document.loaded(), answers: body.answers, date: body.date ?? .today()))
+        return StudioResponse.json(try RoutinePlay.play(await document.loaded(), answers: body.answers, date: body.date ?? .today(), from: body.from))
     }
 }

@@ -70,6 +70,7 @@ enum RoutinePayload {
                 ("option", arrow.option.map { .int($0) } ?? .null), ("kind", .string(arrow.kind.rawValue)),
                 ("points", .array(arrow.points.map { .array([.number(round1($0.0)), .number(round1($0.1))]) })),
                 ("tip", arrow.tip.map { .array([.number(round1($0.0)), .number(round1($0.1))]) } ?? .null),
+                ("via", arrow.via.map { .string($0) } ?? .null), ("viaOption", arrow.viaOption.map { .int($0) } ?? .null),
             ])
         }
         var markers: [(String, JSONValue)] = []

@@ -5,12 +5,14 @@ import RoutineKit
 /// answer that no longer fits (the routine was edited under it) stops the replay there;
 /// `used` says how many applied.
 enum RoutinePlay {
-    /// The body: `{"answers": [...], "date": "YYYY-MM-DD"?}`.
+    /// The body: `{"answers": [...], "date": "YYYY-MM-DD"?, "from": ID?}`; `from` starts the
+    /// play at that card instead of the routine's start.
     struct Body: RequestBody {
         var answers: [String]
         var date: CalendarDate?
+        var from: String?
 
-        static let members: Set<String> = ["answers", "date"]
+        static let members: Set<String> = ["answers", "date", "from"]
         static let name = "a play"
         /// More than any routine could ask: a replay is bounded.
         static let maximumAnswers = 100_000
@@ -20,17 +22,25 @@ enum RoutinePlay {
             answers = try members.strings("answers")
             if answers.count > Self.maximumAnswers { throw StudioError.malformed("'answers' holds at most \(Self.maximumAnswers) answers") }
             date = try members.optionalDate("date")
+            from = try members.optionalString("from")
         }
     }
 
     /// Answers are `d` (done; a numeric habit counts its target), `v<AMOUNT>` (a numeric habit
     /// done with that amount), `s` (skip) and `o<N>` (answer N).
-    static func play(_ loaded: LoadedRoutine, answers: [String], date: CalendarDate = .today()) throws(StudioError) -> [UInt8] {
+    static func play(_ loaded: LoadedRoutine, answers: [String], date: CalendarDate = .today(), from: String? = nil) throws(StudioError)
+        -> [UInt8]
+    {
         if let error = loaded.diagnostics.first(where: { $0.severity == .error }) {
             throw StudioError(
                 .unprocessableContent, Diagnostic(.editRefused, "the routine cannot be played until its errors are fixed: \(error.message)", at: nil))
         }
-        let routine = loaded.routine
+        var routine = loaded.routine
+        if let from {
+            guard let index = routine.indexByID()[from] else { throw StudioError(.unprocessableContent, .unknownCard(from)) }
+            routine.explicitStart = [Edge(.node(index), span: Span(at: 0))]
+            routine.startSpan = Span(at: 0)
+        }
         let nodes = routine.nodes
         var run = RoutineRun(routine: routine, date: date)
         var used = 0

@@ -17,6 +17,21 @@ actor StudioDocument {
     /// Why the path is not read (a named pipe, a device in its place), shown as a problem.
     private var notice: Diagnostic?
     private var history = EditHistory()
+    /// What undo and redo take back, newest last: a text edit (kept in `history`) or a change of
+    /// the card places.
+    private var steps: [Step] = []
+    private var undone: [Step] = []
+    enum Step {
+        case text
+        case places(before: CardPlaces, after: CardPlaces, seen: [String: StudioLayout.Center])
+    }
+    /// The cards placed by hand, read from `NAME.rt.layout` beside the routine.
+    private var places = CardPlaces()
+    private var placesIdentity: FileIdentity?
+    /// Why the layout file is ignored (E513).
+    private var placesNotice: Diagnostic?
+    /// Where each card was last drawn, by key (``StudioLayout/keys(_:)``): the next layout keeps it there.
+    private var seen: [String: StudioLayout.Center] = [:]
     private var message: String?
     /// The history file the Today view reads, watched so that a `routine done` elsewhere shows.
     let historyPath: String?
@@ -40,6 +55,7 @@ actor StudioDocument {
         self.writer = writer
         live = StudioLive(historyIdentity: Self.identity(ofHistory: historyPath))
         format = SourceFile(name: path, bytes: []).formatFromExtension ?? .rt
+        (places, placesIdentity, placesNotice) = Self.readPlaces(CardPlaces.path(for: path))
         guard let read = Self.read(path) else { return }
         switch read {
         case .success(let (text, readIdentity)): (bytes, identity) = (text, readIdentity)
@@ -49,6 +65,22 @@ actor StudioDocument {
         case .failure(let diagnostic): throw diagnostic
         }
         live.set(bytes: bytes, version: revision)
+    }
+
+    private var placesPath: String { CardPlaces.path(for: path) }
+
+    /// Reads the layout file; a damaged one is ignored, with a problem that says so.
+    private static func readPlaces(_ path: String) -> (CardPlaces, FileIdentity?, Diagnostic?) {
+        guard let read = Self.read(path) else { return (CardPlaces(), nil, nil) }
+        switch read {
+        case .success(let (text, identity)):
+            switch CardPlaces.parse(text, path: path) {
+            case .success(let found): return (found, identity, nil)
+            case .failure(let diagnostic): return (CardPlaces(), identity, diagnostic)
+            }
+        case .failure(let diagnostic):
+            return (CardPlaces(), FileIdentity.of(path), .damagedCardPlaces(path, line: nil, reason: diagnostic.message))
+        }
     }
 
     static func write(_ bytes: [UInt8], to path: String, purpose: AtomicFile.Purpose) -> Result<FileIdentity?, Diagnostic> {
@@ -71,6 +103,17 @@ actor StudioDocument {
     /// Reads the file again if it changed on disk; true when it did.
     @discardableResult
     func reloadIfChanged() -> Bool {
+        var changedPlaces = false
+        if FileIdentity.of(placesPath) != placesIdentity {
+            (places, placesIdentity, placesNotice) = Self.readPlaces(placesPath)
+            changedPlaces = true
+        }
+        if reloadRoutineIfChanged() { return true }
+        if changedPlaces { changed(to: bytes) }
+        return changedPlaces
+    }
+
+    private func reloadRoutineIfChanged() -> Bool {
         let now = FileIdentity.of(path)
         guard now != identity else { return false }
         let read = Self.read(path)
@@ -148,6 +191,7 @@ actor StudioDocument {
         if let cachedPayload, cachedPayload.version == revision { return cachedPayload.bytes }
         var loaded = RoutineLoader.load(SourceFile(name: path, bytes: bytes), format: format)
         if let notice { loaded.diagnostics.insert(notice, at: 0) }
+        if let placesNotice { loaded.diagnostics.append(placesNotice) }
         phases.end("parse")
         let drawing = beginDrawing(loaded, &phases)
         return finishPayload(drawing, &phases)
@@ -170,7 +214,13 @@ actor StudioDocument {
         var graph: RoutinePayload.Graph
         var stale = false
         if let pending = drawing.layout {
-            let layout = layouts.finish(pending, phases: &phases)
+            var layout = layouts.finish(pending, phases: &phases)
+            if case .success(let fresh) = layout, !drawing.broken {
+                let routine = drawing.loaded.routine
+                let stable = layouts.stable(fresh, of: routine, previous: seen, places: places, phases: &phases)
+                seen = stable.centers(StudioLayout.keys(routine))
+                layout = .success(stable)
+            }
             graph = RoutinePayload.graph(drawing.loaded, layout: layout)
             phases.end("graph")
             if !drawing.broken { lastGoodGraph = graph }
@@ -181,7 +231,7 @@ actor StudioDocument {
         let readOnly = format == .yaml ? RoutineEditor.yamlReadOnlyReason(drawing.loaded.file.bytes) : nil
         let json = RoutinePayload.json(
             version: revision, path: path, format: format, loaded: drawing.loaded, graph: graph, stale: stale, readOnly: readOnly,
-            canUndo: history.canUndo, canRedo: history.canRedo, message: message)
+            canUndo: canUndo, canRedo: canRedo, message: message)
         phases.end("json")
         cachedPayload = (revision, json)
         return json
@@ -199,10 +249,46 @@ actor StudioDocument {
         case refused(Diagnostic)
     }
 
+    private var canUndo: Bool {
+        switch steps.last {
+        case .text?: history.canUndo
+        case .places?: true
+        case nil: false
+        }
+    }
+
+    private var canRedo: Bool {
+        switch undone.last {
+        case .text?: history.canRedo
+        case .places?: true
+        case nil: false
+        }
+    }
+
     func edit(_ request: EditBody) -> EditAnswer {
         var phases = StudioPhases()
         reloadIfChanged()
         guard request.version == revision else { return .conflict(payload()) }
+        switch request.action {
+        case .move(let id, let x, let y):
+            let routine = RoutineLoader.load(SourceFile(name: path, bytes: bytes), format: format).routine
+            guard let index = routine.indexByID()[id] else { return .refused(.unknownCard(id)) }
+            var after = places.keeping(Set(routine.nodes.map(\.id)))
+            after.points[id] = CardPlaces.Point(x: round1(x), y: round1(y))
+            return changePlaces(to: after, step: .places(before: places, after: after, seen: seen), message: "\(routine.nodes[index].title) moved")
+        case .tidy:
+            let step = Step.places(before: places, after: CardPlaces(), seen: seen)
+            seen = [:]
+            return changePlaces(to: CardPlaces(), step: step, message: "tidied")
+        case .undo:
+            if case .places(let before, _, let was)? = steps.last {
+                seen = was
+                return changePlaces(to: before, step: nil, message: "undone", undo: true)
+            }
+        case .redo:
+            if case .places(_, let after, _)? = undone.last { return changePlaces(to: after, step: nil, message: "redone", undo: false) }
+        case .op: break
+        }
         let newBytes: [UInt8]
         switch request.action {
         case .op(let op):
@@ -224,6 +310,7 @@ actor StudioDocument {
             case .success(let text): newBytes = text
             }
             message = "redone"
+        case .move, .tidy: return .refused(.nothingTo("do"))
         }
         phases.end("edit")
         // The new text's layout begins now: `dot` makes it on another core while the file is written.
@@ -241,9 +328,16 @@ actor StudioDocument {
             return .refused(diagnostic)
         }
         switch request.action {
-        case .op: history.record(before: bytes, after: newBytes)
-        case .undo: history.didUndo()
-        case .redo: history.didRedo()
+        case .op:
+            history.record(before: bytes, after: newBytes)
+            record(.text)
+        case .undo:
+            history.didUndo()
+            if let step = steps.popLast() { undone.append(step) }
+        case .redo:
+            history.didRedo()
+            if let step = undone.popLast() { steps.append(step) }
+        case .move, .tidy: break
         }
         // What was written, not what the path holds now: another writer may already have
         // changed it, and the next look at the file must see that as a change.
@@ -251,6 +345,41 @@ actor StudioDocument {
         changed(to: newBytes)
         phases.end("write")
         return .done(finishPayload(drawing, &phases), phases)
+    }
+
+    /// A new step to undo; what was undone is forgotten, and the oldest steps past the history's limit.
+    private func record(_ step: Step) {
+        steps.append(step)
+        undone.removeAll()
+        if steps.count > history.limit * 2 { steps.removeFirst(steps.count - history.limit * 2) }
+    }
+
+    /// Writes the card places through the safe writer, never over a layout file changed or
+    /// damaged since it was read, and records the step (or moves it between undo and redo).
+    private func changePlaces(to after: CardPlaces, step: Step?, message newMessage: String, undo: Bool = false) -> EditAnswer {
+        if let placesNotice { return .refused(placesNotice) }
+        if placesIdentity != nil || !after.points.isEmpty {
+            let purpose: AtomicFile.Purpose = placesIdentity == nil ? .create : .rewrite(expecting: placesIdentity)
+            switch writer(after.text, placesPath, purpose) {
+            case .success(let identity): placesIdentity = identity
+            case .failure(let diagnostic):
+                if reloadIfChanged() { return .conflict(payload()) }
+                return .refused(diagnostic)
+            }
+        }
+        places = after
+        if let step {
+            record(step)
+        } else if undo {
+            if let last = steps.popLast() { undone.append(last) }
+        } else if let last = undone.popLast() {
+            steps.append(last)
+        }
+        message = newMessage
+        changed(to: bytes)
+        var phases = StudioPhases()
+        let answer = payload(&phases)
+        return .done(answer, phases)
     }
 
     // MARK: Listeners

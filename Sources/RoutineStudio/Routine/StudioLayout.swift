@@ -19,6 +19,11 @@ struct StudioLayout: Sendable {
         var kind: Kind
         var points: [(Double, Double)] = []
         var tip: (Double, Double)?
+        /// The graph names of its ends, for placing a new card beside the cards it joins.
+        var tail = "", head = ""
+        /// Where a gather is drawn from: the node, and the answer, where a branch ends (``GatherEnds``).
+        var via: String?
+        var viaOption: Int?
     }
 
     var width: Double = 0
@@ -49,6 +54,11 @@ struct StudioLayout: Sendable {
         return (max(titleWidth, sum), titleHeight + portHeight, ports)
     }
 
+    /// Below this many nodes `neato` routes the arrows between pinned cards as splines around
+    /// them; that takes it 0.3 s for 60 cards and 10 s for 200, so larger routines get
+    /// straight arrows, which take milliseconds.
+    static let pinnedSplineLimit = 40
+
     /// How many nodes make a routine large enough for `dot` to spend less effort on it.
     static let largeRoutine = 100
 
@@ -60,9 +70,23 @@ struct StudioLayout: Sendable {
     /// that (`nslimit=0.2`) and the crossing minimisation stops sooner (`mclimit=0.3`): about
     /// 12 ms less on a 200-node routine for a picture a few percent wider with the same
     /// crossings. Smaller routines lay out in a few milliseconds and keep the better placement.
-    static func dot(for routine: Routine, reachable: [Bool]?) -> (text: String, arrows: [Arrow], ports: [String: [(x: Double, width: Double)]]) {
+    ///
+    /// With `pins` (card centres by graph name, in the page's points), every card is pinned
+    /// where it is given and Graphviz's `neato` only routes the arrows between them: the
+    /// picture a person has seen stays put (``StudioLayout/pins(_:fresh:previous:places:)``).
+    static func dot(for routine: Routine, reachable: [Bool]?, pins: [String: (Double, Double)]? = nil) -> (
+        text: String, arrows: [Arrow], ports: [String: [(x: Double, width: Double)]]
+    ) {
         let effort = routine.nodeCount >= largeRoutine ? "nslimit=0.2, mclimit=0.3" : "nslimit=1"
-        var out = "digraph { graph [rankdir=TB, nodesep=0.35, ranksep=0.55, splines=spline, outputorder=edgesfirst, \(effort)];\n"
+        var out =
+            pins == nil
+            ? "digraph { graph [rankdir=TB, nodesep=0.35, ranksep=0.55, splines=spline, outputorder=edgesfirst, \(effort)];\n"
+            : "digraph { graph [layout=neato, splines=\(routine.nodeCount < pinnedSplineLimit ? "spline" : "line"), overlap=true, outputorder=edgesfirst];\n"
+        // Graphviz reads a pinned place in inches, its y pointing up.
+        func pin(_ name: String) -> String {
+            guard let point = pins?[name] else { return "" }
+            return ", pos=\"\(point.0 / 72),\(-point.1 / 72)!\""
+        }
         out += "  node [shape=box, fixedsize=true, label=\"\"]; edge [arrowsize=0.7];\n"
         var arrows: [Arrow] = []
         var ports: [String: [(x: Double, width: Double)]] = [:]
@@ -74,7 +98,7 @@ struct StudioLayout: Sendable {
             let node = nodes[index]
             let size = size(of: node)
             if node.isHabit {
-                out += "  n\(index) [width=\(size.width / 72), height=\(size.height / 72)];\n"
+                out += "  n\(index) [width=\(size.width / 72), height=\(size.height / 72)\(pin("n\(index)"))];\n"
             } else {
                 var cells = ""
                 var x = 0.0
@@ -86,7 +110,8 @@ struct StudioLayout: Sendable {
                 }
                 ports[node.id] = list
                 let total = Int(x)
-                out += "  n\(index) [shape=plain, fixedsize=false, label=<<table border=\"0\" cellborder=\"0\" cellspacing=\"0\" cellpadding=\"0\">"
+                out +=
+                    "  n\(index) [shape=plain, fixedsize=false\(pin("n\(index)")), label=<<table border=\"0\" cellborder=\"0\" cellspacing=\"0\" cellpadding=\"0\">"
                 out +=
                     "<tr><td colspan=\"\(max(size.ports.count, 1))\" fixedsize=\"true\" width=\"\(total)\" height=\"\(Int(titleHeight))\"></td></tr>"
                 out += "<tr>\(cells)</tr></table>>];\n"
@@ -107,9 +132,12 @@ struct StudioLayout: Sendable {
         func add(_ tail: String, _ edge: Edge, _ arrow: Arrow, extra: String = "") {
             guard let head = target(edge) else { return }
             out += "  \(tail) -> \(head) [id=\"e\(arrows.count)\"\(extra)];\n"
+            var arrow = arrow
+            arrow.tail = String(tail.prefix { $0 != ":" })
+            arrow.head = head
             arrows.append(arrow)
         }
-        out += "  start [shape=circle, width=0.22, height=0.22];\n"
+        out += "  start [shape=circle, width=0.22, height=0.22\(pin("start"))];\n"
         for edge in routine.start { add("start", edge, Arrow(from: nil, to: name(edge), option: nil, kind: .start)) }
         for index in nodes.indices where byID[nodes[index].id] == index {
             let node = nodes[index]
@@ -118,14 +146,29 @@ struct StudioLayout: Sendable {
                     add("n\(index):o\(k):s", edge, Arrow(from: node.id, to: name(edge), option: k, kind: .option))
                 }
             }
+            guard node.isQuestion else {
+                for edge in node.next { add("n\(index)", edge, Arrow(from: node.id, to: name(edge), option: nil, kind: .next)) }
+                continue
+            }
+            // A gather starts where the branches end; from the question only when none does.
+            var tails: [(tail: String, via: String?, option: Int?)] = []
+            for source in GatherEnds.sources(of: index, in: routine) where byID[routine.id(of: source.node)] == source.node {
+                switch source {
+                case .node(let n): tails.append(("n\(n)", routine.id(of: n), nil))
+                case .option(let n, let k): tails.append(("n\(n):o\(k):s", routine.id(of: n), k))
+                }
+            }
+            if tails.isEmpty { tails = [("n\(index)", nil, nil)] }
             for edge in node.next {
-                add(
-                    "n\(index)", edge, Arrow(from: node.id, to: name(edge), option: nil, kind: node.isQuestion ? .gather : .next),
-                    extra: node.isQuestion ? ", style=dashed" : "")
+                for (tail, via, option) in tails {
+                    var arrow = Arrow(from: node.id, to: name(edge), option: nil, kind: .gather)
+                    (arrow.via, arrow.viaOption) = (via, option)
+                    add(tail, edge, arrow, extra: ", style=dashed")
+                }
             }
         }
-        if usesEnd { out += "  end [shape=circle, width=0.45, height=0.45];\n" }
-        for k in missing.sorted() { out += "  m\(k) [width=1.6, height=0.5];\n" }
+        if usesEnd { out += "  end [shape=circle, width=0.45, height=0.45\(pin("end"))];\n" }
+        for k in missing.sorted() { out += "  m\(k) [width=1.6, height=0.5\(pin("m\(k)"))];\n" }
         out += "}\n"
         return (out, arrows, ports)
     }
@@ -176,14 +219,17 @@ struct StudioLayout: Sendable {
         }
         guard read, let bb else { return nil }
         var numbers = NumberScanner(bb)
-        guard numbers.next() != nil, numbers.next() != nil, let width = numbers.next(), let height = numbers.next() else { return nil }
+        guard let left = numbers.next(), let bottom = numbers.next(), let right = numbers.next(), let top = numbers.next() else {
+            return nil
+        }
         var layout = StudioLayout()
-        layout.width = width
-        layout.height = height
-        // Graphviz's y points up from the bottom; the page's points down from the top.
+        layout.width = right - left
+        layout.height = top - bottom
+        // Graphviz's y points up from the bottom; the page's points down from the top. `dot`'s
+        // box starts at 0,0; `neato`'s is centred on its pinned cards.
         func point(_ scanner: inout NumberScanner) -> (Double, Double)? {
             guard let x = scanner.next(), let y = scanner.next() else { return nil }
-            return (x, height - y)
+            return (x - left, top - y)
         }
         for object in objects {
             guard let name = object.name, let pos = object.pos, let w = object.width, let h = object.height else { continue }

@@ -3,7 +3,7 @@
 // it answers.
 import { api } from "../lib/api.js";
 import { $, el, toast } from "../lib/dom.js";
-import { Canvas, successors } from "./canvas.js";
+import { Canvas, cyclePath, successors } from "./canvas.js";
 import * as forms from "./forms.js";
 import { builderKey, focusFollowsCards } from "./keyboard.js";
 import { Play } from "./play.js";
@@ -13,9 +13,18 @@ export class Builder {
     this.canvas = new Canvas($("canvas"), $("world"), {
       open: (id) => this.open(id),
       connect: (from, option, to) => this.edit({ op: "connect", from, option, to }),
+      move: (id, x, y) => this.moveCard(id, x, y),
       readOnly: () => this.readOnly(),
     });
-    this.play = new Play($("play-body"));
+    this.play = new Play($("play-body"), {
+      highlight: (walked, current) => this.canvas.highlight(walked, current),
+      selected: () => this.canvas.selected && this.node(this.canvas.selected),
+    });
+    // Tidy lays every card out afresh; the page's own live region says what each change did.
+    $("fit").after(el("button", { id: "tidy", type: "button", title: "Lay every card out afresh, forgetting where cards were put (T)", "aria-keyshortcuts": "t", onclick: () => this.tidy() }, "Tidy"));
+    this.announcer = el("div", { id: "builder-announce", role: "status", "aria-live": "polite", class: "announce" });
+    Object.assign(this.announcer.style, { position: "absolute", width: "1px", height: "1px", overflow: "hidden", clip: "rect(0 0 0 0)", whiteSpace: "nowrap" });
+    $("canvas").after(this.announcer);
     $("add-habit").onclick = () => this.add("habit");
     $("add-question").onclick = () => this.add("question");
     $("undo").onclick = () => this.edit({ op: "undo" });
@@ -62,7 +71,7 @@ export class Builder {
       banner.hidden = false;
     } else banner.hidden = true;
     const ro = this.readOnly();
-    for (const id of ["add-habit", "add-question"]) $(id).disabled = ro;
+    for (const id of ["add-habit", "add-question", "tidy"]) $(id).disabled = ro;
     $("undo").disabled = ro || !state.canUndo;
     $("redo").disabled = ro || !state.canRedo;
     this.play.refresh();
@@ -101,11 +110,77 @@ export class Builder {
   }
 
   /// `refused`, when given, hears a refusal instead of the toast (a dialog shows it itself).
+  /// A change made is announced once, in words.
   async edit(op, refused) {
     if (this.readOnly() && op.op !== "undo" && op.op !== "redo") return null;
+    const before = api.state;
     const answer = await api.edit(op, refused);
     if (answer && answer.message && op.op === "delete") toast(answer.message);
+    if (answer) this.announce(describeChange(op, before, answer));
     return answer;
+  }
+
+  /// Says `text` once in the builder's polite live region.
+  announce(text) {
+    if (!text) return;
+    this.announcer.textContent = "";
+    // A new text node, a moment later, is read even when it repeats the last one.
+    requestAnimationFrame(() => { this.announcer.textContent = text; });
+  }
+
+  /// Puts a card where it was dragged (or moved with Alt and the arrows); a refusal puts it back.
+  async moveCard(id, x, y) {
+    const answer = await this.edit({ op: "move", id, x, y });
+    if (!answer && api.state) this.canvas.render(api.state);
+    return answer;
+  }
+
+  /// Alt and an arrow key: the focused card a small step that way (a large one with Shift).
+  nudge(id, dx, dy) {
+    const node = this.node(id);
+    if (!node || this.readOnly() || node.x === undefined) return;
+    this.moveCard(id, Math.max(0, node.x + dx), Math.max(0, node.y + dy));
+  }
+
+  tidy() { if (!this.readOnly()) this.edit({ op: "tidy" }); }
+
+  /// `C` on a card: connecting from it begins; C again picks the next answer (a question's),
+  /// then focus the card it should lead to and press Enter. Escape cancels.
+  connectKey(id) {
+    const node = this.node(id);
+    if (!node || this.readOnly()) return;
+    const c = this.connecting;
+    if (c && c.from === id && node.kind === "question") {
+      c.option = c.option === null ? 0 : c.option + 1 < node.options.length ? c.option + 1 : null;
+    } else {
+      this.cancelConnect(false);
+      this.connecting = { from: id, option: node.kind === "question" ? 0 : null };
+      this.canvas.cardOf(id)?.classList.add("connecting");
+    }
+    const k = this.connecting.option;
+    const what = k === null ? (node.kind === "question" ? `${node.title}, then` : node.title) : `${node.title}, answer ${node.options[k].text}`;
+    this.announce(`Connecting from ${what}: move to the card it leads to and press Enter; Escape cancels`);
+  }
+
+  /// Enter on a card while connecting: the arrow to it, unless it would close a cycle.
+  async finishConnect(to) {
+    const { from, option } = this.connecting;
+    const refused = cyclePath(api.state, from, to);
+    if (refused) {
+      this.announce(from === to ? "An arrow cannot lead to its own card" : `Refused: a cycle ${refused.join(" → ")}`);
+      return;
+    }
+    this.cancelConnect(false);
+    await this.edit({ op: "connect", from, option, to });
+    this.canvas.select(to);
+  }
+
+  cancelConnect(say = true) {
+    if (!this.connecting) return false;
+    this.canvas.cardOf(this.connecting.from)?.classList.remove("connecting");
+    this.connecting = null;
+    if (say) this.announce("Connecting cancelled");
+    return true;
   }
 
   open(id) {
@@ -170,4 +245,33 @@ export class Builder {
 
 
   help() { forms.showHelp(); }
+}
+
+/// What an edit did, in the words a person would use: "Stretch added after Water", "Run
+/// moved"; never a version number. `before` is the state the edit was made on.
+export function describeChange(op, before, after) {
+  const title = (state, id) => (id === "end" ? "the end" : (state && state.nodes.find((n) => n.id === id) || {}).title || id);
+  switch (op.op) {
+    case "addHabit": case "addQuestion": {
+      const known = new Set(before ? before.nodes.map((n) => n.id) : []);
+      const added = after.nodes.find((n) => !known.has(n.id));
+      const name = added ? added.title : op.title || op.text;
+      return op.after ? `${name} added after ${title(before, op.after)}` : `${name} added`;
+    }
+    case "connect": return `${title(before, op.from)} now leads to ${title(before, op.to)}`;
+    case "disconnect": return `Arrow from ${title(before, op.from)} to ${title(before, op.to)} removed`;
+    case "delete": return `${title(before, op.id)} deleted`;
+    case "move": return `${title(before, op.id)} moved`;
+    case "tidy": return "Cards laid out afresh";
+    case "undo": return "Undone";
+    case "redo": return "Redone";
+    case "setTitle": return `${title(before, op.id)} renamed ${op.title}`;
+    case "rename": return `${title(before, op.id)} now has the ID ${op.newId}`;
+    case "setName": return `Routine renamed ${op.name}`;
+    case "addOption": return `Answer ${op.text} added to ${title(before, op.id)}`;
+    case "removeOption": return `An answer of ${title(before, op.id)} removed`;
+    case "moveOption": return `Answers of ${title(before, op.id)} reordered`;
+    case "together": return op.ops.length && op.ops[0].id ? `${title(before, op.ops[0].id)} changed` : "Changed";
+    default: return op.id ? `${title(after, op.id)} changed` : "Changed";
+  }
 }

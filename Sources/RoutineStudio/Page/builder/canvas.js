@@ -37,19 +37,25 @@ export function describeNode(node) {
 }
 
 /// Where each node leads, in words, for a screen reader and the outline: "Great! → Run,
-/// Meditate", "then → Plan the day" for a question, "→ Stretch" for a habit; in one pass.
+/// Meditate", "then → Plan the day" for a question, "→ Stretch" for a habit, and "→ then →
+/// Plan the day" for a habit that ends a branch of a question with a gather; in one pass.
 export function connections(state) {
   const titles = new Map(state.nodes.map((n) => [n.id, n.title]));
   const name = (id) => (id === "end" ? "the end" : titles.get(id) || `${id} (missing)`);
-  const out = new Map(state.nodes.map((n) => [n.id, { next: [], gather: [], options: new Map() }]));
+  const out = new Map(state.nodes.map((n) => [n.id, { next: [], gather: [], then: [], options: new Map() }]));
+  const add = (list, item) => { if (!list.includes(item)) list.push(item); };
   for (const edge of state.edges) {
     const from = edge.from && out.get(edge.from);
     if (!from) continue;
     if (edge.kind === "option") {
       if (!from.options.has(edge.option)) from.options.set(edge.option, []);
       from.options.get(edge.option).push(name(edge.to));
-    } else if (edge.kind === "gather") from.gather.push(name(edge.to));
-    else from.next.push(name(edge.to));
+    } else if (edge.kind === "gather") {
+      add(from.gather, name(edge.to));
+      // A gather is drawn once from each place a branch ends: that habit goes on to it.
+      const via = edge.via && edge.via !== edge.from && edge.viaOption === null ? out.get(edge.via) : null;
+      if (via) add(via.then, name(edge.to));
+    } else from.next.push(name(edge.to));
   }
   const words = new Map();
   for (const node of state.nodes) {
@@ -62,7 +68,7 @@ export function connections(state) {
         parts.push(`${option.text} → ${to ? to.join(", ") : o.gather.length ? "then" : "the end"}`);
       }
       if (o.gather.length) parts.push(`then → ${o.gather.join(", ")}`);
-    } else parts.push(`→ ${o.next.length ? o.next.join(", ") : "the end"}`);
+    } else parts.push(`→ ${o.next.length ? o.next.join(", ") : o.then.length ? `then → ${o.then.join(", ")}` : "the end"}`);
     words.set(node.id, parts);
   }
   return words;
@@ -177,8 +183,8 @@ export class Canvas {
     this.layer.setAttribute("height", state.height);
     // A card is kept while its texts, size and marks are; a new layout only moves it. An
     // arrow is kept while its ends are; a new layout only redraws its line.
-    const paths = reuse(this.paths, state.edges.filter((e) => e.points.length), (e) => `${e.kind} ${e.from} ${e.option} ${e.to}`,
-      (edge) => this.arrow(edge), (path, edge) => path.setAttribute("d", edgePath(edge)));
+    const paths = reuse(this.paths, state.edges.filter((e) => e.points.length), (e) => `${e.kind} ${e.from} ${e.option} ${e.to} ${e.via} ${e.viaOption}`,
+      (edge) => this.arrow(edge), (arrow, edge) => this.placeArrow(arrow, edge));
     this.paths = paths.kept;
     setChildren(this.layer, [this.defs, ...paths.elements, this.dragLine]);
     const markers = state.markers || {};
@@ -205,14 +211,36 @@ export class Canvas {
     if (focused && focused !== document.activeElement && focused.isConnected) focused.focus({ preventScroll: true });
     if (!this.fitted && state.nodes.length) { this.fit(); this.fitted = true; }
     if (this.selected) this.select(this.selected, false);
+    if (this.walked) this.highlight(this.walked, this.current);
     this.stats.decorate();
   }
 
+  /// An arrow; a gather's carries the word "then" at its middle, as `graph` draws it.
   arrow(edge) {
-    const path = svg("path", { d: edgePath(edge), class: `edge ${edge.kind}`, "marker-end": "url(#head)" });
-    path.dataset.from = edge.from ?? "";
-    path.dataset.to = edge.to;
-    return path;
+    const path = svg("path", { class: `edge ${edge.kind}`, "marker-end": "url(#head)" });
+    const arrow = edge.kind === "gather" ? svg("g", { class: "gather-arrow" }) : path;
+    if (arrow !== path) {
+      const label = svg("text", { class: "edge-label", "text-anchor": "middle" });
+      label.textContent = "then";
+      arrow.append(path, label);
+    }
+    for (const element of new Set([arrow, path])) {
+      element.dataset.from = edge.via ?? edge.from ?? "";
+      element.dataset.to = edge.to;
+    }
+    this.placeArrow(arrow, edge);
+    return arrow;
+  }
+
+  placeArrow(arrow, edge) {
+    const path = arrow.tagName === "g" ? arrow.firstChild : arrow;
+    path.setAttribute("d", edgePath(edge));
+    if (path === arrow) return;
+    // A point on the curve: the spline passes through every third point.
+    const p = edge.points, curves = Math.floor((p.length - 1) / 3);
+    const middle = curves >= 2 ? p[3 * Math.floor(curves / 2)] : [(p[0][0] + p[p.length - 1][0]) / 2, (p[0][1] + p[p.length - 1][1]) / 2];
+    arrow.lastChild.setAttribute("x", middle[0] + 16);
+    arrow.lastChild.setAttribute("y", middle[1] + 4);
   }
 
   marker(box, kind, text) {
@@ -249,9 +277,56 @@ export class Canvas {
     }
     if (node.start) card.append(el("span", { class: "badge start", text: "start" }));
     if (node.unreachable) card.append(el("span", { class: "badge", text: "unreachable" }));
-    card.addEventListener("click", () => this.select(node.id));
+    card.addEventListener("click", () => { if (!this.justMoved) this.select(node.id); });
     card.addEventListener("dblclick", () => this.handlers.open(node.id));
+    this.dragCard(card, node.id);
     return card;
+  }
+
+  /// Dragging a card (not one of its ports) puts it there by hand: the server keeps the place
+  /// beside the routine, so it stays across edits, reloads and restarts.
+  dragCard(card, id) {
+    card.addEventListener("pointerdown", (e) => {
+      if (e.button !== 0 || e.target.closest(".port") || this.state.stale || this.handlers.readOnly()) return;
+      const node = this.state.nodes.find((n) => n.id === id);
+      if (!node) return;
+      e.stopPropagation();
+      const [sx, sy] = this.toWorld(e);
+      let to = null;
+      const move = (ev) => {
+        const [x, y] = this.toWorld(ev);
+        // A click that wobbles a little is still a click.
+        if (!to && Math.hypot(x - sx, y - sy) < 4) return;
+        if (!to) { card.setPointerCapture(e.pointerId); card.classList.add("moving"); }
+        to = { x: Math.max(0, Math.round(node.x + x - sx)), y: Math.max(0, Math.round(node.y + y - sy)) };
+        place(card, to);
+      };
+      const up = () => {
+        card.removeEventListener("pointermove", move);
+        card.removeEventListener("pointerup", up);
+        card.removeEventListener("pointercancel", up);
+        card.classList.remove("moving");
+        if (!to) return;
+        // The click that ends a drag does not select.
+        this.justMoved = true;
+        setTimeout(() => { this.justMoved = false; }, 0);
+        this.handlers.move(id, to.x, to.y);
+      };
+      card.addEventListener("pointermove", move);
+      card.addEventListener("pointerup", up);
+      card.addEventListener("pointercancel", up);
+    });
+  }
+
+  /// Marks the cards a play walked through and the one it is at.
+  highlight(walked, current) {
+    const done = new Set(walked);
+    for (const card of this.world.querySelectorAll(".card")) {
+      card.classList.toggle("walked", done.has(card.dataset.node));
+      card.classList.toggle("current", card.dataset.node === current);
+    }
+    this.walked = walked;
+    this.current = current;
   }
 
   cardOf(id) { return this.world.querySelector(`.card[data-node="${CSS.escape(id)}"]`); }

@@ -103,7 +103,9 @@ function answersEditor(node, api) {
 function arrowsEditor(node, state, api) {
   const list = el("ul", { class: "list", "aria-label": "Arrows" });
   const sources = node.kind === "habit" ? [[null, "then"]] : [...node.options.map((o) => [o.index, `"${o.text}"`]), [null, "then (after any answer)"]];
-  for (const edge of state.edges.filter((e) => e.from === node.id)) {
+  // A gather is drawn once from each place a branch ends; it is one arrow of the question.
+  const own = state.edges.filter((e) => e.from === node.id);
+  for (const edge of own.filter((e, k) => own.findIndex((o) => o.kind === e.kind && o.option === e.option && o.to === e.to) === k)) {
     const label = edge.option === null ? (node.kind === "habit" ? "→" : "then →") : `"${node.options[edge.option].text}" →`;
     list.append(el("li", {}, el("span", { text: `${label} ${edge.to}` }),
       el("button", { type: "button", class: "danger", "aria-label": `Remove the arrow ${label} ${edge.to}`, onclick: () => api.edit({ op: "disconnect", from: node.id, option: edge.option, to: edge.to }).then(close) }, "×")));
@@ -190,7 +192,8 @@ export function renameRoutine(state, api) {
 
 /// Asks before a delete, listing the arrows that go with the card.
 export function confirmDelete(node, state, api) {
-  const going = state.edges.filter((e) => e.to === node.id).map((e) => {
+  const into = state.edges.filter((e) => e.to === node.id);
+  const going = into.filter((e, k) => into.findIndex((o) => o.kind === e.kind && o.from === e.from && o.option === e.option) === k).map((e) => {
     if (e.kind === "start") return "start → " + node.id;
     const from = state.nodes.find((n) => n.id === e.from);
     if (e.kind === "gather") return `${e.from} then → ${node.id}`;
@@ -209,6 +212,8 @@ export function confirmDelete(node, state, api) {
 export function showHelp() {
   const keys = [["Tab / Shift+Tab", "next / previous card, in reading order"], ["↓ →", "follow an arrow out of the card"], ["↑ ←", "go back along an arrow into the card"],
     ["Enter", "edit the card (its fields, answers and arrows)"], ["Delete, Backspace", "delete the card"], ["H / Q", "add a habit / a question"],
+    ["C, then Enter", "connect: C on a card (again for its next answer), then Enter on the card it leads to"], ["Alt+arrows", "move the card by hand (Shift: further)"],
+    ["T", "tidy: lay every card out afresh"],
     ["Ctrl+Z / Ctrl+Shift+Z", "undo / redo"], ["F, +, −", "fit, zoom in, zoom out"], ["P", "the play panel"], ["S", "stats: completion rates and answers chosen"], ["Esc", "close a dialog"]];
   show("Keys", [el("table", { class: "keys" }, ...keys.map(([k, v]) => el("tr", {}, el("td", {}, el("kbd", { text: k })), el("td", { text: v }))))],
     [el("button", { class: "primary", onclick: close, text: "Close" })]);

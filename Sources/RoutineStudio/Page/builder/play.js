@@ -1,21 +1,35 @@
 // The play panel: the routine answered in the page with the server's run engine
 // (POST /api/play), recording nothing, on today or a chosen day (as `run --date`). After every
 // edit the answers given so far are played again, and the panel stops where they no longer apply.
+// The canvas marks the cards walked so far and the one asked now; a play may start at a card.
 import { post } from "../lib/api.js";
 import { el } from "../lib/dom.js";
 
 export class Play {
-  constructor(body) {
+  /// `hooks.highlight(walked, current)` marks the cards; `hooks.selected()` is the card selected.
+  constructor(body, hooks = {}) {
     this.body = body;
+    this.hooks = hooks;
     this.answers = [];
     this.open = false;
     this.date = "";
+    this.from = null;
   }
 
   async refresh() {
-    if (!this.open) return;
-    const { ok, answer: result } = await post("/api/play", { answers: this.answers, ...(this.date ? { date: this.date } : {}) });
+    if (!this.open) {
+      this.hooks.highlight?.([], null);
+      return;
+    }
+    const body = { answers: this.answers, ...(this.date ? { date: this.date } : {}), ...(this.from ? { from: this.from.id } : {}) };
+    const { ok, answer: result } = await post("/api/play", body);
+    if (!ok && this.from) {
+      // The card it started from is gone: the play starts at the routine's start again.
+      this.from = null;
+      return this.refresh();
+    }
     if (!ok) {
+      this.hooks.highlight?.([], null);
       this.body.replaceChildren(el("p", { class: "play-note", text: result && result.error ? result.error.message : "the routine cannot be played now" }));
       return;
     }
@@ -35,7 +49,10 @@ export class Play {
 
   show(result) {
     const steps = result.steps.map((s) => el("div", { class: "play-step done", text: `${s.title} — ${s.outcome}` }));
-    const parts = [this.dayPicker(result), ...steps];
+    this.hooks.highlight?.(result.steps.map((s) => s.id), result.prompt ? result.prompt.id : null);
+    const parts = [this.dayPicker(result)];
+    if (this.from) parts.push(el("div", { class: "play-note", text: `From ${this.from.title}` }));
+    parts.push(...steps);
     if (result.prompt) {
       const p = result.prompt;
       parts.push(el("div", { class: "play-prompt", text: p.title }));
@@ -57,9 +74,11 @@ export class Play {
     } else {
       parts.push(el("div", { class: "play-prompt", text: result.finished ? "The routine is complete." : "Nothing to run." }));
     }
-    const restart = el("button", { onclick: () => { this.answers = []; this.refresh(); } }, "Start again");
+    const restart = el("button", { onclick: () => { this.answers = []; this.from = null; this.refresh(); } }, "Start again");
+    const selected = this.hooks.selected?.();
+    const fromHere = selected && el("button", { id: "play-from", onclick: () => { this.answers = []; this.from = { id: selected.id, title: selected.title }; this.refresh(); } }, `Play from ${selected.title}`);
     const back = el("button", { disabled: !this.answers.length, onclick: () => { this.answers.pop(); this.refresh(); } }, "Back");
-    parts.push(el("div", { class: "buttons" }, back, restart));
+    parts.push(el("div", { class: "buttons" }, back, restart, fromHere || null));
     this.body.replaceChildren(...parts);
   }
 }
