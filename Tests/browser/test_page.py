@@ -104,6 +104,18 @@ class PageTests(unittest.TestCase):
         finally:
             studio.close()
 
+    def test_the_problems_list_errors_before_warnings(self):
+        # The unreachable habit (a warning) comes before the unknown target (an error) in the file.
+        studio = Studio('routine "P"\nhabit a "A"\nhabit orphan "Orphan"\nhabit b "B" -> nowhere\n')
+        try:
+            wait(lambda: len(base.driver.find_elements(By.CSS_SELECTOR, "#problem-list li")) >= 2, message="two problems")
+            classes = [li.get_attribute("class") for li in base.driver.find_elements(By.CSS_SELECTOR, "#problem-list li")]
+            self.assertIn("error", classes)
+            self.assertIn("warning", classes)
+            self.assertEqual(classes, sorted(classes, key=lambda c: ["error", "warning", "note"].index(c)), classes)
+        finally:
+            studio.close()
+
     def test_enter_on_a_toolbar_button_presses_that_button(self):
         studio = Studio('habit water "Glass of water" -> stretch\nhabit stretch "Stretch"\n')
         try:

@@ -95,7 +95,10 @@ export class Builder {
   /// The problems, each of which selects the card of the node it is about: the server names
   /// the node (`node`) whatever the routine's format; a problem about no node selects nothing.
   problems(state) {
-    const items = state.diagnostics.map((d) => {
+    // Errors first, then warnings, then notes; in the file's order within each (a stable sort).
+    const rank = { error: 0, warning: 1, note: 2 };
+    const sorted = [...state.diagnostics].sort((a, b) => (rank[a.severity] ?? 3) - (rank[b.severity] ?? 3));
+    const items = sorted.map((d) => {
       const li = el("li", { class: d.severity, tabindex: 0, role: "button", "aria-label": `${d.severity} ${d.code} at line ${d.line}: ${d.message}` },
         el("span", { class: "code", text: d.code }), `${d.line ? `${d.line}: ` : ""}${d.message}`);
       const select = () => {
