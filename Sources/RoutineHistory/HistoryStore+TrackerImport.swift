@@ -3,28 +3,46 @@ import RoutineKit
 
 /// Another tracker's days written as logs of the routine an import wrote.
 extension HistoryStore {
-    /// Calls `produce` inside one transaction with a function that adds one log unless a run
-    /// of the same routine, date and start time is there already; returns how many were added.
-    /// Anything `produce` throws rolls the whole import back.
-    public func importLogs(_ produce: ((StoredRun) throws -> Void) throws -> Void) throws -> Int {
+    /// What became of one tracker log handed to ``importLogs(_:)``.
+    public enum ImportedLog: Sendable {
+        case added
+        /// The same log, from an earlier import of the same day.
+        case alreadyThere
+        /// The day already holds that habit, done or skipped, by a run or a log of its own:
+        /// the import adds nothing that would count the day twice.
+        case alreadyRecorded
+    }
+
+    /// Calls `produce` inside one transaction with a function that adds one log, unless the
+    /// same log (routine, date, start time) is there already or the day already holds its
+    /// habit; it says which. Anything `produce` throws rolls the whole import back.
+    public func importLogs(_ produce: ((StoredRun) throws -> ImportedLog) throws -> Void) throws {
         var failure: Error?
         do {
-            return try importing(&failure, produce)
+            try importing(&failure, produce)
         } catch {
             throw failure ?? error
         }
     }
 
-    private func importing(_ failure: inout Error?, _ produce: ((StoredRun) throws -> Void) throws -> Void) throws(HistoryError) -> Int {
+    private func importing(_ failure: inout Error?, _ produce: ((StoredRun) throws -> ImportedLog) throws -> Void) throws(HistoryError) {
         try write { db in
-            var added = 0
             let exists = try db.cachedStatement(sql: "SELECT 1 FROM run WHERE routine = ? AND date = ? AND startedAt = ?")
+            let recorded = try db.cachedStatement(
+                sql: """
+                    SELECT 1 FROM run JOIN step ON step.runId = run.id
+                    WHERE run.routine = ? AND run.date = ? AND step.node = ? AND step.kind = 'habit' AND step.result IN ('done', 'skipped')
+                    LIMIT 1
+                    """)
             do {
                 try produce { run in
-                    if try Bool.fetchOne(exists, arguments: [run.routine, run.date, run.startedAt.description]) == true { return }
+                    if try Bool.fetchOne(exists, arguments: [run.routine, run.date, run.startedAt.description]) == true { return .alreadyThere }
+                    for step in run.steps {
+                        if try Bool.fetchOne(recorded, arguments: [run.routine, run.date, step.decision.node]) == true { return .alreadyRecorded }
+                    }
                     let id = try Self.insertRun(run, db)
                     for step in run.steps { try Self.insertStep(step, run: id, db) }
-                    added += 1
+                    return .added
                 }
             } catch let error as DatabaseError {
                 throw error
@@ -33,7 +51,6 @@ extension HistoryStore {
                 failure = error
                 throw DatabaseError(resultCode: .SQLITE_ABORT, message: "import stopped")
             }
-            return added
         }
     }
 

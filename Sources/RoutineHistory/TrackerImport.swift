@@ -10,7 +10,7 @@ public enum TrackerImport {
         summary.habits = plan.nodes.compactMap { $0 }.count
         summary.archivedLeftOut = plan.archivedLeftOut
         summary.frequenciesApproximated = plan.frequenciesApproximated
-        summary.added = try store.importLogs { add in
+        try store.importLogs { add in
             try source.forEachDay { day in
                 guard let node = plan.nodes[day.habit] else { return }
                 if day.hadNote { summary.notesLeftOut += 1 }
@@ -36,7 +36,13 @@ public enum TrackerImport {
                     }
                 }
                 summary.days += 1
-                try add(HistoryStore.trackerLog(result, value: value, of: plan.routine, node: node, on: day.date, path: path, sourceHash: sourceHash))
+                let log = HistoryStore.trackerLog(
+                    result, value: value, of: plan.routine, node: node, on: day.date, path: path, sourceHash: sourceHash)
+                switch try add(log) {
+                case .added: summary.added += 1
+                case .alreadyThere: break
+                case .alreadyRecorded: summary.alreadyRecorded += 1
+                }
             }
         }
         return summary

@@ -151,6 +151,25 @@ struct HostileInputTests {
         Self.expectNoCrash(result)
     }
 
+    /// A named pipe given on the command line has no writer: opening it as a file would wait
+    /// forever. Every command that reads a routine or a test file names it instead. `timeout`
+    /// bounds the test should a command wait again (it then exits 124).
+    @Test(arguments: [
+        ["check"], ["run", "--no-history"], ["graph"], ["fmt"], ["stats"], ["paths"], ["test"], ["today"],
+    ])
+    func aNamedPipeOnTheCommandLineIsNamedNotOpened(_ command: [String]) throws {
+        let dir = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("routine-fifo-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let name = command[0] == "test" ? "p.rt.test" : "p.rt"
+        #expect(mkfifo(dir.appendingPathComponent(name).path, 0o600) == 0)
+        let arguments = ([command[0], name] + command.dropFirst()).map { "'\($0)'" }.joined(separator: " ")
+        let result = try shell("timeout 60 \"$ROUTINE\" \(arguments) </dev/null", in: dir)
+        #expect(result.status == 66, "\(result.stderr)")
+        #expect(result.stderr.contains("error[E013]: '\(name)' is a named pipe, not a regular file"), "\(result.stderr)")
+        Self.expectNoCrash(result)
+    }
+
     @Test func fileWithoutReadPermission() throws {
         let dir = URL(fileURLWithPath: "/tmp").appendingPathComponent("routine-perm-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)

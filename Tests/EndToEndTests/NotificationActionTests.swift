@@ -171,6 +171,45 @@ struct BarClickTests {
         #expect(json.stdout.contains(#""node":"run","#) && json.stdout.contains(#""status":"skipped""#), "\(json.stdout)")
     }
 
+    /// A middle click starts the studio on the bar's routine and history, which opens the
+    /// browser through `xdg-open` (here a stub that records its command line and that of the
+    /// studio, its parent): a one-time address, no token in either command line.
+    @Test func aMiddleClickOpensTheStudio() throws {
+        let f = try TodayCommandTests.prepared()
+        let bin = f.dir.appendingPathComponent("bin")
+        try FileManager.default.createDirectory(at: bin, withIntermediateDirectories: true)
+        let stub = bin.appendingPathComponent("xdg-open").path
+        try """
+        #!/bin/sh
+        tr '\\0' '\\n' < /proc/$PPID/cmdline > "$0.studio"
+        echo $PPID > "$0.pid"
+        tr '\\0' '\\n' < /proc/$$/cmdline > "$0.tmp" && mv "$0.tmp" "$0.cmdline"
+
+        """.write(toFile: stub, atomically: true, encoding: .utf8)
+        chmod(stub, 0o755)
+        let token = "0123456789abcdef0123456789abcdef"
+        let environment = ["PATH": bin.path + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"), "ROUTINE_STUDIO_TOKEN": token]
+        let clicked = try execute(
+            ["today", f.file, "--date", "2026-11-25", "--history", f.history, "--click", "middle"], environment: environment)
+        #expect(clicked.status == 0 && clicked.stdout.isEmpty, "\(clicked.stderr)")
+        var opened: String?
+        for _ in 0..<400 where opened == nil {
+            opened = try? String(contentsOfFile: stub + ".cmdline", encoding: .utf8)
+            if opened == nil { usleep(50_000) }
+        }
+        let studioLine = (try? String(contentsOfFile: stub + ".studio", encoding: .utf8)) ?? ""
+        if let pid = Int32(((try? String(contentsOfFile: stub + ".pid", encoding: .utf8)) ?? "").trimmingCharacters(in: .whitespacesAndNewlines)),
+            studioLine.contains("studio")
+        {
+            kill(pid, SIGTERM)
+        }
+        let line = try #require(opened, "xdg-open was not run")
+        let address = try #require(line.split(separator: "\n").last.map(String.init))
+        #expect(address.hasPrefix("http://127.0.0.1:") && address.contains("/?code="), "\(line)")
+        #expect(!line.contains(token) && !studioLine.contains(token))
+        #expect(studioLine.split(separator: "\n").map(String.init).suffix(4) == [f.file, "--open", "--history", f.history], "\(studioLine)")
+    }
+
     @Test func aClickWithNothingDueIsRefused() throws {
         let dir = try temporaryDirectory()
         try "routine \"Sat\"\nhabit a \"A\" on sat\n".write(to: dir.appendingPathComponent("s.rt"), atomically: true, encoding: .utf8)
@@ -180,11 +219,7 @@ struct BarClickTests {
 
     /// A fake bar named `waybar` that counts SIGRTMIN+8: `done` with ROUTINE_BAR_SIGNAL=8 sends
     /// it, and without the variable nothing is sent.
-    @Test(
-        .disabled(
-            "the fake bar started through Foundation's Process never runs its RTMIN+8 trap, though the same bar started from a shell does: to be found"
-        )) func aLogSignalsTheBar() throws
-    {
+    @Test func aLogSignalsTheBar() throws {
         let dir = try temporaryDirectory()
         try "routine \"Sig\"\nhabit a \"A\"\nhabit b \"B\"\n".write(to: dir.appendingPathComponent("s.rt"), atomically: true, encoding: .utf8)
         let hits = dir.appendingPathComponent("hits").path
@@ -192,10 +227,12 @@ struct BarClickTests {
         try "#!/bin/bash\ntrap 'echo hit >> \"\(hits)\"' RTMIN+8\necho ready > \"\(hits).ready\"\nfor i in $(seq 1200); do sleep 0.1; done\n"
             .write(toFile: bar, atomically: true, encoding: .utf8)
         chmod(bar, 0o755)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: bar)
-        try process.run()
-        defer { process.terminate() }
+        let pid = try #require(Self.startWithDefaultSignals(bar))
+        defer {
+            kill(pid, SIGKILL)
+            var status: Int32 = 0
+            waitpid(pid, &status, 0)
+        }
         for _ in 0..<600 where !FileManager.default.fileExists(atPath: hits + ".ready") { usleep(50_000) }
         let count = { ((try? String(contentsOfFile: hits, encoding: .utf8)) ?? "").split(separator: "\n").count }
         #expect(try execute(["done", "s.rt", "a", "--history", "h.sqlite"], in: dir).status == 0)
@@ -203,5 +240,29 @@ struct BarClickTests {
         #expect(try execute(["done", "s.rt", "b", "--history", "h.sqlite"], environment: ["ROUTINE_BAR_SIGNAL": "8"], in: dir).status == 0)
         for _ in 0..<600 where count() == 0 { usleep(50_000) }
         #expect(count() >= 1)
+    }
+
+    /// Starts `program` as a session starts a bar: no signal blocked, each handled by default.
+    /// A test runs on a worker thread that blocks the real-time signals, and a child started
+    /// from it (through `Process` too) inherits that mask: its trap would never run.
+    static func startWithDefaultSignals(_ program: String) -> pid_t? {
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var none = sigset_t()
+        sigemptyset(&none)
+        var all = sigset_t()
+        sigfillset(&all)
+        posix_spawnattr_setsigmask(&attributes, &none)
+        posix_spawnattr_setsigdefault(&attributes, &all)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        for fd: Int32 in [0, 1, 2] { posix_spawn_file_actions_addopen(&actions, fd, "/dev/null", fd == 0 ? O_RDONLY : O_WRONLY, 0) }
+        var argv: [UnsafeMutablePointer<CChar>?] = [strdup(program), nil]
+        defer { free(argv[0]) }
+        var pid = pid_t()
+        return posix_spawn(&pid, program, &actions, &attributes, &argv, environ) == 0 ? pid : nil
     }
 }

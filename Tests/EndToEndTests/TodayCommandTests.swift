@@ -91,6 +91,42 @@ struct TodayCommandTests {
         #expect(byNode["gym"]?["title"] as? String == "<b>Gym</b> & \"more\" \u{1B}[31m")
     }
 
+    /// A limit shows with its bound, as a goal shows with its amount: before it is logged and
+    /// after, in the table and in the JSON.
+    @Test func anAtMostTargetIsShownWithItsBound() throws {
+        let f = try DoneCommandTests.Fixture()
+        try
+            "routine \"Limits\"\nhabit coffee \"Coffee\" target at most 2 cups -> water\nhabit water \"Water\" target 8 glasses -> tea\nhabit tea \"Tea\" target at most 1\n"
+            .write(toFile: f.file, atomically: true, encoding: .utf8)
+        #expect(try f.routine(["done", "FILE", "coffee", "1", "--date", "2026-11-25"]).status == 0)
+        // The time of the log is now's: shown as HH:MM.
+        func timeless(_ text: String) -> String { text.replacingOccurrences(of: #"\d\d:\d\d"#, with: "HH:MM", options: .regularExpression) }
+        let table = try f.routine(["today", "FILE", "--date", "2026-11-25"])
+        #expect(table.status == 0, "\(table.stderr)")
+        #expect(
+            timeless(table.stdout) == """
+                Limits · Wednesday 2026-11-25 · 1 of 3 done
+                  done  Coffee  1 of ≤ 2 cups · HH:MM (logged)
+                  due   Water   target 8 glasses
+                  due   Tea     target ≤ 1
+
+                """)
+        let json = try f.routine(["today", "FILE", "--date", "2026-11-25", "--json"])
+        #expect(json.status == 0, "\(json.stderr)")
+        let habits = try #require(
+            ((try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])?["routines"] as? [[String: Any]])?.first?["habits"]
+                as? [[String: Any]])
+        let text = try habits.map {
+            timeless(String(decoding: try JSONSerialization.data(withJSONObject: $0, options: [.sortedKeys]), as: UTF8.self))
+        }
+        #expect(
+            text == [
+                #"{"at":"HH:MM","atMost":true,"by":"log","node":"coffee","status":"done","target":2,"title":"Coffee","unit":"cups","value":1}"#,
+                #"{"node":"water","status":"due","target":8,"title":"Water","unit":"glasses"}"#,
+                #"{"atMost":true,"node":"tea","status":"due","target":1,"title":"Tea"}"#,
+            ])
+    }
+
     @Test func markupInTitlesIsEscapedForTheBars() throws {
         let f = try DoneCommandTests.Fixture()
         try "routine \"<i>Bars</i>\"\nhabit gym \"<b>Gym</b> & 'more' \\u{1B}[31m\"\n".write(toFile: f.file, atomically: true, encoding: .utf8)

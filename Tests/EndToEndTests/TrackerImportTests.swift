@@ -7,20 +7,63 @@ import Testing
 /// and reason, and nothing written.
 @Suite(.serialized)
 struct TrackerImportTests {
-    /// Loop's tables at schema version 22; version 25 adds the notes of a repetition.
-    static func loopSchema(version: Int) -> String {
-        """
+    /// The changes Loop Habit Tracker's migrations (its `migrations/NN.sql`) make to the tables
+    /// of a new database, which it creates at version 8 and migrates one version at a time:
+    /// by version, the schema statements only (the data fixes it also runs change no column).
+    static let loopMigrations: [Int: String] = [
+        9: """
         CREATE TABLE Habits (id INTEGER PRIMARY KEY AUTOINCREMENT, archived INTEGER, color INTEGER, description TEXT,
             freq_den INTEGER, freq_num INTEGER, highlight INTEGER, name TEXT, position INTEGER, reminder_hour INTEGER,
-            reminder_min INTEGER, reminder_days INTEGER NOT NULL DEFAULT 127, type INTEGER NOT NULL DEFAULT 0,
-            target_type INTEGER NOT NULL DEFAULT 0, target_value REAL NOT NULL DEFAULT 0, unit TEXT NOT NULL DEFAULT "",
-            question TEXT, uuid TEXT);
-        CREATE TABLE Repetitions (id INTEGER PRIMARY KEY AUTOINCREMENT, habit INTEGER NOT NULL REFERENCES Habits(id),
-            timestamp INTEGER NOT NULL, value INTEGER NOT NULL\(version >= 25 ? ", notes TEXT" : ""));
-        CREATE UNIQUE INDEX idx_repetitions_habit_timestamp ON Repetitions (habit, timestamp);
-        PRAGMA user_version = \(version);
-        """
+            reminder_min INTEGER);
+        CREATE TABLE Checkmarks (id INTEGER PRIMARY KEY AUTOINCREMENT, habit INTEGER REFERENCES habits(id), timestamp INTEGER, value INTEGER);
+        CREATE TABLE Repetitions (id INTEGER PRIMARY KEY AUTOINCREMENT, habit INTEGER REFERENCES habits(id), timestamp INTEGER);
+        CREATE TABLE Streak (id INTEGER PRIMARY KEY AUTOINCREMENT, end INTEGER, habit INTEGER REFERENCES habits(id), length INTEGER, start INTEGER);
+        CREATE TABLE Score (id INTEGER PRIMARY KEY AUTOINCREMENT, habit INTEGER REFERENCES habits(id), score INTEGER, timestamp INTEGER);
+        """,
+        11: "ALTER TABLE Habits ADD COLUMN reminder_days INTEGER NOT NULL DEFAULT 127;",
+        13: """
+        CREATE INDEX idx_score_habit_timestamp ON Score(habit, timestamp);
+        CREATE INDEX idx_checkmark_habit_timestamp ON Checkmarks(habit, timestamp);
+        CREATE INDEX idx_repetitions_habit_timestamp ON Repetitions(habit, timestamp);
+        CREATE INDEX idx_streak_habit_end ON Streak(habit, end);
+        """,
+        16: "ALTER TABLE Habits ADD COLUMN type INTEGER NOT NULL DEFAULT 0; ALTER TABLE Repetitions ADD COLUMN value INTEGER NOT NULL DEFAULT 2;",
+        17: """
+        DROP TABLE Score;
+        CREATE TABLE Score (id INTEGER PRIMARY KEY AUTOINCREMENT, habit INTEGER REFERENCES habits(id), score REAL, timestamp INTEGER);
+        CREATE INDEX idx_score_habit_timestamp ON Score(habit, timestamp);
+        """,
+        18: """
+        ALTER TABLE Habits ADD COLUMN target_type INTEGER NOT NULL DEFAULT 0;
+        ALTER TABLE Habits ADD COLUMN target_value REAL NOT NULL DEFAULT 0;
+        ALTER TABLE Habits ADD COLUMN unit TEXT NOT NULL DEFAULT '';
+        """,
+        19: "CREATE TABLE Events (id INTEGER PRIMARY KEY AUTOINCREMENT, timestamp INTEGER, message TEXT, server_id INTEGER);",
+        20: "DROP TABLE Checkmarks; DROP TABLE Streak; DROP TABLE Score;",
+        22: """
+        ALTER TABLE Repetitions RENAME TO RepetitionsBak;
+        CREATE TABLE Repetitions (id INTEGER PRIMARY KEY AUTOINCREMENT, habit INTEGER NOT NULL REFERENCES habits(id),
+            timestamp INTEGER NOT NULL, value INTEGER NOT NULL);
+        DROP INDEX IF EXISTS idx_repetitions_habit_timestamp;
+        CREATE UNIQUE INDEX idx_repetitions_habit_timestamp ON Repetitions(habit, timestamp);
+        INSERT INTO Repetitions SELECT * FROM RepetitionsBak;
+        DROP TABLE RepetitionsBak;
+        PRAGMA foreign_keys = ON;
+        """,
+        // The question, which was the description until then, moves to a column of its own.
+        23: "ALTER TABLE Habits ADD COLUMN question TEXT; UPDATE Habits SET question = description; UPDATE Habits SET description = '';",
+        24: "ALTER TABLE Habits ADD COLUMN uuid TEXT; UPDATE Habits SET uuid = lower(hex(randomblob(16) || id));",
+        25: "ALTER TABLE Repetitions ADD COLUMN notes TEXT;",
+    ]
+
+    /// Loop's migrations from after `from` through `to`, each setting its version as Loop does.
+    static func loopMigrations(from: Int = 8, to version: Int) -> String {
+        guard version > from else { return "" }
+        return (from + 1...version).map { (loopMigrations[$0] ?? "") + "\nPRAGMA user_version = \($0);\n" }.joined()
     }
+
+    /// A new Loop database at `version`: its tables as the app's migrations leave them.
+    static func loopSchema(version: Int) -> String { loopMigrations(to: version) }
 
     /// Milliseconds at UTC midnight of `date`, as Loop stores a day.
     static func ms(_ date: String) -> Int64 {
@@ -32,17 +75,19 @@ struct TrackerImportTests {
         return Int64(calendar.date(from: components)!.timeIntervalSince1970) * 1000
     }
 
-    /// Five habits: a 3-a-week one with a description, a numeric "at most 2 cups", a daily one
-    /// whose note is its question, an archived one, and one every other day.
+    /// Five habits: a 3-a-week one, a numeric "at most 2 cups", a daily one, an archived one,
+    /// and one every other day; their days. Recorded as a version 22 database holds them (the
+    /// question in `description`), then migrated to `version`: from 23 on the question has its
+    /// column, and the exercise a description of its own; at 25 a day has a note.
     static func loopBackup(version: Int) -> String {
-        var sql = loopSchema(version: version) + "\n"
+        var sql = loopMigrations(to: 22)
         sql += """
-            INSERT INTO Habits (id, archived, description, freq_den, freq_num, name, position, type, target_type, target_value, unit, question)
-            VALUES (1, 0, 'Stretch first', 7, 3, 'Exercise', 0, 0, 0, 0, '', 'Did you exercise today?'),
-                   (2, 0, '', 1, 1, 'Coffee', 1, 1, 1, 2, 'cups', 'How many cups?'),
-                   (3, 0, '', 1, 1, 'Meditate', 2, 0, 0, 0, '', 'Did you meditate today?'),
-                   (4, 1, '', 1, 1, 'Old', 3, 0, 0, 0, '', ''),
-                   (5, 0, '', 2, 1, 'Read', 4, 0, 0, 0, '', '');
+            INSERT INTO Habits (id, archived, description, freq_den, freq_num, name, position, type, target_type, target_value, unit)
+            VALUES (1, 0, 'Did you exercise today?', 7, 3, 'Exercise', 0, 0, 0, 0, ''),
+                   (2, 0, 'How many cups?', 1, 1, 'Coffee', 1, 1, 1, 2, 'cups'),
+                   (3, 0, 'Did you meditate today?', 1, 1, 'Meditate', 2, 0, 0, 0, ''),
+                   (4, 1, '', 1, 1, 'Old', 3, 0, 0, 0, ''),
+                   (5, 0, '', 2, 1, 'Read', 4, 0, 0, 0, '');
 
             """
         let rows: [(Int, String, Int)] = [
@@ -51,10 +96,11 @@ struct TrackerImportTests {
             (2, "2024-03-01", 1000), (2, "2024-03-02", 3000), (2, "2024-03-03", 2000), (4, "2024-03-01", 2), (5, "2024-03-01", 2),
         ]
         for (habit, date, value) in rows {
-            let note = version >= 25 ? (habit == 3 && date == "2024-03-01" ? ", 'calm'" : ", NULL") : ""
-            sql +=
-                "INSERT INTO Repetitions (habit, timestamp, value\(version >= 25 ? ", notes" : "")) VALUES (\(habit), \(ms(date)), \(value)\(note));\n"
+            sql += "INSERT INTO Repetitions (habit, timestamp, value) VALUES (\(habit), \(ms(date)), \(value));\n"
         }
+        sql += loopMigrations(from: 22, to: version)
+        if version >= 23 { sql += "UPDATE Habits SET description = 'Stretch first' WHERE id = 1;\n" }
+        if version >= 25 { sql += "UPDATE Repetitions SET notes = 'calm' WHERE habit = 3 AND timestamp = \(ms("2024-03-01"));\n" }
         return sql
     }
 
@@ -75,7 +121,7 @@ struct TrackerImportTests {
     static let expectedSummary =
         "4 habits, 11 days; 1 unknown day left out; 1 day only implied by a frequency left out; 1 archived habit left out (--archived imports them)"
 
-    @Test(arguments: [22, 25])
+    @Test(arguments: 22...25)
     func aLoopBackupBecomesARoutineAndItsDays(_ version: Int) throws {
         let dir = try temporaryDirectory()
         let history = dir.appendingPathComponent("h.sqlite").path
@@ -88,7 +134,7 @@ struct TrackerImportTests {
         let text = try String(contentsOf: dir.appendingPathComponent("habits.rt"), encoding: .utf8)
         for line in [
             "routine \"habits\"\n", "start -> exercise, coffee, meditate, read\n",
-            "habit exercise \"Exercise\" 3 per week\n  note \"Stretch first\"\n",
+            "habit exercise \"Exercise\" 3 per week\n  note \"\(version >= 23 ? "Stretch first" : "Did you exercise today?")\"\n",
             "habit coffee \"Coffee\" target at most 2 cups\n  note \"How many cups?\"\n",
             "habit meditate \"Meditate\"\n  note \"Did you meditate today?\"\n",
             "habit read \"Read\" 4 per week\n",
@@ -373,6 +419,36 @@ struct TrackerImportTests {
             result.status == 1 && result.stderr.contains("error[E032]: 'morning.rt' holds the routine 'Morning', not 'morning'"), "\(result.stderr)")
         #expect(try String(contentsOf: dir.appendingPathComponent("morning.rt"), encoding: .utf8) == morning)
         #expect(try execute(["history", "export", "--history", history]).stdout == "")
+    }
+
+    /// A day the history already holds for a habit (logged by hand, done or skipped, or by a
+    /// run) gains nothing from an import: it is counted as already recorded and kept as it was.
+    @Test func aDayAlreadyLoggedByHandIsNotDoubled() throws {
+        let dir = try temporaryDirectory()
+        let folder = dir.appendingPathComponent("harsh")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try Data("Meditated: 1\nGymmed: 1\n".utf8).write(to: folder.appendingPathComponent("habits"))
+        try Data("2024-03-01 : Meditated : y\n".utf8).write(to: folder.appendingPathComponent("log"))
+        let history = dir.appendingPathComponent("h.sqlite").path
+        let first = try importing(["--from", "harsh", folder.path, "--routine", "me.rt"], in: dir, history: history)
+        #expect(first.status == 0, "\(first.stderr)")
+        for log in [["meditated", "--date", "2024-03-02"], ["gymmed", "--skip", "--date", "2024-03-02"]] {
+            let done = try execute(["done", "me.rt"] + log + ["--history", history], in: dir)
+            #expect(done.status == 0, "\(done.stderr)")
+        }
+        let before = try execute(["history", "export", "--history", history]).stdout
+        #expect(before.split(separator: "\n").count == 3)
+        try Data("2024-03-01 : Meditated : y\n2024-03-02 : Meditated : y\n2024-03-02 : Gymmed : y\n2024-03-03 : Gymmed : y\n".utf8)
+            .write(to: folder.appendingPathComponent("log"))
+        let again = try importing(["--from", "harsh", folder.path, "--routine", "me.rt"], in: dir, history: history)
+        #expect(again.status == 0, "\(again.stderr)")
+        #expect(again.stderr.contains("imported 1 day into") && again.stderr.contains("; 1 was already there\n"), "\(again.stderr)")
+        #expect(again.stderr.contains("2 habits, 4 days; 2 days already recorded left as they were\n"), "\(again.stderr)")
+        let after = try execute(["history", "export", "--history", history]).stdout
+        #expect(after.split(separator: "\n").count == 4, "\(after)")
+        #expect(after.split(separator: "\n").filter { $0.contains(#""date":"2024-03-02""#) }.count == 2, "\(after)")
+        #expect(after.contains(#""date":"2024-03-03""#))
+        #expect(after.split(separator: "\n").filter { $0.contains(#""result":"skipped""#) }.count == 1, "the skip by hand stays")
     }
 
     /// A 1 GiB log (a few lines, then a hole of NULs with no line end) is read as a stream:

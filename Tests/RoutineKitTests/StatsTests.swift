@@ -277,6 +277,24 @@ struct StatsTests {
         try assertGolden(StatsJSON.encode(mood).text + "\n", testsDirectory.appendingPathComponent("Fixtures/stats/question.json"))
     }
 
+    /// Within the budget every question's table is the one `--question` gives; past it the
+    /// habits are left out and said to be, and the answers' figures stay.
+    @Test(arguments: [(QuestionStats.habitsBudget, false), (0, true)])
+    func theHabitsTablesOfAllQuestionsShareABudget(_ budget: Int, _ leftOut: Bool) throws {
+        let report = Self.report(Self.threeWeeks, until: 18)
+        let mood = Self.routine.indexByID()["mood"]!
+        let alone = QuestionStats(mood, in: report)
+        let all = QuestionStats.all(in: report, budget: budget)
+        let shared = try #require(all.first { $0.index == mood })
+        #expect(all.map(\.index) == report.questions)
+        #expect(shared.habitsLeftOut == leftOut)
+        #expect(shared.habits.map(\.id) == (leftOut ? [] : alone.habits.map(\.id)))
+        #expect(shared.habits.map(\.with) == (leftOut ? [] : alone.habits.map(\.with)))
+        #expect(shared.options.map(\.chosen) == alone.options.map(\.chosen))
+        #expect(StatsJSON.encode(shared).text.contains(#""habitsLeftOut":true"#) == leftOut)
+        #expect(leftOut || StatsJSON.encode(shared).text == StatsJSON.encode(alone).text)
+    }
+
     /// Three weeks of a fixed history, "today" fixed: the table and both calendars.
     @Test(arguments: [("characters", HeatMap.Palette.characters), ("colors256", .colors256), ("truecolor", .trueColor)])
     func goldenTableAndCalendars(_ name: String, _ palette: HeatMap.Palette) throws {

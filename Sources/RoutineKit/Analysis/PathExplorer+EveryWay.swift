@@ -110,56 +110,87 @@ extension PathExplorer {
     /// ``RoutineRun/agendaTargets`` gives it): the future of a run stopped there. Explored
     /// like ``summarize()``, memoized by agenda: what follows an agenda depends on nothing else.
     public func ways(from agenda: [Target]) throws(TooComplex) -> WaysFromAgenda {
-        var memo: [[Target]: WaysFromAgenda] = [:]
+        var memo = WaysMemo()
         return try ways(from: agenda, memo: &memo)
     }
 
-    /// The same, with `memo` kept between calls: for each agenda at a question, the nodes
-    /// every way and some way from it runs, the question included. The stops of many runs
-    /// share most of what lies after them.
-    public func ways(from agenda: [Target], memo: inout [[Target]: WaysFromAgenda]) throws(TooComplex) -> WaysFromAgenda {
+    /// For each agenda at a question, the nodes every way and some way from it runs (the
+    /// question included) as sorted arrays, and the merging work they took: kept between
+    /// calls, as the stops of many runs share most of what lies after them.
+    public struct WaysMemo: Sendable {
+        var known: [[Target]: (every: [Int32], some: [Int32])] = [:]
+        var merged = 0
+        public init() {}
+    }
+
+    /// The same, with `memo` kept between calls. Merged as sorted arrays, like
+    /// ``nodesOnEveryWay()``, with the merging counted in the budget: sets per agenda grew with
+    /// the square of a wide routine.
+    public func ways(from agenda: [Target], memo: inout WaysMemo) throws(TooComplex) -> WaysFromAgenda {
         struct Frame {
             var key: [Target]
             var question: Int
             var option = 0
-            var every: Set<Int>?
-            var some: Set<Int> = []
+            var every: [Int32]?
+            var some: [Int32] = []
+        }
+        func charge(_ items: Int) throws(TooComplex) {
+            memo.merged += items
+            if work + memo.merged > budget { throw TooComplex(states: memo.known.count) }
         }
         let root = try segment(from: agenda, answer: nil)
         var result = WaysFromAgenda(every: Set(root.nodes), some: Set(root.nodes))
         guard let firstQuestion = root.question else { return result }
-        if let known = memo[root.key] {
-            result.every.formUnion(known.every)
-            result.some.formUnion(known.some)
-            return result
-        }
-        var stack = [Frame(key: root.key, question: firstQuestion)]
+        var stack = memo.known[root.key] == nil ? [Frame(key: root.key, question: firstQuestion)] : []
         while let top = stack.last {
             if top.option == routine.optionCount(of: top.question) {
-                memo[top.key] = WaysFromAgenda(every: (top.every ?? []).union([top.question]), some: top.some.union([top.question]))
+                let question = [Int32(top.question)]
+                let done = (every: Self.union(top.every ?? [], question), some: Self.union(top.some, question))
+                try charge(done.every.count + done.some.count)
+                memo.known[top.key] = done
                 stack.removeLast()
                 continue
             }
             let next: Segment
-            do { next = try segment(from: top.key, answer: (top.question, top.option)) } catch { throw TooComplex(states: memo.count) }
-            var every = Set(next.nodes)
+            do { next = try segment(from: top.key, answer: (top.question, top.option)) } catch { throw TooComplex(states: memo.known.count) }
+            var every = Self.sortedWithoutRepeats(next.nodes)
             var some = every
             if let question = next.question {
-                guard let known = memo[next.key] else {
+                guard let known = memo.known[next.key] else {
                     stack.append(Frame(key: next.key, question: question))
                     continue
                 }
-                every.formUnion(known.every)
-                some.formUnion(known.some)
+                try charge(2 * every.count + known.every.count + known.some.count)
+                every = Self.union(every, known.every)
+                some = Self.union(some, known.some)
             }
             let last = stack.count - 1
-            stack[last].every = stack[last].every.map { $0.intersection(every) } ?? every
-            stack[last].some.formUnion(some)
+            if let sofar = stack[last].every {
+                try charge(sofar.count + every.count)
+                stack[last].every = Self.intersection(sofar, every)
+            } else {
+                stack[last].every = every
+            }
+            try charge(stack[last].some.count + some.count)
+            stack[last].some = Self.union(stack[last].some, some)
             stack[last].option += 1
         }
-        let below = memo[root.key]!
-        result.every.formUnion(below.every)
-        result.some.formUnion(below.some)
+        let below = memo.known[root.key]!
+        for node in below.every { result.every.insert(Int(node)) }
+        for node in below.some { result.some.insert(Int(node)) }
         return result
+    }
+
+    /// `nodes` as a sorted array without repeats.
+    static func sortedWithoutRepeats(_ nodes: [Int]) -> [Int32] {
+        var sorted = nodes.map { Int32($0) }
+        sorted.sort()
+        var kept = 0
+        for k in sorted.indices where k == 0 || sorted[k] != sorted[kept - 1] {
+            sorted[kept] = sorted[k]
+            kept += 1
+        }
+        sorted.removeLast(sorted.count - kept)
+        return sorted
     }
 }

@@ -57,6 +57,11 @@ extension Diagnostic {
         Diagnostic(.notRegularFile, "'\(path)' is \(kind), not a regular file; the studio waits for a routine file there", at: nil)
     }
 
+    /// E013 for a file named on the command line: a named pipe or a socket, which would never end or never open.
+    public static func notRegularInput(_ path: String, kind: String) -> Diagnostic {
+        Diagnostic(.notRegularFile, "'\(path)' is \(kind), not a regular file", at: nil)
+    }
+
     public static func layoutTooSlow(_ name: String, seconds: Int) -> Diagnostic {
         Diagnostic(.layoutTooSlow, "'\(name)' is too large to draw within \(seconds) s: it is shown without its drawing", at: nil)
     }

@@ -9,36 +9,47 @@ public enum InputReader {
     /// The name standard input has in diagnostics.
     public static let standardInputName = "<stdin>"
 
-    /// Reads `path`, or standard input for `-`.
+    /// Reads `path`, or standard input for `-`, never waiting to open it: a named pipe or a
+    /// socket named on the command line (which would wait for a writer forever) is refused
+    /// with what it is; a device is read up to the size bound.
     /// `bytes`, when given, are the path as the command line gave it: a name that is not
     /// UTF-8 is opened by its own bytes, which `path` (decoded) no longer holds.
     public static func read(_ path: String, bytes: [CChar]? = nil) -> Result<SourceFile, Diagnostic> {
         if path == "-" {
             return readAll(fd: 0, shownAs: standardInputName).map { SourceFile(name: standardInputName, bytes: $0) }
         }
-        let fd = bytes.map { open($0, O_RDONLY | O_CLOEXEC) } ?? open(path, O_RDONLY | O_CLOEXEC)
-        return read(fd, path, regularOnly: false)
+        let fd = bytes.map { open($0, nonBlocking) } ?? open(path, nonBlocking)
+        return read(fd, path, refused: { $0 == S_IFIFO || $0 == S_IFSOCK }, waits: false)
     }
 
     /// Reads `path` only if it is a regular file, never waiting to open it: a named pipe or a
-    /// device in its place (which would block, or never end) is refused with what it is.
+    /// device in its place (which would block, or never end) is refused with what it is, in
+    /// the words of a studio that waits for a routine file there.
     public static func readRegularFile(_ path: String) -> Result<SourceFile, Diagnostic> {
-        // Opening a pipe for reading waits for a writer, unless it does not block.
-        read(open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC), path, regularOnly: true)
+        read(open(path, nonBlocking), path, refused: { $0 != S_IFREG }, waits: true)
     }
 
-    private static func read(_ fd: Int32, _ path: String, regularOnly: Bool) -> Result<SourceFile, Diagnostic> {
+    /// Opening a pipe for reading waits for a writer, unless it does not block.
+    private static let nonBlocking = O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC
+
+    private static func read(_ fd: Int32, _ path: String, refused: (mode_t) -> Bool, waits: Bool) -> Result<SourceFile, Diagnostic> {
+        func refuse(_ kind: String) -> Result<SourceFile, Diagnostic> {
+            .failure(waits ? .notRegularFile(path, kind: kind) : .notRegularInput(path, kind: kind))
+        }
         guard fd >= 0 else {
             let failure = errno
             // A socket cannot be opened at all (ENXIO): say what it is, as for any other.
-            if regularOnly, let kind = kind(of: path) { return .failure(.notRegularFile(path, kind: kind)) }
+            var info = stat()
+            if stat(path, &info) == 0, refused(info.st_mode & S_IFMT), let kind = kind(info) { return refuse(kind) }
             return .failure(.unreadable(path, reason: describe(failure)))
         }
         defer { close(fd) }
         var info = stat()
         guard fstat(fd, &info) == 0 else { return .failure(.unreadable(path, reason: describe(errno))) }
         if (info.st_mode & S_IFMT) == S_IFDIR { return .failure(.unreadable(path, reason: "it is a directory")) }
-        if regularOnly, let kind = kind(info) { return .failure(.notRegularFile(path, kind: kind)) }
+        if refused(info.st_mode & S_IFMT), let kind = kind(info) { return refuse(kind) }
+        // A device still read (a terminal, /dev/zero) is read as blocking reads it.
+        if (info.st_mode & S_IFMT) != S_IFREG { _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK) }
         if Int(info.st_size) > SourceFile.maximumSize { return .failure(.tooLarge(path, size: Int(info.st_size))) }
         return readAll(fd: fd, shownAs: path, sizeHint: Int(info.st_size)).map { SourceFile(name: path, bytes: $0) }
     }
@@ -54,11 +65,6 @@ public enum InputReader {
         case S_IFDIR: "a directory"
         default: "a special file"
         }
-    }
-
-    private static func kind(of path: String) -> String? {
-        var info = stat()
-        return stat(path, &info) == 0 ? kind(info) : nil
     }
 
     private static func readAll(fd: Int32, shownAs name: String, sizeHint: Int = 0) -> Result<[UInt8], Diagnostic> {

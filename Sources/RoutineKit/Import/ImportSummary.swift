@@ -1,9 +1,11 @@
 /// What an import of another tracker's history did, and what it left out, for its last line.
 public struct ImportSummary: Sendable, Equatable {
     public var habits = 0
-    /// Days logged: done or skipped, added now or already there.
+    /// Days logged: done or skipped, added now, already there, or already recorded.
     public var days = 0
     public var added = 0
+    /// Days the history already held for the habit (a log or a run of its own), left as they were.
+    public var alreadyRecorded = 0
     public var unknownDays = 0
     public var impliedDays = 0
     public var notesLeftOut = 0
@@ -16,6 +18,9 @@ public struct ImportSummary: Sendable, Equatable {
     /// `4 habits, 1,204 days; 3 unknown days left out; 1 frequency approximated`.
     public var text: String {
         var parts = [Self.count(habits, "habit") + ", " + Self.count(days, "day")]
+        if alreadyRecorded > 0 {
+            parts.append(Self.count(alreadyRecorded, "day") + " already recorded left as " + (alreadyRecorded == 1 ? "it was" : "they were"))
+        }
         if unknownDays > 0 { parts.append(Self.count(unknownDays, "unknown day") + " left out") }
         if impliedDays > 0 { parts.append(Self.count(impliedDays, "day") + " only implied by a frequency left out") }
         if archivedLeftOut > 0 { parts.append(Self.count(archivedLeftOut, "archived habit") + " left out (--archived imports them)") }

@@ -12,6 +12,14 @@ public struct QuestionStats: Sendable {
     public var weeks: [CalendarDate]
     /// The habits the question can lead to, in declaration order.
     public var habits: [Habit]
+    /// Whether `habits` was left out to keep within `habitsBudget` (then it is empty).
+    public var habitsLeftOut = false
+
+    /// The work the habits tables of all the questions of one report may take together (a node
+    /// or arrow searched, a habit-day or option tallied): a routine of thousands of questions
+    /// each before thousands of habits would otherwise take minutes. Far above what a routine
+    /// of dozens of questions and habits over ten years takes.
+    public static let habitsBudget = 4_000_000
 
     /// Fewer due days than this on a side of a comparison, and it is only a hint.
     public static let fewDays = 10
@@ -55,6 +63,21 @@ public struct QuestionStats: Sendable {
     /// The figures of question `index` (one of `report.questions`) over the report's window;
     /// without `habits` when `withHabits` is false (the table needs only the answers).
     public init(_ index: Int, in report: StatsReport, withHabits: Bool = true) {
+        var unbounded = Int.max
+        self.init(index, in: report, graph: withHabits ? RoutineGraph(report.routine) : nil, budget: &unbounded)
+    }
+
+    /// Every question of `report`, in order, their habits tables taken from one `budget`: once
+    /// it is spent, the later questions have `habitsLeftOut`.
+    public static func all(in report: StatsReport, budget: Int = habitsBudget) -> [QuestionStats] {
+        let graph = RoutineGraph(report.routine)
+        var left = budget
+        return report.questions.map { QuestionStats($0, in: report, graph: graph, budget: &left) }
+    }
+
+    /// `graph` nil leaves the habits out; their table is made only if its work fits in `budget`,
+    /// which it then takes from.
+    private init(_ index: Int, in report: StatsReport, graph: RoutineGraph?, budget: inout Int) {
         let routine = report.routine
         self.index = index
         id = routine.id(of: index)
@@ -89,10 +112,23 @@ public struct QuestionStats: Sendable {
             options[k].weekly[(day - firstMonday) / 7] += 1
         }
         habits = []
-        guard withHabits else { return }
-        let graph = RoutineGraph(routine)
+        guard let graph else { return }
+        // The search, then the tally, each charged before it is done.
+        let search = graph.nodeCount + graph.targets.count
+        guard search <= budget else {
+            (habitsLeftOut, budget) = (true, 0)
+            return
+        }
+        budget -= search
         let after = graph.reachable(from: graph.successors(of: index).map(Int.init))
-        habits = report.habits.filter { after[$0.index] }.map { habit in
+        let reached = report.habits.filter { after[$0.index] }
+        let tally = reached.count * (days.count + optionCount)
+        guard tally <= budget else {
+            (habitsLeftOut, budget) = (true, 0)
+            return
+        }
+        budget -= tally
+        habits = reached.map { habit in
             var with = [Tally](repeating: Tally(), count: optionCount)
             var total = Tally()
             for (offset, day) in habit.days.enumerated() where offset < days.count {

@@ -26,7 +26,7 @@ public enum StatsJSON {
             days.write("]}")
             emit(days.text)
         }
-        emit("],\"questions\":" + JSONValue.array(report.questions.map { encode(QuestionStats($0, in: report)) }).text + ",\"days\":[")
+        emit("],\"questions\":" + JSONValue.array(QuestionStats.all(in: report).map(encode)).text + ",\"days\":[")
         if report.first <= report.until {
             for n in report.first.dayNumber...report.until.dayNumber {
                 let date = CalendarDate(dayNumber: n)
@@ -140,7 +140,7 @@ public enum StatsJSON {
         func window(_ w: QuestionStats.Window) -> JSONValue { .object([("all", .int(w.all)), ("last30", .int(w.last30)), ("last7", .int(w.last7))]) }
         func tally(_ t: QuestionStats.Tally) -> JSONValue { .object([("done", .int(t.done)), ("due", .int(t.due)), ("rate", number(t.rate))]) }
         let most = question.mostChosen
-        return .object([
+        var members: [(String, JSONValue)] = [
             ("id", .string(question.id)), ("prompt", .string(question.prompt)), ("answered", window(question.answered)),
             // `mostChosen` the first in the routine's order; `mostChosenAll` every one on a tie.
             ("mostChosen", most.map { .string(question.options[$0.options[0]].text) } ?? .null),
@@ -174,7 +174,9 @@ public enum StatsJSON {
                         ])
                     })
             ),
-        ])
+        ]
+        if question.habitsLeftOut { members.append(("habitsLeftOut", .bool(true))) }
+        return .object(members)
     }
 
     /// One row per habit and day: `date,habit,status,value,seconds`, handed to `emit` a row at a time.

@@ -39,7 +39,7 @@ public final class StopAnalyzer {
     private lazy var explorer = PathExplorer(routine)
     private var memo: [[Target]: StopOutcome] = [:]
     /// What the explorer learnt of the agendas after each stop, shared by the next ones.
-    private var ways: [[Target]: WaysFromAgenda] = [:]
+    private var ways = PathExplorer.WaysMemo()
     private var tooComplex = false
 
     public init(routine: Routine) {

@@ -47,9 +47,15 @@ extension DayOverview {
         if let target = routine.target(of: index) {
             members.append(("target", .number(target.amount)))
             if let unit = target.unit { members.append(("unit", .string(unit))) }
+            if target.atMost { members.append(("atMost", .bool(true))) }
         }
         return .object(members)
     }
+}
+
+extension TargetValue {
+    /// The target as a day's line shows it, its bound marked: `8 glasses`, `≤ 2 cups`.
+    public var dayText: String { (atMost ? "≤ " : "") + amountText + (unit.map { " " + $0 } ?? "") }
 }
 
 /// Several routines' days added up, for a status bar that shows them as one.

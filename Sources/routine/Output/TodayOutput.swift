@@ -37,12 +37,11 @@ enum TodayOutput {
         switch state {
         case .done(let by):
             let value = by.value.map {
-                NumberText.format($0)
-                    + (routine.target(of: node).map { " of " + NumberText.format($0.amount) + ($0.unit.map { " " + $0 } ?? "") } ?? "") + " · "
+                NumberText.format($0) + (routine.target(of: node).map { " of " + $0.dayText } ?? "") + " · "
             }
             return (value ?? "") + by.text
         case .skipped(let by): return by.text
-        case .pending: return routine.target(of: node).map { "target " + NumberText.format($0.amount) + ($0.unit.map { " " + $0 } ?? "") } ?? ""
+        case .pending: return routine.target(of: node).map { "target " + $0.dayText } ?? ""
         case .maybe: return "depends on answers not given yet"
         case .notDue(.notScheduled): return "its days are " + (routine.days(of: node)?.words.joined(separator: " ") ?? "")
         case .notDue(.quotaMet): return "this week's quota is met (\(routine.perWeek(of: node) ?? 0) per week)"

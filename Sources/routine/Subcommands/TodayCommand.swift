@@ -127,7 +127,7 @@ struct TodayCommand: ParsableCommand {
         let path = state.loaded[next.day].path
         guard pressed != .middle, case .habit(let node) = next.step else {
             // A question is answered in a run: the studio offers it.
-            return !StudioLauncher.open(path)
+            return !StudioLauncher.open(path, history: history.history)
         }
         if let refusal = try state.log(node, day: next.day, skip: pressed == .right, history: history) {
             report(refusal, colors: input.colorsOnStandardError)
@@ -175,14 +175,15 @@ struct TodayState {
 
 /// Starts `routine studio FILE --open` without waiting for it, for a bar's middle click: its
 /// output goes nowhere, so the bar that waits for the click's command does not wait for it.
+/// The studio shows the history the bar counts: `--history` is passed on when given.
 enum StudioLauncher {
-    static func open(_ path: String) -> Bool {
+    static func open(_ path: String, history: String?) -> Bool {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         for fd: Int32 in [0, 1, 2] { posix_spawn_file_actions_addopen(&actions, fd, "/dev/null", fd == 0 ? O_RDONLY : O_WRONLY, 0) }
         let program = RemindCommand.executablePath()
-        let words: [String] = [program, "studio", absolutePath(path), "--open"]
+        let words: [String] = [program, "studio", absolutePath(path), "--open"] + (history.map { ["--history", absolutePath($0)] } ?? [])
         var argv: [UnsafeMutablePointer<CChar>?] = words.map { strdup($0) } + [nil]
         defer { for pointer in argv { free(pointer) } }
         var pid = pid_t()

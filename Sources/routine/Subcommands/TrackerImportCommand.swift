@@ -113,7 +113,7 @@ struct TrackerImportCommand {
                     ? "wrote the routine '\(routineName)' to '\(output)'"
                     : "added \(plan.habitsAdded) habit\(plan.habitsAdded == 1 ? "" : "s") to '\(output)'")
         }
-        let already = summary.days - summary.added
+        let already = summary.days - summary.added - summary.alreadyRecorded
         lines.append(
             "imported \(summary.added) day\(summary.added == 1 ? "" : "s") into '\(store.path)'"
                 + (already > 0 ? "; \(already) \(already == 1 ? "was" : "were") already there" : ""))
