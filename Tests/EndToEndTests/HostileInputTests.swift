@@ -170,6 +170,18 @@ struct HostileInputTests {
         Self.expectNoCrash(result)
     }
 
+    /// A pipe that has a writer is read to its end, as a file: process substitution and
+    /// `/dev/stdin` work as in any Unix tool.
+    @Test(arguments: [
+        "$ROUTINE check <(cat routines/morning.rt)", "cat routines/morning.rt | $ROUTINE check /dev/stdin",
+        "$ROUTINE run <(cat routines/morning.rt) --no-history --answers <(printf \"\\n\\n5\\n\\n7\\n\")",
+    ])
+    func aPipeWithAWriterIsRead(_ script: String) throws {
+        let result = try shell("timeout 60 bash -c '\(script)'", in: packageRoot)
+        #expect(result.status == 0, "\(script): \(result.stderr)")
+        #expect(!result.stderr.contains("E013"), "\(result.stderr)")
+    }
+
     @Test func fileWithoutReadPermission() throws {
         let dir = URL(fileURLWithPath: "/tmp").appendingPathComponent("routine-perm-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)

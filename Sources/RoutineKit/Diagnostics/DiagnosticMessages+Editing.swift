@@ -57,7 +57,7 @@ extension Diagnostic {
         Diagnostic(.notRegularFile, "'\(path)' is \(kind), not a regular file; the studio waits for a routine file there", at: nil)
     }
 
-    /// E013 for a file named on the command line: a named pipe or a socket, which would never end or never open.
+    /// E013 for a file named on the command line: a named pipe with no writer, or a socket.
     public static func notRegularInput(_ path: String, kind: String) -> Diagnostic {
         Diagnostic(.notRegularFile, "'\(path)' is \(kind), not a regular file", at: nil)
     }

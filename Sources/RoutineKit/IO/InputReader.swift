@@ -9,9 +9,10 @@ public enum InputReader {
     /// The name standard input has in diagnostics.
     public static let standardInputName = "<stdin>"
 
-    /// Reads `path`, or standard input for `-`, never waiting to open it: a named pipe or a
-    /// socket named on the command line (which would wait for a writer forever) is refused
-    /// with what it is; a device is read up to the size bound.
+    /// Reads `path`, or standard input for `-`, never waiting to open it. A pipe with a
+    /// writer (`<(command)`, `/dev/stdin`) is read to its end; a named pipe with none, which
+    /// opening as a file would wait on forever, and a socket are refused with what they are;
+    /// a device is read up to the size bound.
     /// `bytes`, when given, are the path as the command line gave it: a name that is not
     /// UTF-8 is opened by its own bytes, which `path` (decoded) no longer holds.
     public static func read(_ path: String, bytes: [CChar]? = nil) -> Result<SourceFile, Diagnostic> {
@@ -19,7 +20,7 @@ public enum InputReader {
             return readAll(fd: 0, shownAs: standardInputName).map { SourceFile(name: standardInputName, bytes: $0) }
         }
         let fd = bytes.map { open($0, nonBlocking) } ?? open(path, nonBlocking)
-        return read(fd, path, refused: { $0 == S_IFIFO || $0 == S_IFSOCK }, waits: false)
+        return read(fd, path, refused: { $0 == S_IFSOCK }, waits: false)
     }
 
     /// Reads `path` only if it is a regular file, never waiting to open it: a named pipe or a
@@ -51,7 +52,10 @@ public enum InputReader {
         // A device still read (a terminal, /dev/zero) is read as blocking reads it.
         if (info.st_mode & S_IFMT) != S_IFREG { _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK) }
         if Int(info.st_size) > SourceFile.maximumSize { return .failure(.tooLarge(path, size: Int(info.st_size))) }
-        return readAll(fd: fd, shownAs: path, sizeHint: Int(info.st_size)).map { SourceFile(name: path, bytes: $0) }
+        let read = readAll(fd: fd, shownAs: path, sizeHint: Int(info.st_size))
+        // A pipe opened without waiting and read to an end at once had no writer.
+        if (info.st_mode & S_IFMT) == S_IFIFO, case .success(let bytes) = read, bytes.isEmpty, let kind = kind(info) { return refuse(kind) }
+        return read.map { SourceFile(name: path, bytes: $0) }
     }
 
     /// What a file that is not a regular file is ("a named pipe"); nil for a regular file.
