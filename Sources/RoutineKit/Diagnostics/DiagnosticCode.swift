@@ -132,7 +132,7 @@ public enum DiagnosticCode: String, Sendable, Codable, CaseIterable {
         case .unreadableTrackerExport: "a file to import from another tracker that is not one of its exports, or of a version not read"
         case .invalidTrackerRecord: "a row or line of another tracker's export that cannot be read, with its file, line and reason"
         case .importWouldReplace: "an import's routine file that already holds another routine, which import never replaces"
-        case .notRegularFile: "a routine or test file that is not a regular file: a named pipe with no writer, a socket, or a device the studio would serve"
+        case .notRegularFile: "a routine or test file that is not a regular file: a pipe with no writer, a socket, a device the studio would serve"
         case .unitPathNotUTF8: "a reminder for a path that is not valid UTF-8, which a systemd unit cannot name"
         case .unitOfAnotherRoutine: "a reminder unit of the same name that another routine installed (or that 'remind' did not write)"
         case .unitRefusedBySystemd: "a reminder unit that 'systemd-analyze verify' refuses, so none is installed"
