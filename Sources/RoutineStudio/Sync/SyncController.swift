@@ -51,7 +51,8 @@ struct SyncWatch: Service {
     var interval: Duration = .seconds(1)
 
     func run() async throws {
-        guard let path = document.historyPath else { return }
+        // A service that returns ends the whole group: without a history, it waits for the end.
+        guard let path = document.historyPath else { return try await gracefulShutdown() }
         try await cancelWhenGracefulShutdown {
             while !Task.isCancelled {
                 try? await Task.sleep(for: interval)
