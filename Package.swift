@@ -48,6 +48,7 @@ let package = Package(
                 "RoutineTerminal",
                 "RoutineLanguageServer",
                 "RoutineStudio",
+                "CSpawn",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

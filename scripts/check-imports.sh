@@ -11,7 +11,7 @@ declare -A allowed=(
     [RoutineHistory]="RoutineKit GRDB GRDBSQLite Foundation FoundationEssentials"
     [RoutineLanguageServer]="RoutineKit"
     [RoutineStudio]="RoutineKit RoutineHistory CSpawn Foundation FoundationEssentials Hummingbird HTTPTypes NIOCore Logging ServiceLifecycle"
-    [routine]="RoutineKit RoutineHistory RoutineTerminal RoutineLanguageServer RoutineStudio ArgumentParser Foundation"
+    [routine]="RoutineKit RoutineHistory RoutineTerminal RoutineLanguageServer RoutineStudio CSpawn ArgumentParser Foundation"
     [routine-gen]="RoutineKit"
     [page-assets]="Foundation"
 )

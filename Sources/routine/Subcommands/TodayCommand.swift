@@ -1,4 +1,5 @@
 import ArgumentParser
+import CSpawn
 import RoutineHistory
 import RoutineKit
 
@@ -173,21 +174,17 @@ struct TodayState {
     }
 }
 
-/// Starts `routine studio FILE --open` without waiting for it, for a bar's middle click: its
-/// output goes nowhere, so the bar that waits for the click's command does not wait for it.
+/// Starts `routine studio FILE --open` without waiting for it, for a bar's middle click: apart
+/// from the click's command (its own session, output nowhere, none of the bar's descriptors),
+/// so the bar that waits for the click's command does not wait for the studio.
 /// The studio shows the history the bar counts: `--history` is passed on when given.
 enum StudioLauncher {
     static func open(_ path: String, history: String?) -> Bool {
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        for fd: Int32 in [0, 1, 2] { posix_spawn_file_actions_addopen(&actions, fd, "/dev/null", fd == 0 ? O_RDONLY : O_WRONLY, 0) }
         let program = RemindCommand.executablePath()
         let words: [String] = [program, "studio", absolutePath(path), "--open"] + (history.map { ["--history", absolutePath($0)] } ?? [])
         var argv: [UnsafeMutablePointer<CChar>?] = words.map { strdup($0) } + [nil]
         defer { for pointer in argv { free(pointer) } }
-        var pid = pid_t()
-        guard posix_spawn(&pid, program, &actions, nil, &argv, environ) == 0 else {
+        guard routine_spawn_detached(program, &argv) > 0 else {
             StandardError.write(visible: "routine: error: cannot start the studio: \(String(cString: strerror(errno)))\n")
             return false
         }
