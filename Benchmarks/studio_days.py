@@ -4,6 +4,7 @@ selenium): GET /api/stats computed afresh and from the cache, `routine stats --j
 same history, the view interactive from a page load, and switching habit or year.
 Run by Benchmarks/studio.sh (ROUTINE is the release binary); prints Markdown table rows."""
 
+import json
 import os
 import shutil
 import statistics
@@ -62,7 +63,12 @@ def main():
             started = time.perf_counter()
             out = subprocess.run([ROUTINE, "stats", file, "--json"], env=env, capture_output=True, check=True).stdout
             command.append((time.perf_counter() - started) * 1000)
-        assert out == body, "GET /api/stats differs from routine stats --json"
+        # The studio leaves the questions' habits tables out (the page asks for one at a time).
+        whole = json.loads(out)
+        for question in whole["questions"]:
+            for key in ("habits", "habitsLeftOut", "habitsOmitted"):
+                question.pop(key, None)
+        assert whole == json.loads(body), "GET /api/stats differs from routine stats --json, less the questions' tables"
         row(f"GET /api/stats, computed (median, {size / 1e6:.1f} MB)", "≤ 80 ms", fresh)
         row("GET /api/stats, cached for the history's version (median)", "—", cached)
         row("`routine stats --json` on the same history (median, whole process)", "—", command)

@@ -1,4 +1,6 @@
 import Foundation
+import RoutineKit
+import TestSupport
 import Testing
 
 /// `routine stats` over a history written by real scripted runs of a small routine.
@@ -154,6 +156,43 @@ struct StatsCommandTests {
         #expect(quarter > 0)
         #expect(Double(whole) < Double(quarter) * 1.5, "25 years: \(quarter) KB; 100 years: \(whole) KB")
     }
+
+    /// A routine of 20,000 nodes from `routine-gen` (thousands of questions, each before
+    /// thousands of habits) with one run: `--json` once wrote 175 MB over minutes, a habits
+    /// table of megabytes for each question. Now each table holds its first rows and counts the
+    /// rest, and `--question` still lists a question's whole table. Killed after a generous
+    /// 120 s, which fails the test.
+    @Test func theJSONOfAHugeRoutineIsBounded() throws {
+        let dir = try temporaryDirectory()
+        let generator = BuiltBinary.url(of: "routine-gen").path
+        try #require(FileManager.default.isExecutableFile(atPath: generator), "routine-gen is built beside the tests")
+        let made = try shell(
+            "\"$GEN\" 20000 --seed 7 --out big && \"$ROUTINE\" run big.rt --date 2026-11-23 --history h.sqlite --answers big.answers >/dev/null",
+            environment: ["GEN": generator], in: dir)
+        try #require(made.status == 0, "\(made.stderr)")
+        let stats = try shell(
+            "timeout -s KILL 120 \"$ROUTINE\" stats big.rt --history h.sqlite --until 2026-11-25 --json >out.json; echo $?", in: dir)
+        #expect(stats.stdout == "0\n", "the status, 137 when killed: \(stats.stderr)")
+        let bytes = try Data(contentsOf: dir.appendingPathComponent("out.json"))
+        #expect(bytes.count < Self.hugeJSONBound, "\(bytes.count) bytes")
+        let object = try #require(try JSONSerialization.jsonObject(with: bytes) as? [String: Any])
+        let questions = try #require(object["questions"] as? [[String: Any]])
+        let first = try #require(questions.first)
+        let rows = try #require(first["habits"] as? [[String: Any]])
+        #expect(rows.count == QuestionStats.habitRows)
+        let omitted = try #require(first["habitsOmitted"] as? Int)
+        #expect(omitted > 1_000)
+        let id = try #require(first["id"] as? String)
+        let whole = try shell(
+            "timeout -s KILL 120 \"$ROUTINE\" stats big.rt --history h.sqlite --until 2026-11-25 --question \(id) --json", in: dir)
+        #expect(whole.status == 0, "\(whole.stderr)")
+        let table = try #require(try JSONSerialization.jsonObject(with: Data(whole.stdout.utf8)) as? [String: Any])
+        #expect((table["habits"] as? [Any])?.count == QuestionStats.habitRows + omitted)
+        #expect(table["habitsOmitted"] == nil)
+    }
+
+    /// Far below the 175 MB of every table whole; above what 14,000 habits' figures take.
+    static let hugeJSONBound = 20_000_000
 
     @Test func explainShowsEachDueDay() throws {
         let dir = try recorded()

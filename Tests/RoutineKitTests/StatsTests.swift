@@ -295,6 +295,40 @@ struct StatsTests {
         #expect(leftOut || StatsJSON.encode(shared).text == StatsJSON.encode(alone).text)
     }
 
+    /// Every question's table holds its first `rows` habits in the routine's order and counts
+    /// the rest; 0 rows leaves the member out; `--question` (no bound) lists them all.
+    @Test(arguments: [(50, ["run", "rest", "read", "water"], 0), (2, ["run", "rest"], 2), (1, ["run"], 3), (0, [], 0)])
+    func eachQuestionsTableIsBoundedAndSaysWhatItLeftOut(_ rows: Int, _ listed: [String], _ omitted: Int) throws {
+        let report = Self.report(Self.threeWeeks, until: 18)
+        let mood = Self.routine.indexByID()["mood"]!
+        let alone = QuestionStats(mood, in: report)
+        let bounded = try #require(QuestionStats.all(in: report, rows: rows).first { $0.index == mood })
+        #expect(bounded.habits.map(\.id) == listed)
+        #expect(bounded.habitsOmitted == omitted)
+        #expect(bounded.habits.map(\.with) == Array(alone.habits.prefix(rows)).map(\.with))
+        let json = StatsJSON.encode(bounded, withHabits: rows > 0).text
+        #expect(json.contains(#""habitsOmitted":\#(omitted)"#) == (omitted > 0))
+        #expect(json.contains(#""habits":"#) == (rows > 0))
+        // The answers' figures are those of the whole table, whatever the bound.
+        let answers = StatsJSON.encode(alone, withHabits: false).text
+        #expect(json.hasPrefix(String(answers.dropLast())))
+        #expect(alone.habitsOmitted == 0)
+    }
+
+    /// The whole statistics with the questions' tables left out are those with them, less the
+    /// `habits` members: what the studio's page is given.
+    @Test func theStatisticsWithoutTheQuestionsTablesDifferOnlyByThem() throws {
+        let report = Self.report(Self.threeWeeks, until: 18)
+        var full = ""
+        StatsJSON.write(report) { full += $0 }
+        var lean = ""
+        StatsJSON.write(report, questionHabits: .none) { lean += $0 }
+        let table = StatsJSON.encode(QuestionStats(Self.routine.indexByID()["mood"]!, in: report)).text
+        let habits = try #require(table.range(of: #","habits":"#))
+        #expect(full.contains(table))
+        #expect(lean == full.replacingOccurrences(of: table, with: String(table[..<habits.lowerBound]) + "}"))
+    }
+
     /// Three weeks of a fixed history, "today" fixed: the table and both calendars.
     @Test(arguments: [("characters", HeatMap.Palette.characters), ("colors256", .colors256), ("truecolor", .trueColor)])
     func goldenTableAndCalendars(_ name: String, _ palette: HeatMap.Palette) throws {

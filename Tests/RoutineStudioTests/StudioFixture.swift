@@ -40,10 +40,12 @@ struct StudioFixture {
 
     func version() async -> Int { ((try? await state())?["version"] as? Int) ?? -1 }
 
-    /// Runs `body` with a studio on `text`; the server stops afterwards.
+    /// Runs `body` with a studio on `text`; the server stops afterwards. `before` is given the
+    /// routine's and the history's paths before the studio starts: a history it writes is not
+    /// watched being written.
     static func with(
         _ text: String, name: String = "test.rt", history: Bool = false, writer: StudioDocument.Writer? = nil,
-        layoutLimit: Duration = LayoutCache.defaultLimit,
+        layoutLimit: Duration = LayoutCache.defaultLimit, before: (_ path: String, _ history: String?) throws -> Void = { _, _ in },
         _ body: (StudioFixture) async throws -> Void
     ) async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("studio-\(UUID().uuidString)")
@@ -52,6 +54,7 @@ struct StudioFixture {
         let path = folder.appendingPathComponent(name).path
         try text.write(toFile: path, atomically: true, encoding: .utf8)
         let historyPath = history ? folder.appendingPathComponent("history.sqlite").path : nil
+        try before(path, historyPath)
         let server = try StudioServer(
             path: path, token: token, history: historyPath, writer: writer ?? StudioDocument.write, layoutLimit: layoutLimit)
         let (addresses, continuation) = AsyncStream.makeStream(of: String.self)

@@ -109,6 +109,48 @@ class StatsToggleTests(unittest.TestCase):
         finally:
             studio.close()
 
+    def test_a_selected_question_shows_its_habits_table(self):
+        """The figures on the cards come without the questions' tables; a question card
+        selected while they are shown asks for its own (`/api/stats?question=ID`), and the
+        legend lists it as `routine stats --question ID --json` gives it."""
+        studio = Studio(TEXT, "stats.rt")
+        try:
+            for date, answers in RUNS:
+                self.run_on(studio, date, answers)
+            command = self.routine(studio, "stats", str(studio.path), "--question", "mood", "--json")
+            self.assertEqual(command.returncode, 0, command.stderr)
+            expected = json.loads(command.stdout)
+            legend = base.driver.find_element(By.ID, "stats-legend")
+            base.driver.find_element(By.ID, "toggle-stats").click()
+            wait(lambda: "Select a question" in legend.text, message="the legend's hint")
+            asked = "return performance.getEntriesByType('resource').map((e) => e.name).filter((n) => n.includes('/api/stats'))"
+            self.assertEqual(base.driver.execute_script(asked), [], "no table is asked for before a question is selected")
+            studio.card("mood").click()
+            wait(lambda: legend.find_elements(By.CSS_SELECTOR, ".stats-habits tbody tr"), message="the question's table")
+            self.assertTrue(any(name.endswith("/api/stats?question=mood") for name in base.driver.execute_script(asked)))
+            heads = [th.text for th in legend.find_elements(By.CSS_SELECTOR, ".stats-habits thead th")]
+            self.assertEqual(heads, ["habit", "after “Good”", "after “Tired”"])
+
+            def side(t):
+                rate = "–" if t["rate"] is None else f"{math.floor(t['rate'] * 100 + 0.5)}%"
+                return f"{rate} ({t['done']} of {t['due']})"
+
+            rows = [[cell.text for cell in row.find_elements(By.CSS_SELECTOR, "th, td")]
+                    for row in legend.find_elements(By.CSS_SELECTOR, ".stats-habits tbody tr")]
+            self.assertEqual(rows, [[h["id"], *(f"{side(b['with'])} · others {side(b['others'])}" for b in h["byAnswer"])]
+                                    for h in expected["habits"]])
+            self.assertEqual([r[0] for r in rows], ["run", "nap"])
+            self.assertIn("How do you feel?", legend.text)
+            studio.shot("31-builder-stats-question")
+            # A habit card leaves the table as it was; off and on again, none is shown until asked.
+            studio.card("water").click()
+            self.assertEqual(len(legend.find_elements(By.CSS_SELECTOR, ".stats-habits tbody tr")), 2)
+            base.driver.find_element(By.ID, "toggle-stats").click()
+            base.driver.find_element(By.ID, "toggle-stats").click()
+            wait(lambda: "Select a question" in legend.text, message="the hint again")
+        finally:
+            studio.close()
+
 
 if __name__ == "__main__":
     unittest.main()

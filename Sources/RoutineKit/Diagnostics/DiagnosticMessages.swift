@@ -323,6 +323,13 @@ extension Diagnostic {
             at: nil)
     }
 
+    /// E014: `stats --question ID`, or the studio's question table, names no question of the routine.
+    public static func notAQuestion(_ id: String, of routine: Routine) -> Diagnostic {
+        let questions = (0..<routine.nodeCount).filter(routine.isQuestion).map(routine.id(of:))
+        return Diagnostic(
+            .notAQuestion, "'\(id)' is not a question of '\(routine.name)'" + nameHint(for: id, among: questions, kind: "questions"), at: nil)
+    }
+
     static func endAsStart(at span: Span) -> Diagnostic {
         Diagnostic(.endAsStart, "'end' cannot be a start target", at: span, notes: [Note("the routine would end before it began")])
     }

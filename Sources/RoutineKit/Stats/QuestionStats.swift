@@ -14,6 +14,13 @@ public struct QuestionStats: Sendable {
     public var habits: [Habit]
     /// Whether `habits` was left out to keep within `habitsBudget` (then it is empty).
     public var habitsLeftOut = false
+    /// The habits after the question past the table's row bound, not in `habits`.
+    public var habitsOmitted = 0
+
+    /// The rows of a question's habits table when every question's is given (`stats --json`):
+    /// the first habits after it in the routine's order. A question before ten thousand habits
+    /// would otherwise take megabytes; `--question ID` lists them all.
+    public static let habitRows = 50
 
     /// The work the habits tables of all the questions of one report may take together (a node
     /// or arrow searched, a habit-day or option tallied): a routine of thousands of questions
@@ -60,24 +67,26 @@ public struct QuestionStats: Sendable {
         return (options.indices.filter { options[$0].chosen.all == most }, Double(most) / Double(answered.all))
     }
 
-    /// The figures of question `index` (one of `report.questions`) over the report's window;
-    /// without `habits` when `withHabits` is false (the table needs only the answers).
+    /// The figures of question `index` (one of `report.questions`) over the report's window,
+    /// with every habit after it; without `habits` when `withHabits` is false (the table needs
+    /// only the answers).
     public init(_ index: Int, in report: StatsReport, withHabits: Bool = true) {
         var unbounded = Int.max
-        self.init(index, in: report, graph: withHabits ? RoutineGraph(report.routine) : nil, budget: &unbounded)
+        self.init(index, in: report, graph: withHabits ? RoutineGraph(report.routine) : nil, rows: Int.max, budget: &unbounded)
     }
 
-    /// Every question of `report`, in order, their habits tables taken from one `budget`: once
-    /// it is spent, the later questions have `habitsLeftOut`.
-    public static func all(in report: StatsReport, budget: Int = habitsBudget) -> [QuestionStats] {
-        let graph = RoutineGraph(report.routine)
+    /// Every question of `report`, in order, each habits table at most `rows` long and all of
+    /// them taken from one `budget`: once it is spent, the later questions have `habitsLeftOut`.
+    /// `rows` 0 leaves every table out, with no search at all.
+    public static func all(in report: StatsReport, rows: Int = habitRows, budget: Int = habitsBudget) -> [QuestionStats] {
+        let graph = rows > 0 ? RoutineGraph(report.routine) : nil
         var left = budget
-        return report.questions.map { QuestionStats($0, in: report, graph: graph, budget: &left) }
+        return report.questions.map { QuestionStats($0, in: report, graph: graph, rows: rows, budget: &left) }
     }
 
-    /// `graph` nil leaves the habits out; their table is made only if its work fits in `budget`,
-    /// which it then takes from.
-    private init(_ index: Int, in report: StatsReport, graph: RoutineGraph?, budget: inout Int) {
+    /// `graph` nil leaves the habits out; their table, its first `rows` habits, is made only if
+    /// its work fits in `budget`, which it then takes from.
+    private init(_ index: Int, in report: StatsReport, graph: RoutineGraph?, rows: Int, budget: inout Int) {
         let routine = report.routine
         self.index = index
         id = routine.id(of: index)
@@ -121,10 +130,12 @@ public struct QuestionStats: Sendable {
         }
         budget -= search
         let after = graph.reachable(from: graph.successors(of: index).map(Int.init))
-        let reached = report.habits.filter { after[$0.index] }
+        var reached = report.habits.filter { after[$0.index] }
+        habitsOmitted = max(0, reached.count - rows)
+        reached.removeLast(habitsOmitted)
         let tally = reached.count * (days.count + optionCount)
         guard tally <= budget else {
-            (habitsLeftOut, budget) = (true, 0)
+            (habitsLeftOut, habitsOmitted, budget) = (true, 0, 0)
             return
         }
         budget -= tally

@@ -10,9 +10,18 @@ public enum StatsJSON {
         return text
     }
 
+    /// How `write` gives each question's habits table.
+    public enum QuestionHabits: Sendable {
+        /// Its first `QuestionStats.habitRows` habits and how many are left out (`stats --json`).
+        case bounded
+        /// None, not even the member: the studio's page asks for one question's table
+        /// (`encode`) when it shows it.
+        case none
+    }
+
     /// `routine stats --json`, handed to `emit` a day at a time: the output is never held whole,
     /// so memory does not grow with the window beyond the days' statuses themselves.
-    public static func write(_ report: StatsReport, to emit: (String) -> Void) {
+    public static func write(_ report: StatsReport, questionHabits: QuestionHabits = .bounded, to emit: (String) -> Void) {
         /// An object's text without its closing brace, for members written after it.
         func open(_ members: [(String, JSONValue)]) -> String { String(JSONValue.object(members).text.dropLast()) }
         emit(
@@ -26,7 +35,12 @@ public enum StatsJSON {
             days.write("]}")
             emit(days.text)
         }
-        emit("],\"questions\":" + JSONValue.array(QuestionStats.all(in: report).map(encode)).text + ",\"days\":[")
+        emit("],\"questions\":[")
+        let withHabits = questionHabits == .bounded
+        for (k, question) in QuestionStats.all(in: report, rows: withHabits ? QuestionStats.habitRows : 0).enumerated() {
+            emit((k > 0 ? "," : "") + encode(question, withHabits: withHabits).text)
+        }
+        emit("],\"days\":[")
         if report.first <= report.until {
             for n in report.first.dayNumber...report.until.dayNumber {
                 let date = CalendarDate(dayNumber: n)
@@ -135,8 +149,9 @@ public enum StatsJSON {
     }
 
     /// One question: each option's days chosen (whole window, 30 and 7 days, and by week), and
-    /// each habit after it on the days of each answer against the days of the others.
-    public static func encode(_ question: QuestionStats) -> JSONValue {
+    /// each habit after it on the days of each answer against the days of the others (without
+    /// that table when `withHabits` is false).
+    public static func encode(_ question: QuestionStats, withHabits: Bool = true) -> JSONValue {
         func window(_ w: QuestionStats.Window) -> JSONValue { .object([("all", .int(w.all)), ("last30", .int(w.last30)), ("last7", .int(w.last7))]) }
         func tally(_ t: QuestionStats.Tally) -> JSONValue { .object([("done", .int(t.done)), ("due", .int(t.due)), ("rate", number(t.rate))]) }
         let most = question.mostChosen
@@ -155,6 +170,9 @@ public enum StatsJSON {
                         ])
                     })
             ),
+        ]
+        guard withHabits else { return .object(members) }
+        members.append(
             (
                 "habits",
                 .array(
@@ -173,9 +191,9 @@ public enum StatsJSON {
                             ),
                         ])
                     })
-            ),
-        ]
+            ))
         if question.habitsLeftOut { members.append(("habitsLeftOut", .bool(true))) }
+        if question.habitsOmitted > 0 { members.append(("habitsOmitted", .int(question.habitsOmitted))) }
         return .object(members)
     }
 

@@ -17,7 +17,10 @@ struct DaysController<Context: RequestContext> {
             .get("days-off", use: daysOff)
     }
 
-    /// `?since=&until=`: the bytes of `routine stats --json`, newline included.
+    /// `?since=&until=`: the bytes of `routine stats --json`, newline included, without the
+    /// questions' habits tables, which on a routine of thousands of nodes would be megabytes
+    /// the page never shows at once; `&question=ID`: that question's, as `routine stats
+    /// --question ID --json` gives it (404 and E014 for no question of the routine).
     @Sendable func stats(_ request: Request, context: Context) async throws -> Response {
         // A change not yet seen by the watcher (a run a moment ago) must not be answered from the cache.
         await document.reloadHistoryIfChanged()
@@ -25,14 +28,27 @@ struct DaysController<Context: RequestContext> {
         let query = request.uri.queryParameters
         let loaded = await document.loaded()
         let window = try StudioHistory.window(of: loaded, since: query["since"].map(String.init), until: query["until"].map(String.init))
-        let key = StatsCache.Key(window: window, versions: versions)
+        let question = query["question"].map(String.init)
+        let routine = loaded.routine
+        var asked: Int?
+        if let question {
+            guard let index = routine.indexByID()[question], routine.isQuestion(index) else {
+                throw StudioError(.notFound, .notAQuestion(question, of: routine))
+            }
+            asked = index
+        }
+        let key = StatsCache.Key(window: window, versions: versions, question: question)
         if let bytes = await cache.bytes(for: key) { return StudioResponse.json(bytes) }
         do {
             let store = try StudioHistory.readOnly(historyPath)
-            let report = try StatsLoading(of: loaded.routine, in: window, store: store, today: versions.today).report
+            let report = try StatsLoading(of: routine, in: window, store: store, today: versions.today).report
             var bytes: [UInt8] = []
             bytes.reserveCapacity(1 << 16)
-            StatsJSON.write(report) { bytes.append(contentsOf: $0.utf8) }
+            if let index = asked {
+                bytes += StatsJSON.encode(QuestionStats(index, in: report)).text.utf8
+            } else {
+                StatsJSON.write(report, questionHabits: .none) { bytes.append(contentsOf: $0.utf8) }
+            }
             bytes.append(UInt8(ascii: "\n"))
             await cache.keep(bytes, for: key)
             return StudioResponse.json(bytes)
@@ -73,6 +89,8 @@ actor StatsCache {
     struct Key: Hashable, Sendable {
         var window: DateWindow
         var versions: StatsVersions
+        /// The question whose habits table was asked for; nil for the whole statistics.
+        var question: String?
     }
 
     private var kept: [(key: Key, bytes: [UInt8])] = []

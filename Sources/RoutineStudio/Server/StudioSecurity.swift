@@ -29,7 +29,7 @@ struct StudioSecurity: Sendable {
         "/": ["token", "code"], "/api/today": ["date"],
         "/api/day": ["date"],
         "/api/run": ["date"],
-        "/api/stats": ["since", "until"], "/api/days-off": ["since", "until"],
+        "/api/stats": ["since", "until", "question"], "/api/days-off": ["since", "until"],
         "/api/graph-stats": ["since", "until"],
     ]
 

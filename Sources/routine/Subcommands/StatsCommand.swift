@@ -59,10 +59,11 @@ struct StatsCommand: ParsableCommand {
         for (flag, id, wantsQuestion) in [("--habit", habit, false), ("--explain", explain, false), ("--question", question, true)] {
             guard let id else { continue }
             guard let index = byID[id], routine.isQuestion(index) == wantsQuestion else {
-                let candidates = (0..<routine.nodeCount).filter { routine.isQuestion($0) == wantsQuestion }.map(routine.id(of:))
+                let habits = (0..<routine.nodeCount).filter { !routine.isQuestion($0) }.map(routine.id(of:))
                 let message =
-                    "'\(id)' is not a \(wantsQuestion ? "question" : "habit") of '\(routine.name)'"
-                    + nameHint(for: id, among: candidates, kind: wantsQuestion ? "questions" : "habits")
+                    wantsQuestion
+                    ? Diagnostic.notAQuestion(id, of: routine).message
+                    : "'\(id)' is not a habit of '\(routine.name)'" + nameHint(for: id, among: habits, kind: "habits")
                 StandardError.write(visible: "Error: \(flag): \(message)\nUsage: \(RoutineCommand.usageString(for: Self.self))\n")
                 throw Exit.usage
             }

@@ -1,9 +1,14 @@
 // The builder's stats toggle: habits' cards filled by their completion rate and answers
 // labelled with on how many days each was the day's answer, over the recorded history: what
 // `routine graph --stats` draws (GET /api/graph-stats). While shown, it follows the history:
-// a run or a log, in a terminal or a page, redraws it.
+// a run or a log, in a terminal or a page, redraws it. A question card selected meanwhile
+// adds its habits table to the legend, asked for then (GET /api/stats?question=ID).
 import { get } from "../lib/api.js";
 import { $, el } from "../lib/dom.js";
+import { percent } from "../lib/format.js";
+
+/// The rows of a question's table the legend lists, as `routine stats --json` bounds them.
+const QUESTION_ROWS = 50;
 
 export class GraphStats {
   constructor(canvas) {
@@ -16,14 +21,36 @@ export class GraphStats {
     this.legend.hidden = true;
     canvas.root.append(this.legend);
     // The live channel's {"history": N}, passed on by the API client.
-    window.addEventListener("studio-history", () => { if (this.shown) this.load(); });
+    window.addEventListener("studio-history", () => {
+      if (!this.shown) return;
+      this.load();
+      if (this.question) this.loadQuestion(this.question.id);
+    });
+    // A question card selected by click or by key (both focus it) while the figures are shown.
+    canvas.world.addEventListener("focusin", (e) => {
+      const card = e.target.closest && e.target.closest(".card.question");
+      if (this.shown && card && card.dataset.node !== (this.question && this.question.id)) this.loadQuestion(card.dataset.node);
+    });
   }
 
   async toggle(shown = !this.shown) {
     this.shown = shown;
     if (this.button) this.button.setAttribute("aria-pressed", String(shown));
+    this.question = null;
     if (shown) await this.load();
     else this.decorate();
+  }
+
+  /// The habits table of question `id`: only now asked for, as it can be megabytes on a
+  /// routine of thousands of nodes.
+  async loadQuestion(id) {
+    const asked = (this.askedQuestion || 0) + 1;
+    this.askedQuestion = asked;
+    if (!this.question || this.question.id !== id) this.question = { id, data: null };
+    const { ok, answer } = await get("/api/stats?question=" + encodeURIComponent(id));
+    if (asked !== this.askedQuestion || !this.shown) return;
+    this.question = { id, data: ok ? answer : { error: answer.error.message } };
+    this.showLegend(this.shown ? this.data : null);
   }
 
   async load() {
@@ -83,6 +110,25 @@ export class GraphStats {
         swatch.style.background = band.color;
         return swatch;
       })),
-      el("div", { class: "stats-note", text: `${data.countNote} · faded: never reached` }));
+      el("div", { class: "stats-note", text: `${data.countNote} · faded: never reached` }),
+      this.questionTable());
+  }
+
+  /// The selected question's habits table, or how to get one.
+  questionTable() {
+    const question = this.question && this.question.data;
+    if (!question) return el("div", { class: "stats-note", text: this.question ? "Reading the question's figures…" : "Select a question for the habits after it" });
+    if (question.error) return el("div", { class: "stats-question" }, el("strong", { text: "No figures: " }), question.error);
+    const title = el("div", { class: "stats-title", text: `After “${question.prompt || question.id}”: each habit on the days of each answer, against the other days` });
+    if (!question.habits.length) return el("section", { class: "stats-question" }, title, el("div", { class: "stats-note", text: "No habit comes after it." }));
+    const side = (t) => `${percent(t.rate)} (${t.done} of ${t.due})`;
+    const rows = question.habits.slice(0, QUESTION_ROWS).map((habit) => el("tr", {}, el("th", { scope: "row", text: habit.id }),
+      ...habit.byAnswer.map((b) => el("td", { text: `${side(b.with)} · others ${side(b.others)}` }))));
+    const more = question.habits.length - rows.length;
+    return el("section", { class: "stats-question", "aria-label": `Habits after ${question.id}` }, title,
+      el("div", { class: "stats-table-scroll" }, el("table", { class: "stats-habits" },
+        el("thead", {}, el("tr", {}, el("th", { scope: "col", text: "habit" }), ...question.options.map((o) => el("th", { scope: "col", text: `after “${o.text}”` })))),
+        el("tbody", {}, ...rows))),
+      more > 0 ? el("div", { class: "stats-note", text: `and ${more} more: routine stats --question ${question.id} lists them all` }) : null);
   }
 }
