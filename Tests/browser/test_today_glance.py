@@ -108,6 +108,28 @@ class TodayGlanceTests(unittest.TestCase):
         finally:
             studio.close()
 
+    def test_a_habit_done_or_skipped_leaves_the_due_heading(self):
+        studio = Studio(TEXT + 'habit walk "Walk"\n')
+        try:
+            base.driver.set_window_size(1400, 900)
+            base.driver.find_element(By.ID, "tab-today").click()
+
+            def sections():
+                return {s.find_element(By.TAG_NAME, "h3").text: [c.get_attribute("data-node") for c in s.find_elements(By.CSS_SELECTOR, ".today-card")]
+                        for s in base.driver.find_elements(By.CSS_SELECTOR, "#today-view .today-section")}
+
+            wait(lambda: sections() == {"Due": ["water", "pushups", "walk"]}, message="three habits due")
+            card("water").find_element(By.CSS_SELECTOR, '[data-action="done"]').click()
+            wait(lambda: sections() == {"Due": ["pushups", "walk"], "Done": ["water"]}, message="water under Done")
+            # Under "Done" the card does not say "done" again.
+            self.assertEqual(card("water").find_elements(By.CLASS_NAME, "status"), [])
+            card("walk").find_element(By.CSS_SELECTOR, '[data-action="skip"]').click()
+            wait(lambda: sections() == {"Due": ["pushups"], "Done or skipped": ["water", "walk"]}, message="walk skipped")
+            self.assertEqual(card("walk").find_element(By.CLASS_NAME, "status").text, "skipped")
+            studio.shot("73-today-done-heading")
+        finally:
+            studio.close()
+
 
 if __name__ == "__main__":
     unittest.main()
