@@ -40,5 +40,5 @@ export function labelBox(edge) {
   // when the arrow bends later, else it leans toward its end.
   const lean = p.length > 1 ? p[1][0] - x : 0;
   const left = lean > 2 || (Math.abs(lean) <= 2 && end[0] > x);
-  return { x: left ? x - 6 - LABEL.width : x + 6, y: y + 3, width: LABEL.width, height: LABEL.height };
+  return { x: left ? x - 6 - LABEL.width : x + 6, y: y + 5, width: LABEL.width, height: LABEL.height };
 }
