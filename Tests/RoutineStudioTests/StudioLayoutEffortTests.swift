@@ -20,4 +20,13 @@ struct StudioLayoutEffortTests {
         let header = StudioLayout.dot(for: Self.chain(count), reachable: nil).text.split(separator: "\n")[0]
         #expect(header.hasSuffix(attributes + ";"), "\(header)")
     }
+
+    /// Pinned cards get arrows routed around them while `neato` takes under about 1.5 s of CPU
+    /// for it (99 cards); from 100 on, straight arrows (BENCHMARKS.md, "The studio").
+    @Test(arguments: [("40 cards", 40, "spline"), ("99 cards", 99, "spline"), ("100 cards", 100, "line"), ("200 cards", 200, "line")])
+    func pinnedArrowsFollowTheSize(_ name: String, _ count: Int, _ splines: String) {
+        let routine = Self.chain(count)
+        let header = StudioLayout.dot(for: routine, reachable: nil, pins: ["n0": (10, 10)]).text.split(separator: "\n")[0]
+        #expect(header.contains("layout=neato, splines=\(splines),"), "\(header)")
+    }
 }

@@ -54,6 +54,9 @@ const cases = [
   ["zoomView: no closer than 3", (f) => layout.zoomView({ x: 0, y: 0, k: 2.5 }, f, 0, 0).k, [2], 3],
   ["zoomView: no further than 0.1", (f) => layout.zoomView({ x: 0, y: 0, k: 0.2 }, f, 0, 0).k, [0.1], 0.1],
   ["edgePath: Béziers by threes", layout.edgePath, [edge], "M0,0 C1,1 2,2 3,3 C4,4 5,5 6,6"],
+  ["labelBox: left of a line that leans right", layout.labelBox, [{ points: [[100, 50], [110, 60], [150, 90], [160, 100]] }], { x: 64, y: 55, width: 30, height: 15 }],
+  ["labelBox: right of a line that leans left", layout.labelBox, [{ points: [[100, 50], [90, 60], [50, 90], [40, 100]] }], { x: 106, y: 55, width: 30, height: 15 }],
+  ["labelBox: straight down, away from where it ends", layout.labelBox, [{ points: [[100, 50], [100, 60], [100, 90], [100, 100]], tip: [60, 200] }], { x: 106, y: 55, width: 30, height: 15 }],
   ["edgePath: to the arrow's tip", layout.edgePath, [{ ...edge, tip: [7, 8] }], "M0,0 C1,1 2,2 3,3 C4,4 5,5 6,6 L7,8"],
 ];
 

@@ -166,6 +166,35 @@ class PageTests(unittest.TestCase):
         finally:
             studio.close()
 
+    def test_an_outline_number_stays_on_its_titles_first_line(self):
+        long = "Write three lines about what went well yesterday and what to try differently today"
+        studio = Studio(f'routine "Outline"\nhabit water "Glass of water" -> mood\nquestion mood "{long}?"\n  "Good" -> journal\n  "Bad"\n'
+                        f'habit journal "{long}"\n')
+        try:
+            base.driver.set_window_size(1400, 900)
+            base.driver.find_element(By.CSS_SELECTOR, "#outline summary").click()
+            wait(lambda: len(base.driver.find_elements(By.CSS_SELECTOR, "#outline-list > li")) == 3, message="the outline")
+            lines = base.driver.execute_script("""
+                const first = (e) => { const range = document.createRange(); range.selectNodeContents(e); return [...range.getClientRects()]; };
+                return [...document.querySelectorAll('#outline-list > li')].map((li) => {
+                  const number = first(li.querySelector('.outline-number')), title = first(li.querySelector('.outline-node'));
+                  return [li.dataset.node, number.length, number[0].top, number[0].right, title[0].top, Math.min(...title.map((r) => r.left)),
+                          new Set(title.map((r) => Math.round(r.top))).size, li.querySelector('.outline-node').getBoundingClientRect().left];
+                });""")
+            self.assertEqual([line[0] for line in lines][0], "water")
+            for node, numbers, number_top, number_right, title_top, title_left, title_lines, button_left in lines:
+                self.assertEqual(numbers, 1, node)
+                self.assertLessEqual(abs(number_top - title_top), 1, f"{node}: the number at {number_top}, the title's first line at {title_top}")
+                self.assertLess(number_right, title_left, node)
+                if node != "water":
+                    # A long title wraps, under its own text: every line starts right of the number.
+                    self.assertGreater(title_lines, 1, node)
+            self.assertEqual(base.driver.execute_script("return [...document.querySelectorAll('#outline-list .outline-number')].map((n) => n.textContent)"),
+                             ["1.", "2.", "3."])
+            studio.shot("84-page-outline-long-titles")
+        finally:
+            studio.close()
+
     def test_after_a_delete_the_focus_goes_to_a_neighbour(self):
         studio = Studio('routine "Focus"\nhabit water "Glass of water" -> stretch\nhabit stretch "Stretch" -> plan\nhabit plan "Plan the day"\n')
         try:

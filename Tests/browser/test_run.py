@@ -170,6 +170,56 @@ class RunTests(unittest.TestCase):
         finally:
             studio.close()
 
+    def test_the_routines_picture_marks_the_path_and_folds_away_on_a_phone(self):
+        studio = Studio(ROUTINE)
+        driver = base.driver
+        try:
+            driver.set_window_size(1400, 900)
+            open_run_view()
+            click('[data-action="start"]')
+            wait(lambda: state() == "step", message="the first step")
+
+            def marks():
+                return {c.get_attribute("data-node"): ("current" if "current" in c.get_attribute("class") else "walked" if "walked" in c.get_attribute("class") else "")
+                        for c in driver.find_elements(By.CSS_SELECTOR, "#run-view .run-picture .card")}
+
+            wait(lambda: marks().get("water") == "current", message="water current in the picture")
+            self.assertEqual(sorted(marks()), ["mood", "nap", "pushups", "walk", "water"])
+            press("d")
+            wait(lambda: prompt_title() == "Push-ups", message="push-ups")
+            field = driver.find_element(By.CSS_SELECTOR, "input.run-value")
+            field.clear()
+            field.send_keys("12", Keys.ENTER)
+            wait(lambda: marks() == {"water": "walked", "pushups": "walked", "mood": "current", "walk": "", "nap": ""}, message="the path so far")
+            # Beside the card, whole inside its box and the window; a picture only, for no hand and no screen reader.
+            picture = driver.find_element(By.CSS_SELECTOR, "#run-view .run-picture")
+            box, card = picture.rect, driver.find_element(By.CSS_SELECTOR, "#run-view .run-card").rect
+            self.assertGreaterEqual(box["x"], card["x"] + card["width"])
+            self.assertLessEqual(box["y"] + box["height"], 900)
+            for c in picture.find_elements(By.CSS_SELECTOR, ".card"):
+                r = c.rect
+                self.assertTrue(box["x"] - 1 <= r["x"] and r["x"] + r["width"] <= box["x"] + box["width"] + 1
+                                and box["y"] - 1 <= r["y"] and r["y"] + r["height"] <= box["y"] + box["height"] + 1, c.get_attribute("data-node"))
+            self.assertEqual(picture.get_attribute("aria-hidden"), "true")
+            self.assertEqual(picture.find_elements(By.CSS_SELECTOR, "[tabindex], [id]"), [])
+            studio.shot("39-run-picture")
+            # A tablet shows it above the card; a phone folds it away, and nothing scrolls sideways.
+            driver.set_window_size(820, 1000)
+            wait(lambda: picture.is_displayed() and picture.rect["y"] + picture.rect["height"] <= driver.find_element(By.CSS_SELECTOR, "#run-view .run-card").rect["y"],
+                 message="the picture above the card")
+            wait(lambda: marks()["mood"] == "current", message="the marks kept")
+            studio.shot("39-run-picture-tablet")
+            driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {"width": 390, "height": 844, "deviceScaleFactor": 1, "mobile": False})
+            try:
+                wait(lambda: not picture.is_displayed(), message="the picture folded away")
+                self.assertLessEqual(driver.execute_script("return document.scrollingElement.scrollWidth - document.scrollingElement.clientWidth"), 1)
+                studio.shot("39-run-picture-phone")
+            finally:
+                driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+        finally:
+            base.driver.set_window_size(1400, 900)
+            studio.close()
+
     def test_resume_in_the_browser_a_run_begun_in_a_scripted_terminal_run(self):
         studio = Studio(ROUTINE)
         try:

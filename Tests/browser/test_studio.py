@@ -448,6 +448,71 @@ class LayoutTests(unittest.TestCase):
         finally:
             studio.close()
 
+    def test_a_questions_then_port_and_key_set_its_gather_and_undo_takes_it_back(self):
+        text = 'routine "R"\n\nhabit a "Alpha" -> q\nquestion q "Go on?"\n  "Yes" -> b\n  "No"\nhabit b "Beta"\nhabit c "Gamma"\n'
+        gathered = text.replace('  "No"\n', '  "No"\n  then -> c\n')
+        studio = Studio(text)
+        try:
+            then = driver.find_element(By.CSS_SELECTOR, '.port.then[data-node="q"]')
+            self.assertEqual(then.text, "then")
+            v = studio.version()
+            studio.drag(then, studio.card("c"))
+            studio.wait_version_after(v)
+            self.assertEqual(studio.text, gathered)
+            wait(lambda: announced() == "After Go on?, then leads to Gamma", message="the gather announced")
+            wait(lambda: driver.find_elements(By.CSS_SELECTOR, 'g.gather-arrow[data-to="c"]'), message="the gather drawn")
+            studio.shot("64-then-port-dragged")
+            v = studio.version()
+            driver.find_element(By.TAG_NAME, "body").send_keys(Keys.CONTROL, "z")
+            studio.wait_version_after(v)
+            self.assertEqual(studio.text, text)
+            # The keyboard: C on the question offers each answer, then "then".
+            card = wait(lambda: studio.card("q"))
+            card.send_keys("c")
+            wait(lambda: announced().startswith("Connecting from Go on?, answer Yes"), message="the first answer offered")
+            for offered in ["Go on?, answer No", "Go on?, then"]:
+                studio.card("q").send_keys("c")
+                wait(lambda: announced().startswith(f"Connecting from {offered}:"), message=offered)
+            v = studio.version()
+            studio.card("c").send_keys(Keys.ENTER)
+            studio.wait_version_after(v)
+            self.assertEqual(studio.text, gathered)
+            v = studio.version()
+            driver.find_element(By.TAG_NAME, "body").send_keys(Keys.CONTROL, "z")
+            studio.wait_version_after(v)
+            self.assertEqual(studio.text, text)
+        finally:
+            studio.close()
+
+    def test_the_then_label_sits_on_no_card_and_no_other_label(self):
+        for name in ["morning.rt", "evening.rt", "weekly-review.rt", "workout.rt", "morning.yaml", "workout.yaml"]:
+            with self.subTest(routine=name):
+                studio = Studio((ROOT / "routines" / name).read_text(), name)
+                try:
+                    boxes = driver.execute_script("""
+                        const box = (e) => { const r = e.getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom]; };
+                        return { labels: [...document.querySelectorAll('.gather-arrow .edge-label-back')].map(box),
+                                 words: [...document.querySelectorAll('.gather-arrow .edge-label')].map(box),
+                                 cards: [...document.querySelectorAll('.card[data-node]')].map((c) => [c.dataset.node, box(c)]) };""")
+                    if name.startswith(("morning", "evening", "weekly", "workout.rt")):
+                        self.assertTrue(boxes["labels"], "a gather's label")
+
+                    def meets(a, b):
+                        return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+                    for k, label in enumerate(boxes["labels"]):
+                        # The word sits inside its background.
+                        word = boxes["words"][k]
+                        self.assertTrue(label[0] <= word[0] and word[2] <= label[2] and label[1] <= word[1] and word[3] <= label[3], (label, word))
+                        for node, card in boxes["cards"]:
+                            self.assertFalse(meets(label, card), f"the label {label} sits on {node} {card}")
+                        for j, other in enumerate(boxes["labels"]):
+                            if j != k:
+                                self.assertFalse(meets(label, other), f"two labels meet: {label} {other}")
+                    studio.shot(f"65-then-label-{name.replace('.', '-')}")
+                finally:
+                    studio.close()
+
 
 class TodayTests(unittest.TestCase):
     ROUTINE = (

@@ -108,6 +108,30 @@ class TodayGlanceTests(unittest.TestCase):
         finally:
             studio.close()
 
+    def test_a_habit_done_or_skipped_leaves_the_due_heading(self):
+        studio = Studio(TEXT.replace('target 20 reps\n', 'target 20 reps -> walk\n') + 'habit walk "Walk"\n')
+        try:
+            base.driver.set_window_size(1400, 900)
+            base.driver.find_element(By.ID, "tab-today").click()
+
+            def sections():
+                return {s.find_element(By.TAG_NAME, "h3").get_attribute("textContent"): [c.get_attribute("data-node") for c in s.find_elements(By.CSS_SELECTOR, ".today-card")]
+                        for s in base.driver.find_elements(By.CSS_SELECTOR, "#today-view .today-section")}
+
+            wait(lambda: sections() == {"Due": ["water", "pushups", "walk"]}, message="three habits due")
+            card("water").find_element(By.CSS_SELECTOR, '[data-action="done"]').click()
+            wait(lambda: sections() == {"Due": ["pushups", "walk"], "Done": ["water"]}, message="water under Done")
+            # Under "Done" the card does not say "done" again.
+            self.assertEqual(card("water").find_elements(By.CLASS_NAME, "status"), [])
+            # Skip shows on hover and focus; found again on each try, as the live channel may redraw the view.
+            wait(lambda: base.driver.execute_script("arguments[0].click(); return true", card("walk").find_element(By.CSS_SELECTOR, '[data-action="skip"]')),
+                 message="Skip")
+            wait(lambda: sections() == {"Due": ["pushups"], "Done or skipped": ["water", "walk"]}, message="walk skipped")
+            self.assertEqual(card("walk").find_element(By.CLASS_NAME, "status").text.lower(), "skipped")
+            studio.shot("73-today-done-heading")
+        finally:
+            studio.close()
+
 
 if __name__ == "__main__":
     unittest.main()

@@ -55,9 +55,11 @@ struct StudioLayout: Sendable {
     }
 
     /// Below this many nodes `neato` routes the arrows between pinned cards as splines around
-    /// them; that takes it 0.3 s for 60 cards and 10 s for 200, so larger routines get
-    /// straight arrows, which take milliseconds.
-    static let pinnedSplineLimit = 40
+    /// them: 0.3 s of CPU for 60 cards, 1.5 s for 100, 4.4 s for 150 and 10.6 s for 200, so
+    /// from 100 on, where the 5 s limit comes near on a loaded machine, they get straight
+    /// arrows, which take milliseconds. `polyline` routes around the cards as `spline` does,
+    /// in the same time (BENCHMARKS.md, "The studio").
+    static let pinnedSplineLimit = 100
 
     /// How many nodes make a routine large enough for `dot` to spend less effort on it.
     static let largeRoutine = 100

@@ -83,9 +83,12 @@ export class Builder {
   outline() {
     if (!$("outline").open || !api.state) return;
     const nodes = new Map(api.state.nodes.map((n) => [n.id, n]));
-    const items = this.canvas.order.map((id) => {
+    const items = this.canvas.order.map((id, k) => {
       const node = nodes.get(id);
+      // The number is the list's own (a screen reader says it), drawn beside the title so a
+      // long title wraps under its text, never above its number.
       return el("li", { "data-node": id },
+        el("span", { class: "outline-number", "aria-hidden": "true", text: `${k + 1}.` }),
         el("button", { class: "outline-node", onclick: () => this.canvas.select(id), text: `${node.title} (${node.kind})` }),
         el("ul", {}, this.canvas.leads.get(id).map((words) => el("li", { text: words }))));
     });
@@ -261,7 +264,11 @@ export function describeChange(op, before, after) {
       const name = added ? added.title : op.title || op.text;
       return op.after ? `${name} added after ${title(before, op.after)}` : `${name} added`;
     }
-    case "connect": return `${title(before, op.from)} now leads to ${title(before, op.to)}`;
+    case "connect":
+      if (op.option === null && before && (before.nodes.find((n) => n.id === op.from) || {}).kind === "question") {
+        return `After ${title(before, op.from)}, then leads to ${title(before, op.to)}`;
+      }
+      return `${title(before, op.from)} now leads to ${title(before, op.to)}`;
     case "disconnect": return `Arrow from ${title(before, op.from)} to ${title(before, op.to)} removed`;
     case "delete": return `${title(before, op.id)} deleted`;
     case "move": return `${title(before, op.id)} moved`;

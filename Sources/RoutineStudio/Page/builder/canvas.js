@@ -1,7 +1,7 @@
 // The canvas: cards at Graphviz's boxes, arrows along its splines, pan, zoom, fit, and
 // connecting by dragging from a port to a card.
 import { $, el, svg } from "../lib/dom.js";
-import { edgePath, fitView, zoomView } from "../lib/layout.js";
+import { edgePath, fitView, LABEL, labelBox, zoomView } from "../lib/layout.js";
 import { GraphStats } from "./graphstats.js";
 
 /// Where each node leads (every arrow but the start's), for cycle checks and arrow keys.
@@ -186,7 +186,9 @@ export class Canvas {
     const paths = reuse(this.paths, state.edges.filter((e) => e.points.length), (e) => `${e.kind} ${e.from} ${e.option} ${e.to} ${e.via} ${e.viaOption}`,
       (edge) => this.arrow(edge), (arrow, edge) => this.placeArrow(arrow, edge));
     this.paths = paths.kept;
-    setChildren(this.layer, [this.defs, ...paths.elements, this.dragLine]);
+    // Gathers last, so that their "then" labels sit above every other line.
+    const gathers = paths.elements.filter((e) => e.tagName === "g");
+    setChildren(this.layer, [this.defs, ...paths.elements.filter((e) => e.tagName !== "g"), ...gathers, this.dragLine]);
     const markers = state.markers || {};
     const marks = [];
     if (markers.start) marks.push({ box: markers.start, kind: "start", text: "" });
@@ -215,14 +217,14 @@ export class Canvas {
     this.stats.decorate();
   }
 
-  /// An arrow; a gather's carries the word "then" at its middle, as `graph` draws it.
+  /// An arrow; a gather's carries the word "then" beside its start, as `graph` labels it.
   arrow(edge) {
     const path = svg("path", { class: `edge ${edge.kind}`, "marker-end": "url(#head)" });
     const arrow = edge.kind === "gather" ? svg("g", { class: "gather-arrow" }) : path;
     if (arrow !== path) {
       const label = svg("text", { class: "edge-label", "text-anchor": "middle" });
       label.textContent = "then";
-      arrow.append(path, label);
+      arrow.append(path, svg("rect", { class: "edge-label-back", rx: 4, width: LABEL.width, height: LABEL.height }), label);
     }
     for (const element of new Set([arrow, path])) {
       element.dataset.from = edge.via ?? edge.from ?? "";
@@ -236,11 +238,12 @@ export class Canvas {
     const path = arrow.tagName === "g" ? arrow.firstChild : arrow;
     path.setAttribute("d", edgePath(edge));
     if (path === arrow) return;
-    // A point on the curve: the spline passes through every third point.
-    const p = edge.points, curves = Math.floor((p.length - 1) / 3);
-    const middle = curves >= 2 ? p[3 * Math.floor(curves / 2)] : [(p[0][0] + p[p.length - 1][0]) / 2, (p[0][1] + p[p.length - 1][1]) / 2];
-    arrow.lastChild.setAttribute("x", middle[0] + 16);
-    arrow.lastChild.setAttribute("y", middle[1] + 4);
+    const box = labelBox(edge);
+    const [, back, label] = arrow.children;
+    back.setAttribute("x", box.x);
+    back.setAttribute("y", box.y);
+    label.setAttribute("x", box.x + LABEL.width / 2);
+    label.setAttribute("y", box.y + LABEL.height - 4);
   }
 
   marker(box, kind, text) {
@@ -274,6 +277,13 @@ export class Canvas {
         this.dragFrom(port, node.id, option.index);
       }
       card.append(ports);
+      // The gather's own port: where every answer goes on to once its branch ends.
+      const then = el("div", {
+        class: "port then", "data-node": node.id, "data-then": "", title: "then: drag to where every answer goes on to",
+        "aria-label": `Then of ${node.id}: where every answer goes on to`,
+      }, "then");
+      card.append(then);
+      this.dragFrom(then, node.id, null);
     }
     if (node.start) card.append(el("span", { class: "badge start", text: "start" }));
     if (node.unreachable) card.append(el("span", { class: "badge", text: "unreachable" }));

@@ -212,7 +212,7 @@ export function confirmDelete(node, state, api) {
 export function showHelp() {
   const keys = [["Tab / Shift+Tab", "next / previous card, in reading order"], ["↓ →", "follow an arrow out of the card"], ["↑ ←", "go back along an arrow into the card"],
     ["Enter", "edit the card (its fields, answers and arrows)"], ["Delete, Backspace", "delete the card"], ["H / Q", "add a habit / a question"],
-    ["C, then Enter", "connect: C on a card (again for its next answer), then Enter on the card it leads to"], ["Alt+arrows", "move the card by hand (Shift: further)"],
+    ["C, then Enter", "connect: C on a card (again for its next answer, and after the last for 'then'), then Enter on the card it leads to"], ["Alt+arrows", "move the card by hand (Shift: further)"],
     ["T", "tidy: lay every card out afresh"],
     ["Ctrl+Z / Ctrl+Shift+Z", "undo / redo"], ["F, +, −", "fit, zoom in, zoom out"], ["P", "the play panel"], ["S", "stats: completion rates and answers chosen"], ["Esc", "close a dialog"]];
   show("Keys", [el("table", { class: "keys" }, ...keys.map(([k, v]) => el("tr", {}, el("td", {}, el("kbd", { text: k })), el("td", { text: v }))))],

@@ -1,5 +1,6 @@
-// The builder's geometry: fitting and zooming the view of the drawing, and an arrow's path.
-// A view is `{ x, y, k }`: the drawing's origin on screen and its scale.
+// The builder's geometry: fitting and zooming the view of the drawing, an arrow's path, and where
+// a gather's "then" label goes. A view is `{ x, y, k }`: the drawing's origin on screen and its
+// scale.
 
 /// The view that shows a `width` × `height` drawing whole in a `w` × `h` window, centred,
 /// with a margin, and neither tiny nor blown up.
@@ -24,4 +25,20 @@ export function edgePath(edge) {
   for (let i = 1; i + 2 < p.length; i += 3) d += ` C${p[i][0]},${p[i][1]} ${p[i + 1][0]},${p[i + 1][1]} ${p[i + 2][0]},${p[i + 2][1]}`;
   if (edge.tip) d += ` L${edge.tip[0]},${edge.tip[1]}`;
   return d;
+}
+
+/// The "then" label's box, in the drawing's points: it fits the word at the label's size.
+export const LABEL = { width: 30, height: 15 };
+
+/// Where a gather's "then" goes: just below the arrow's start, where it leaves its card (so on
+/// no card: the next rank is further down), on the side away from where the arrow heads (so
+/// off its own line), a little apart from it.
+export function labelBox(edge) {
+  const p = edge.points, [x, y] = p[0];
+  const end = edge.tip || p[p.length - 1];
+  // Within the first few points the line is still near its start: it leaves straight down
+  // when the arrow bends later, else it leans toward its end.
+  const lean = p.length > 1 ? p[1][0] - x : 0;
+  const left = lean > 2 || (Math.abs(lean) <= 2 && end[0] > x);
+  return { x: left ? x - 6 - LABEL.width : x + 6, y: y + 5, width: LABEL.width, height: LABEL.height };
 }

@@ -6,6 +6,7 @@ import { dayHeading } from "../lib/dates.js";
 import { $, el } from "../lib/dom.js";
 import { clockText, number } from "../lib/format.js";
 import { Timer } from "../lib/timer.js";
+import { RunPicture } from "./picture.js";
 
 const KEPT = "routine-studio-run";
 /// A walked step's mark in the trail: what became of it, at a glance.
@@ -35,7 +36,17 @@ export class RunView {
     this.page = el("div", { class: "run-page" });
     this.said = el("div", { id: "run-said", class: "sr-only", role: "status" });
     this.saidText = "";
-    root.replaceChildren(this.page, this.said);
+    // The routine's picture beside the card (above it on a tablet, folded away on a phone).
+    this.picture = new RunPicture();
+    root.replaceChildren(el("div", { class: "run-layout" }, this.page, this.picture.root), this.said);
+    window.addEventListener("resize", () => { if (!root.hidden) this.drawPicture(); });
+  }
+
+  /// The picture marked where the run is: the steps walked, and the step in front.
+  drawPicture() {
+    const run = this.run;
+    const current = run && !run.result && run.prompt ? run.prompt.node || null : null;
+    this.picture.show(run ? run.steps.map((step) => step.node) : [], current);
   }
 
   /// Whether this page holds the run shown: the holder id it got, and no take-over since.
@@ -69,6 +80,8 @@ export class RunView {
   /// The history changed (an answer here or on another page, a terminal's run): the run
   /// shown is read again, so a page that watches follows the one that holds it.
   async onHistoryChange() {
+    // The routine may have changed too: its picture is drawn again.
+    this.drawPicture();
     if (this.busy) return;
     if (!this.run) return this.lookForUnfinished();
     const { status, answer } = await call("GET", `/api/run/${this.run.run}`);
@@ -137,6 +150,7 @@ export class RunView {
     if (run && (run.steps.length || !run.result)) parts.push(this.trail(run));
     this.page.dataset.state = this.state();
     this.page.replaceChildren(...parts.filter(Boolean));
+    this.drawPicture();
     this.say(run);
     const focus = this.root.querySelector("input.run-value") || this.root.querySelector(".timer") || this.root.querySelector("[data-focus]");
     if (focus) { focus.focus(); if (focus.select) focus.select(); }

@@ -16,8 +16,9 @@ const REASONS = {
 };
 
 /// A card's status in words, where its section's heading does not say it already: a habit due
-/// and not done yet is "to do" under "Due"; under "Maybe" and "Not due" the card says nothing more.
-const STATUS_WORDS = { due: "to do", maybe: "", "not-due": "" };
+/// and not done yet is "to do" under "Due"; under "Done", "Maybe" and "Not due" the card says
+/// nothing more, and a skipped one says "skipped" under "Done or skipped".
+const STATUS_WORDS = { due: "to do", done: "", maybe: "", "not-due": "" };
 
 /// A note of `routine done`'s refusals in the page's words: its flags are this page's buttons.
 function pageWords(note) {
@@ -140,10 +141,13 @@ export class Today {
     const children = [this.header(day), this.messageBox()];
     if (day) {
       const habits = this.habits();
-      const due = habits.filter((h) => h.status !== "maybe" && h.status !== "not-due");
+      const settled = (h) => h.status === "done" || h.status === "skipped";
+      const due = habits.filter((h) => h.status === "due");
+      const done = habits.filter(settled);
       const maybe = habits.filter((h) => h.status === "maybe");
       const notDue = habits.filter((h) => h.status === "not-due");
-      children.push(this.section("Due", due, "Nothing is due on this day."));
+      children.push(this.section("Due", due, done.length ? "Nothing left to do on this day." : "Nothing is due on this day."));
+      if (done.length) children.push(this.section(done.some((h) => h.status === "skipped") ? "Done or skipped" : "Done", done));
       if (maybe.length) children.push(this.section("Maybe (behind a question not answered yet)", maybe));
       if (notDue.length) children.push(this.section("Not due", notDue));
     }
