@@ -3,7 +3,8 @@
 # with nothing new (bar: at most 1 ms more); joining that folder (bar: 2 s for ten years of
 # three devices, about 11,000 runs); and a `routine sync` that reads one new day of another
 # device beside one that finds nothing new (bar: 5 ms). Figures of a pair come from the same
-# hyperfine run, since the machine may be loaded. Prints a Markdown table (BENCHMARKS.md).
+# hyperfine run, since the machine may be loaded. Prints the load average and a Markdown
+# table of medians and minima (BENCHMARKS.md).
 #
 #   Benchmarks/sync.sh [BIN]     BIN: a folder holding a built routine (default: a release
 #                                build with the runtime linked in, as README installs it)
@@ -46,14 +47,15 @@ for k in 0 1 2; do "$r" sync init "$work/folder" --device "d$k" --history "$work
 "$r" sync --history "$work/d0.sqlite" >/dev/null
 today="$r today routines/morning.rt --date 2026-11-23 --history"
 hyperfine --style none -N --warmup 5 --runs 100 --export-json "$work/t.json" "$today $work/plain.sqlite" "$today $work/d0.sqlite" >/dev/null 2>&1
-echo "| measured | mean | min |"
+echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "| measured | median | min |"
 echo "|---|---|---|"
-python3 -c "import json,sys; rs=json.load(open(sys.argv[1]))['results']; [print('| %s | %.2f ms | %.2f ms |' % (n, r['mean']*1000, r['min']*1000)) for n, r in zip(['today, no sync', 'today, sync on, nothing new'], rs)]" "$work/t.json"
+python3 -c "import json,sys; rs=json.load(open(sys.argv[1]))['results']; [print('| %s | %.2f ms | %.2f ms |' % (n, r['median']*1000, r['min']*1000)) for n, r in zip(['today, no sync', 'today, sync on, nothing new'], rs)]" "$work/t.json"
 join="$r sync init $work/copy --device new --history $work/new.sqlite"
 # With -N the prepare command is not given to a shell either: it runs one through bash.
 hyperfine --style none -N --runs 5 --prepare "bash -c 'rm -rf $work/copy $work/new.sqlite $work/new.sqlite-wal $work/new.sqlite-shm; cp -r $work/folder $work/copy'" \
     --export-json "$work/j.json" "$join" >/dev/null 2>&1
-python3 -c "import json,sys; r=json.load(open(sys.argv[1]))['results'][0]; print('| join %s years of three devices (%s runs) | %.0f ms | %.0f ms |' % (sys.argv[2], sys.argv[3], r['mean']*1000, r['min']*1000))" \
+python3 -c "import json,sys; r=json.load(open(sys.argv[1]))['results'][0]; print('| join %s years of three devices (%s runs) | %.0f ms | %.0f ms |' % (sys.argv[2], sys.argv[3], r['median']*1000, r['min']*1000))" \
     "$work/j.json" "$years" "$((3 * 365 * years))"
 # One new day on the second device; the first reads it with `routine sync`, each time from a
 # copy of its history as it was before, beside a sync of the same history that finds nothing.
@@ -67,4 +69,5 @@ came=$("$r" sync --history "$work/r.sqlite")
 [ "$came" = "2 logs from d1" ] || { echo "sync.sh: the new day did not arrive as expected: $came" >&2; exit 1; }
 hyperfine --style none -N --warmup 3 --runs 30 --prepare "bash -c '$restore'" --export-json "$work/i.json" \
     "$r sync --history $work/r.sqlite" "$r sync --history $work/d2.sqlite" >/dev/null 2>&1
-python3 -c "import json,sys; rs=json.load(open(sys.argv[1]))['results']; [print('| %s | %.2f ms | %.2f ms |' % (n, r['mean']*1000, r['min']*1000)) for n, r in zip(['sync reading one new day (two logs)', 'sync, nothing new'], rs)]" "$work/i.json"
+python3 -c "import json,sys; rs=json.load(open(sys.argv[1]))['results']; [print('| %s | %.2f ms | %.2f ms |' % (n, r['median']*1000, r['min']*1000)) for n, r in zip(['sync reading one new day (two logs)', 'sync, nothing new'], rs)]" "$work/i.json"
+echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"

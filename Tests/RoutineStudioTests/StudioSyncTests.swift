@@ -77,4 +77,37 @@ struct StudioSyncTests {
         await SyncWatch.readIn(f.history("laptop"), server.document)
         #expect(await server.document.historyVersion == after)
     }
+
+    /// A history in no sync folder is opened once, then not again until its file changes: a
+    /// `sync init` while the studio runs is noticed, a member is opened every second, and one
+    /// that left is no longer opened.
+    @Test func theWatchOpensOnlyAMembersHistory() async throws {
+        let f = try Folder()
+        defer { try? FileManager.default.removeItem(at: f.dir) }
+        try f.routine("laptop", ["done", f.routine, "water", "--date", "2026-11-23"])
+        let server = try StudioServer(path: f.routine, token: StudioFixture.token, history: f.history("laptop"))
+        let laptop = f.history("laptop")
+        var membership = SyncWatch.Membership()
+        var opened: [Bool] = []
+        // The first look's own open may change the write-ahead log: one more look, then none.
+        for _ in 0..<4 { opened.append(await SyncWatch.tick(laptop, server.document, &membership)) }
+        #expect(opened.first == true && opened.suffix(2) == [false, false], "a history in no folder is looked at no more: \(opened)")
+        #expect(!membership.member)
+        #expect(!(try await Self.get(server, "/api/day?date=2026-11-23")).contains(#""missing":[]"#), "'read' is missing")
+
+        try f.join("laptop")
+        try f.join("desk")
+        try f.routine("desk", ["done", f.routine, "read", "--date", "2026-11-23"])
+        opened = []
+        for _ in 0..<2 { opened.append(await SyncWatch.tick(laptop, server.document, &membership)) }
+        #expect(opened == [true, true], "a member is looked at every time")
+        #expect(membership.member)
+        let day = try await Self.get(server, "/api/day?date=2026-11-23")
+        #expect(day.contains(#""missing":[]"#), "the desk's log arrived: \(day)")
+
+        try f.routine("laptop", ["sync", "leave"])
+        opened = []
+        for _ in 0..<4 { opened.append(await SyncWatch.tick(laptop, server.document, &membership)) }
+        #expect(opened.first == true && opened.suffix(2) == [false, false], "a history that left is looked at no more: \(opened)")
+    }
 }

@@ -129,7 +129,8 @@ extension HistoryStore {
     static func deviceNames(_ db: Database) throws -> [String: String] {
         var names: [String: String] = [:]
         var newest: [String: Int64] = [:]
-        for row in try Row.fetchAll(db, sql: "SELECT device, seq, payload FROM syncEvent WHERE type = 'device'") {
+        // By family, which the key's index covers: by type, every event's payload was read.
+        for row in try Row.fetchAll(db, sql: "SELECT device, seq, payload FROM syncEvent WHERE family = 'device'") {
             let (device, seq, payload): (String, Int64, String) = (row[0], row[1], row[2])
             guard seq >= newest[device] ?? 0 else { continue }
             newest[device] = seq

@@ -43,27 +43,52 @@ struct SyncController<Context: RequestContext> {
 }
 
 /// Brings in what other devices wrote to the sync folder while the studio runs, as a command
-/// does when it opens the history: once a second the history is opened, which reads the
-/// journals that changed (a `stat` per file when none did), and the pages hear of any change
-/// through the history's own watch.
+/// does when it opens the history: once a second the history of a member is opened, which
+/// reads the journals that changed (a `stat` per file when none did), and the pages hear of any
+/// change through the history's own watch. A history that is no member is not opened again
+/// until its file changes (a `sync init` while the studio runs): two `stat`s a second.
 struct SyncWatch: Service {
     let document: StudioDocument
     var interval: Duration = .seconds(1)
 
+    /// What the watch knows of the history: whether it was a member when its file (and its
+    /// write-ahead log) last looked as they do now.
+    struct Membership: Sendable {
+        var member = false
+        var identity: [FileIdentity?]?
+
+        /// Whether the history must be opened: it is a member, or it changed since it was not.
+        func needsLook(_ now: [FileIdentity?]) -> Bool { member || identity != now }
+    }
+
     func run() async throws {
         // A service that returns ends the whole group: without a history, it waits for the end.
         guard let path = document.historyPath else { return try await gracefulShutdown() }
-        try await cancelWhenGracefulShutdown {
+        await cancelWhenGracefulShutdown {
+            var membership = Membership()
             while !Task.isCancelled {
                 try? await Task.sleep(for: interval)
-                await Self.readIn(path, document)
+                _ = await Self.tick(path, document, &membership)
             }
         }
     }
 
+    /// One second's look: the history is opened only when ``Membership/needsLook(_:)`` says
+    /// so. True when it was opened.
+    static func tick(_ path: String, _ document: StudioDocument, _ membership: inout Membership) async -> Bool {
+        // Taken before the look: a change during it is seen by the next tick.
+        let now = StudioDocument.identity(ofHistory: path)
+        guard membership.needsLook(now) else { return false }
+        membership = Membership(member: await readIn(path, document), identity: now)
+        return true
+    }
+
     /// One look at the folder: whatever arrived is in the history, and the pages are told.
-    static func readIn(_ path: String, _ document: StudioDocument) async {
-        _ = try? StudioHistory.readOnly(path)
+    /// True when the history is a member of a sync folder.
+    @discardableResult
+    static func readIn(_ path: String, _ document: StudioDocument) async -> Bool {
+        let member = (try? StudioHistory.readOnly(path)?.syncSettings()) != nil
         await document.reloadHistoryIfChanged()
+        return member
     }
 }
