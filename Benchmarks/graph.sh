@@ -43,7 +43,7 @@ seconds() {  # command...: the median wall time and the mean CPU time (user and 
     python3 -c 'import json,sys; r = json.load(open(sys.argv[1]))["results"][0]; print("%.2f s | %.2f s" % (r["median"], r["user"] + r["system"]))' "$work/t.json"
 }
 
-echo "| shape | nodes | labelled arrows | far arrows | \`graph -o x.svg\` | CPU | Minstr | peer: \`dot\`, no arrow labels | CPU | Minstr |"
+echo "| shape | nodes | labelled arrows | arrows to notes | \`graph -o x.svg\` | CPU | Minstr | peer: \`dot\`, no arrow labels | CPU | Minstr |"
 echo "|---|---|---|---|---|---|---|---|---|---|"
 for n in "${sizes[@]}"; do
     "$bin/routine-gen" "$n" --seed 3 --out "$work/routine-gen" >/dev/null
