@@ -5,11 +5,12 @@ extension DOTWriter {
     /// names the targets of all its far arrows; of its far gathers, all labelled "then", one
     /// arrow is drawn.
     static func writeArrows(
-        _ view: GraphView, _ buffers: RoutineBuffers, xlabels: Bool, far: [Bool], into out: inout ByteWriter
+        _ view: GraphView, _ buffers: RoutineBuffers, xlabels: Bool, far: (arrows: [Bool], gathers: [Int: [Int]]),
+        into out: inout ByteWriter
     ) {
         let key: StaticString = xlabels ? " [xlabel=\"" : " [label=\""
-        var notes = FarNotes(far: far)
-        forEachList(view, buffers) { edges, from, label, option, isGather in
+        var notes = FarNotes(far: far.arrows)
+        forEachList(view, buffers, gathers: far.gathers) { edges, from, label, option, isGather in
             writeArrows(
                 edges, from: from, label: label, option: option, isGather: isGather, key: key, notes: &notes, view, buffers,
                 into: &out)
@@ -51,9 +52,10 @@ extension DOTWriter {
     }
 
     /// Every list of arrows, in the order they are written: `body(edges, from, label, option,
-    /// isGather)`, `from` nil for the start.
+    /// isGather)`, `from` nil for the start. `gathers` holds the tails of the gathers already
+    /// found, by question, so that a second walk does not look for them again.
     static func forEachList(
-        _ view: GraphView, _ buffers: RoutineBuffers,
+        _ view: GraphView, _ buffers: RoutineBuffers, gathers: [Int: [Int]] = [:],
         _ body: (UnsafeBufferPointer<Edge>, Int?, TextRef?, Int?, Bool) -> Void
     ) {
         view.routine.start.withUnsafeBufferPointer { start in body(start, nil, nil, nil, false) }
@@ -67,7 +69,7 @@ extension DOTWriter {
                 continue
             }
             // A gather is drawn from where the branches end, which is where a run goes on to it.
-            for tail in GatherEnds.tails(of: i, in: view.routine) { body(buffers.edges(record.next), tail, nil, nil, true) }
+            for tail in gathers[i] ?? GatherEnds.tails(of: i, in: view.routine) { body(buffers.edges(record.next), tail, nil, nil, true) }
         }
     }
 
@@ -84,16 +86,21 @@ extension DOTWriter {
     /// placement and spline routing then work on all of them: a gather drawn from the last
     /// node of a routine back to a node near its top crosses every rank between. Empty for a
     /// routine under ``largeRoutine`` nodes, which draws every arrow whole.
-    static func farArrows(_ view: GraphView, _ buffers: RoutineBuffers) -> [Bool] {
+    /// Also returns the tails of every gather, by question, for the arrows' writer.
+    static func farArrows(_ view: GraphView, _ buffers: RoutineBuffers) -> (arrows: [Bool], gathers: [Int: [Int]]) {
         let nodes = buffers.records.count
-        guard nodes >= largeRoutine else { return [] }
+        guard nodes >= largeRoutine else { return ([], [:]) }
         // Graph nodes: the records, then the start, the end, and each missing name.
         let start = nodes
         let end = nodes + 1
         let count = nodes + 2 + view.routine.missingNames.count
         var tails: [Int32] = []
         var heads: [Int32] = []
-        forEachList(view, buffers) { edges, from, _, _, _ in
+        var gathers: [Int: [Int]] = [:]
+        for i in buffers.records.indices where buffers.records[i].kind == .question {
+            gathers[i] = GatherEnds.tails(of: i, in: view.routine)
+        }
+        forEachList(view, buffers, gathers: gathers) { edges, from, _, _, _ in
             for edge in edges where isDrawn(edge, view) {
                 tails.append(Int32(from ?? start))
                 switch edge.target {
@@ -154,7 +161,7 @@ extension DOTWriter {
             }
         }
         for a in far.indices where !far[a] && rank[Int(heads[a])] - rank[Int(tails[a])] > farRankSpan { far[a] = true }
-        return far
+        return (far, gathers)
     }
 
     /// The name of the note by `tail` that its far arrows end at.
