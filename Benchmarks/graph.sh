@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # `routine graph FILE -o x.svg` on routines of several shapes, beside its peer: `dot` on the
-# same DOT with no labels on its arrows. Wall time (hyperfine) and, since a loaded machine
-# moves wall time, the instructions of the command and its `dot` (perf stat).
+# same DOT with no labels on its arrows. Wall time and CPU time (hyperfine: a loaded machine
+# moves wall time far more than CPU time) and, where the CPU's counters can be read, the
+# instructions of the command and its `dot` (perf stat).
 #
 #   Benchmarks/graph.sh              200 and 1,000 nodes, every shape
 #   Benchmarks/graph.sh --smoke      60 nodes, one run each: proves the script works (CI)
@@ -37,27 +38,28 @@ instructions() {  # command...: the instructions of the command and its children
     perf stat -e instructions -x, -o "$work/perf" "$@" >/dev/null 2>&1 || true
     awk -F, '/instructions/ { printf "%.0f", $1 / 1e6 }' "$work/perf"
 }
-seconds() {  # command...: the median wall time, in seconds
+seconds() {  # command...: the median wall time and the mean CPU time (user and system), in seconds
     hyperfine --style none --runs "$runs" -i --export-json "$work/t.json" "$*" >/dev/null 2>&1 || true
-    python3 -c 'import json,sys; print("%.2f" % json.load(open(sys.argv[1]))["results"][0]["median"])' "$work/t.json"
+    python3 -c 'import json,sys; r = json.load(open(sys.argv[1]))["results"][0]; print("%.2f s | %.2f s" % (r["median"], r["user"] + r["system"]))' "$work/t.json"
 }
 
-echo "| shape | nodes | labelled arrows | \`graph -o x.svg\` | Minstr | peer: \`dot\`, no arrow labels | Minstr |"
-echo "|---|---|---|---|---|---|---|"
+echo "| shape | nodes | labelled arrows | arrows to notes | \`graph -o x.svg\` | CPU | Minstr | peer: \`dot\`, no arrow labels | CPU | Minstr |"
+echo "|---|---|---|---|---|---|---|---|---|---|"
 for n in "${sizes[@]}"; do
     "$bin/routine-gen" "$n" --seed 3 --out "$work/routine-gen" >/dev/null
-    for shape in routine-gen other long answers converge; do
+    for shape in routine-gen other long answers converge block; do
         f="$work/$shape.yaml"
         [ "$shape" = routine-gen ] || python3 Benchmarks/shapes-gen.py "$shape" "$n" > "$f"
         "$bin/routine" graph "$f" -o "$work/x.dot"
         labelled=$(grep -c -E -- '-> .*x?label=' "$work/x.dot" || true)
+        far=$(grep -c -- '-> " to ' "$work/x.dot" || true)
         # The peer: the same DOT without any arrow's label.
         sed -E 's/ \[x?label="([^"\\]|\\.)*"(, )?/ [/; s/ \[\]//' "$work/x.dot" > "$work/bare.dot"
         ours=$(seconds "$bin/routine" graph "$f" -o "$work/x.svg")
         ours_i=$(instructions "$bin/routine" graph "$f" -o "$work/x.svg")
         peer=$(seconds dot -Tsvg "$work/bare.dot" -o "$work/bare.svg")
         peer_i=$(instructions dot -Tsvg "$work/bare.dot" -o "$work/bare.svg")
-        echo "| $shape | $n | $labelled | ${ours} s | $ours_i | ${peer} s | $peer_i |"
+        echo "| $shape | $n | $labelled | $far | $ours | $ours_i | $peer | $peer_i |"
     done
 done
 echo

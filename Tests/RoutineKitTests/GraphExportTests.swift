@@ -230,4 +230,31 @@ struct GraphExportTests {
         #expect(dot.contains("nslimit=0.2, mclimit=0.3") == effort)
         #expect(!dot.contains("nslimit1"))
     }
+
+    /// In a large routine an arrow crossing more than ``DOTWriter/farRankSpan`` ranks, or
+    /// closing a loop, ends at a note by its tail that names its target; in a small one, and
+    /// within the span, every arrow reaches its target.
+    @Test(arguments: [
+        (nodes: 120, from: 0, to: 8, far: false),
+        (nodes: 120, from: 0, to: 9, far: true),
+        (nodes: 120, from: 119, to: 3, far: true),
+        (nodes: 99, from: 0, to: 60, far: false),
+        (nodes: 99, from: 98, to: 3, far: false),
+    ])
+    func farArrowsEndAtANoteNamingTheirTarget(nodes: Int, from: Int, to: Int, far: Bool) {
+        #expect(DOTWriter.farRankSpan == 8)
+        var list: [RoutineNode] = []
+        for i in 0..<nodes {
+            var node = RoutineNode(kind: .habit, id: "n\(i)", title: i == to ? "Target" : "H")
+            node.next = [Edge(i + 1 < nodes ? .node(i + 1) : .end, span: Span(at: 0))]
+            if i == from { node.next.append(Edge(.node(to), span: Span(at: 0))) }
+            list.append(node)
+        }
+        let dot = DOTWriter.write(GraphView(Routine(name: "Far", nodes: list), showProblems: false))
+        let note = "  \" to n\(from)\" [shape=plaintext, fontsize=9, fontcolor=gray35, label=\"\u{21AA} Target\"];\n"
+        #expect(dot.contains("  \"n\(from)\" -> \" to n\(from)\" [label=\"(2)\"];\n") == far)
+        #expect(dot.contains(note) == far)
+        #expect(dot.contains("  \"n\(from)\" -> \"n\(to)\" [label=\"(2)\"];") == !far)
+        #expect(dot.components(separatedBy: " to ").count - 1 == (far ? 2 : 0))
+    }
 }

@@ -1,48 +1,222 @@
 extension DOTWriter {
     /// Writes every arrow in the order of ``GraphView/forEachArrow(_:)``, straight from the
     /// routine's records: a label is written from the answer's bytes, not built as a string.
-    static func writeArrows(_ view: GraphView, _ buffers: RoutineBuffers, xlabels: Bool, into out: inout ByteWriter) {
+    /// An arrow `far` marks (by its place in that order) goes instead to a note by its tail that
+    /// names the targets of all its far arrows; of its far gathers, all labelled "then", one
+    /// arrow is drawn.
+    static func writeArrows(
+        _ view: GraphView, _ buffers: RoutineBuffers, xlabels: Bool, far: (arrows: [Bool], gathers: [Int: [Int]]),
+        into out: inout ByteWriter
+    ) {
         let key: StaticString = xlabels ? " [xlabel=\"" : " [label=\""
-        view.routine.start.withUnsafeBufferPointer { start in
-            writeArrows(start, from: nil, label: nil, option: nil, isGather: false, key: key, view, buffers, into: &out)
+        var notes = FarNotes(far: far.arrows)
+        forEachList(view, buffers, gathers: far.gathers) { edges, from, label, option, isGather in
+            writeArrows(
+                edges, from: from, label: label, option: option, isGather: isGather, key: key, notes: &notes, view, buffers,
+                into: &out)
         }
+        for (tail, targets) in zip(notes.tails, notes.targets) { writeFarNote(tail, targets, view, buffers, into: &out) }
+    }
+
+    /// The far arrows met so far, by tail (`nil` for the start), in the order first met.
+    struct FarNotes {
+        let far: [Bool]
+        var drawn = 0
+        var tails: [Int?] = []
+        var targets: [[Target]] = []
+        var index: [Int: Int] = [:]
+        var gathered: Set<Int> = []
+        var noted: Set<Line> = []
+
+        struct Line: Hashable {
+            let tail: Int
+            let target: Target
+        }
+
+        /// Counts one drawn arrow; for a far one, notes its target and tells whether its
+        /// arrow is still to be drawn (the first far gather of a tail, or any other far arrow).
+        mutating func next(from tail: Int?, to target: Target, isGather: Bool) -> (isFar: Bool, draw: Bool) {
+            defer { drawn += 1 }
+            guard drawn < far.count, far[drawn] else { return (false, true) }
+            let key = tail ?? -1
+            if let k = index[key] {
+                if noted.insert(Line(tail: key, target: target)).inserted { targets[k].append(target) }
+            } else {
+                noted.insert(Line(tail: key, target: target))
+                index[key] = tails.count
+                tails.append(tail)
+                targets.append([target])
+            }
+            return (true, !isGather || gathered.insert(key).inserted)
+        }
+    }
+
+    /// Every list of arrows, in the order they are written: `body(edges, from, label, option,
+    /// isGather)`, `from` nil for the start. `gathers` holds the tails of the gathers already
+    /// found, by question, so that a second walk does not look for them again.
+    static func forEachList(
+        _ view: GraphView, _ buffers: RoutineBuffers, gathers: [Int: [Int]] = [:],
+        _ body: (UnsafeBufferPointer<Edge>, Int?, TextRef?, Int?, Bool) -> Void
+    ) {
+        view.routine.start.withUnsafeBufferPointer { start in body(start, nil, nil, nil, false) }
         for i in buffers.records.indices {
             let record = buffers.records[i]
             for k in record.options {
-                let option = buffers.options[k]
-                writeArrows(
-                    buffers.edges(option.next), from: i, label: option.text, option: k - record.options.lowerBound, isGather: false,
-                    key: key, view, buffers, into: &out)
+                body(buffers.edges(buffers.options[k].next), i, buffers.options[k].text, k - record.options.lowerBound, false)
             }
             guard record.kind == .question else {
-                writeArrows(buffers.edges(record.next), from: i, label: nil, option: nil, isGather: false, key: key, view, buffers, into: &out)
+                body(buffers.edges(record.next), i, nil, nil, false)
                 continue
             }
             // A gather is drawn from where the branches end, which is where a run goes on to it.
-            for tail in GatherEnds.tails(of: i, in: view.routine) {
-                writeArrows(buffers.edges(record.next), from: tail, label: nil, option: nil, isGather: true, key: key, view, buffers, into: &out)
+            for tail in gathers[i] ?? GatherEnds.tails(of: i, in: view.routine) { body(buffers.edges(record.next), tail, nil, nil, true) }
+        }
+    }
+
+    /// Whether an arrow is drawn at all: one to a missing node only with the problems shown.
+    @inline(__always) static func isDrawn(_ edge: Edge, _ view: GraphView) -> Bool {
+        if case .missing = edge.target { return view.showProblems }
+        return true
+    }
+
+    /// Which drawn arrows, in the order they are written, go far: against the flow (the arrows
+    /// a depth-first walk from the start finds closing a loop, which `dot` turns round) or over
+    /// more than ``farRankSpan`` ranks of the longest-path ranking of the rest. `dot` fills
+    /// every rank such an arrow crosses with a node of its own, and its crossing minimisation,
+    /// placement and spline routing then work on all of them: a gather drawn from the last
+    /// node of a routine back to a node near its top crosses every rank between. Empty for a
+    /// routine under ``largeRoutine`` nodes, which draws every arrow whole.
+    /// Also returns the tails of every gather, by question, for the arrows' writer.
+    static func farArrows(_ view: GraphView, _ buffers: RoutineBuffers) -> (arrows: [Bool], gathers: [Int: [Int]]) {
+        let nodes = buffers.records.count
+        guard nodes >= largeRoutine else { return ([], [:]) }
+        // Graph nodes: the records, then the start, the end, and each missing name.
+        let start = nodes
+        let end = nodes + 1
+        let count = nodes + 2 + view.routine.missingNames.count
+        var tails: [Int32] = []
+        var heads: [Int32] = []
+        var gathers: [Int: [Int]] = [:]
+        for i in buffers.records.indices where buffers.records[i].kind == .question {
+            gathers[i] = GatherEnds.tails(of: i, in: view.routine)
+        }
+        forEachList(view, buffers, gathers: gathers) { edges, from, _, _, _ in
+            for edge in edges where isDrawn(edge, view) {
+                tails.append(Int32(from ?? start))
+                switch edge.target {
+                case .node(let t): heads.append(Int32(t))
+                case .end: heads.append(Int32(end))
+                case .missing(let m): heads.append(Int32(nodes + 2 + m))
+                }
             }
         }
+        // The arrows by tail, in the order written.
+        var first = [Int](repeating: 0, count: count + 1)
+        for tail in tails { first[Int(tail) + 1] += 1 }
+        for v in 0..<count { first[v + 1] += first[v] }
+        var byTail = [Int32](repeating: 0, count: tails.count)
+        var filled = first
+        for (a, tail) in tails.enumerated() {
+            byTail[filled[Int(tail)]] = Int32(a)
+            filled[Int(tail)] += 1
+        }
+        // Iterative depth-first walk, from the start and then from every node not yet reached.
+        var far = [Bool](repeating: false, count: tails.count)
+        var state = [UInt8](repeating: 0, count: count)  // 0 unseen, 1 on the path, 2 done
+        var next = first
+        var path: [Int] = []
+        for root in [start] + Array(0..<count) where state[root] == 0 {
+            state[root] = 1
+            path.append(root)
+            while let v = path.last {
+                guard next[v] < first[v + 1] else {
+                    state[v] = 2
+                    path.removeLast()
+                    continue
+                }
+                let a = Int(byTail[next[v]])
+                next[v] += 1
+                let w = Int(heads[a])
+                if state[w] == 1 {
+                    far[a] = true
+                } else if state[w] == 0 {
+                    state[w] = 1
+                    path.append(w)
+                }
+            }
+        }
+        // Longest-path ranks over the arrows left, which form no loop, in topological order.
+        var waiting = [Int32](repeating: 0, count: count)
+        for (a, head) in heads.enumerated() where !far[a] { waiting[Int(head)] += 1 }
+        var rank = [Int32](repeating: 0, count: count)
+        var ready = (0..<count).filter { waiting[$0] == 0 }
+        while let v = ready.popLast() {
+            for slot in first[v]..<first[v + 1] {
+                let a = Int(byTail[slot])
+                guard !far[a] else { continue }
+                let w = Int(heads[a])
+                rank[w] = max(rank[w], rank[v] + 1)
+                waiting[w] -= 1
+                if waiting[w] == 0 { ready.append(w) }
+            }
+        }
+        for a in far.indices where !far[a] && rank[Int(heads[a])] - rank[Int(tails[a])] > farRankSpan { far[a] = true }
+        return (far, gathers)
+    }
+
+    /// The name of the note by `tail` that its far arrows end at.
+    private static func writeFarNoteID(_ tail: Int?, _ buffers: RoutineBuffers, into out: inout ByteWriter) {
+        out.write("\" to ")
+        if let tail { escape(buffers.bytes(buffers.records[tail].id), into: &out) } else { out.write(" start") }
+        out.byte(UInt8(ascii: "\""))
+    }
+
+    /// The note by `tail`: a line for each target of its far arrows, `↪` and the start of the
+    /// target's title.
+    private static func writeFarNote(
+        _ tail: Int?, _ targets: [Target], _ view: GraphView, _ buffers: RoutineBuffers, into out: inout ByteWriter
+    ) {
+        out.write("  ")
+        writeFarNoteID(tail, buffers, into: &out)
+        out.write(" [shape=plaintext, fontsize=9, fontcolor=gray35, label=\"")
+        for (k, target) in targets.enumerated() {
+            let name: String
+            switch target {
+            case .node(let t): name = String(decoding: buffers.bytes(buffers.records[t].title), as: UTF8.self)
+            case .end: name = "end"
+            case .missing(let m): name = view.routine.missingNames[m]
+            }
+            out.write(k == 0 ? "\u{21AA} " : "\\l\u{21AA} ")
+            // A long title would widen its rank; the start of it is enough to find the node.
+            escape(name.count > farNoteLength ? String(name.prefix(farNoteLength - 1)) + "\u{2026}" : name, into: &out)
+        }
+        out.write(targets.count > 1 ? "\\l\"];\n" : "\"];\n")
     }
 
     /// The arrows of one list. A gather is labelled "then"; when a list has several targets,
     /// each label ends with the target's place in it. `key` opens the label: `label` or `xlabel`.
     private static func writeArrows(
         _ edges: UnsafeBufferPointer<Edge>, from: Int?, label: TextRef?, option: Int?, isGather: Bool, key: StaticString,
-        _ view: GraphView,
+        notes: inout FarNotes, _ view: GraphView,
         _ buffers: RoutineBuffers, into out: inout ByteWriter
     ) {
         for (k, edge) in edges.enumerated() {
+            guard isDrawn(edge, view) else { continue }
             var isMissing = false
             if case .missing = edge.target { isMissing = true }
-            if isMissing, !view.showProblems { continue }
+            let (isFar, draw) = notes.next(from: from, to: edge.target, isGather: isGather)
+            guard draw else { continue }
             out.write("  ")
             if let from { quote(buffers.bytes(buffers.records[from].id), into: &out) } else { out.write("\" start\"") }
             out.write(" -> ")
-            switch edge.target {
-            case .node(let t): quote(buffers.bytes(buffers.records[t].id), into: &out)
-            case .end: out.write("\" end\"")
-            case .missing(let m): quote(missingID(view.routine.missingNames[m]), into: &out)
+            if isFar {
+                writeFarNoteID(from, buffers, into: &out)
+            } else {
+                switch edge.target {
+                case .node(let t): quote(buffers.bytes(buffers.records[t].id), into: &out)
+                case .end: out.write("\" end\"")
+                case .missing(let m): quote(missingID(view.routine.missingNames[m]), into: &out)
+                }
             }
             var onCycle = false
             if view.showProblems, let from, case .node(let to) = edge.target { onCycle = view.isCyclicEdge(from: from, to: to) }
