@@ -86,4 +86,22 @@ struct GatherEndsTests {
         let drawn = GraphView(routine, showProblems: false).arrows.filter { $0.kind == .gather }.compactMap { $0.from.map(routine.id(of:)) }
         #expect(drawn == c.tails)
     }
+
+    /// A branch of `length` habits running on past the gather's target to the routine's end.
+    static func longBranch(_ length: Int) -> String {
+        var text = "routine \"G\"\nquestion q \"Q?\"\n  \"A\" -> h0\n  then -> g\nhabit g \"G\"\n"
+        for k in 0..<length { text += "habit h\(k) \"H\"" + (k + 1 < length ? " -> h\(k + 1)\n" : "\n") }
+        return text
+    }
+
+    /// Up to ``GatherEnds/walkLimit`` nodes the branch's end is found; past it the walk stops
+    /// and the gather is drawn from the question, so that a routine of thousands of such
+    /// questions is drawn in time linear in its size.
+    @Test(arguments: [(GatherEnds.walkLimit, ["h\(GatherEnds.walkLimit - 1)"]), (GatherEnds.walkLimit + 1, [])])
+    func aLongBranchIsWalkedUpToTheLimit(_ length: Int, _ ends: [String]) throws {
+        let routine = RoutineLoader.load(SourceFile(name: "g.rt", text: Self.longBranch(length))).routine
+        let q = try #require(routine.indexByID()["q"])
+        #expect(GatherEnds.sources(of: q, in: routine).map { routine.id(of: $0.node) } == ends)
+        #expect(GatherEnds.tails(of: q, in: routine).map(routine.id(of:)) == (ends.isEmpty ? ["q"] : ends))
+    }
 }

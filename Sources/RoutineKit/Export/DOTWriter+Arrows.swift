@@ -97,8 +97,9 @@ extension DOTWriter {
         var tails: [Int32] = []
         var heads: [Int32] = []
         var gathers: [Int: [Int]] = [:]
+        var walk = GatherEnds.Walk(view.routine)
         for i in buffers.records.indices where buffers.records[i].kind == .question {
-            gathers[i] = GatherEnds.tails(of: i, in: view.routine)
+            gathers[i] = walk.tails(of: i)
         }
         forEachList(view, buffers, gathers: gathers) { edges, from, _, _, _ in
             for edge in edges where isDrawn(edge, view) {

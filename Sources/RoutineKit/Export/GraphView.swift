@@ -69,6 +69,7 @@ public struct GraphView: Sendable {
             }
         }
         visit(routine.start[...], from: nil, kind: .start, text: nil)
+        var walk = GatherEnds.Walk(routine)
         for i in routine.records.indices {
             let record = routine.records[i]
             for (n, k) in record.options.enumerated() {
@@ -80,7 +81,7 @@ public struct GraphView: Sendable {
                 continue
             }
             // Drawn from where the branches end, which is where a run goes on to it.
-            for tail in GatherEnds.tails(of: i, in: routine) {
+            for tail in walk.tails(of: i) {
                 visit(routine.edges[record.next.range], from: tail, kind: .gather, text: "then")
             }
         }

@@ -141,6 +141,7 @@ struct StudioLayout: Sendable {
         }
         out += "  start [shape=circle, width=0.22, height=0.22\(pin("start"))];\n"
         for edge in routine.start { add("start", edge, Arrow(from: nil, to: name(edge), option: nil, kind: .start)) }
+        var walk = GatherEnds.Walk(routine)
         for index in nodes.indices where byID[nodes[index].id] == index {
             let node = nodes[index]
             for (k, option) in node.options.enumerated() {
@@ -154,7 +155,7 @@ struct StudioLayout: Sendable {
             }
             // A gather starts where the branches end; from the question only when none does.
             var tails: [(tail: String, via: String?, option: Int?)] = []
-            for source in GatherEnds.sources(of: index, in: routine) where byID[routine.id(of: source.node)] == source.node {
+            for source in walk.sources(of: index) where byID[routine.id(of: source.node)] == source.node {
                 switch source {
                 case .node(let n): tails.append(("n\(n)", routine.id(of: n), nil))
                 case .option(let n, let k): tails.append(("n\(n):o\(k):s", routine.id(of: n), k))
