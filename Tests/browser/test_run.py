@@ -200,6 +200,12 @@ class RunTests(unittest.TestCase):
                 r = c.rect
                 self.assertTrue(box["x"] - 1 <= r["x"] and r["x"] + r["width"] <= box["x"] + box["width"] + 1
                                 and box["y"] - 1 <= r["y"] and r["y"] + r["height"] <= box["y"] + box["height"] + 1, c.get_attribute("data-node"))
+            # The out ports hang below their cards: the frame that clips the copy has room for them.
+            frame = picture.find_element(By.CSS_SELECTOR, ".run-picture-frame").rect
+            for port in picture.find_elements(By.CSS_SELECTOR, ".port.out"):
+                r = port.rect
+                self.assertTrue(frame["x"] <= r["x"] and r["x"] + r["width"] <= frame["x"] + frame["width"]
+                                and frame["y"] <= r["y"] and r["y"] + r["height"] <= frame["y"] + frame["height"], f"{r} outside {frame}")
             self.assertEqual(picture.get_attribute("aria-hidden"), "true")
             self.assertEqual(picture.find_elements(By.CSS_SELECTOR, "[tabindex], [id]"), [])
             studio.shot("39-run-picture")

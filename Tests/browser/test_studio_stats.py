@@ -120,7 +120,8 @@ class StatsToggleTests(unittest.TestCase):
             command = self.routine(studio, "stats", str(studio.path), "--question", "mood", "--json")
             self.assertEqual(command.returncode, 0, command.stderr)
             expected = json.loads(command.stdout)
-            legend = base.driver.find_element(By.ID, "stats-legend")
+            # The side panel's Stats: the legend, then the selected question's table.
+            legend = base.driver.find_element(By.ID, "stats-panel")
             base.driver.find_element(By.ID, "toggle-stats").click()
             wait(lambda: "Select a question" in legend.text, message="the legend's hint")
             asked = "return performance.getEntriesByType('resource').map((e) => e.name).filter((n) => n.includes('/api/stats'))"
@@ -137,9 +138,17 @@ class StatsToggleTests(unittest.TestCase):
 
             rows = [[cell.text for cell in row.find_elements(By.CSS_SELECTOR, "th, td")]
                     for row in legend.find_elements(By.CSS_SELECTOR, ".stats-habits tbody tr")]
-            self.assertEqual(rows, [[h["id"], *(f"{side(b['with'])} · others {side(b['others'])}" for b in h["byAnswer"])]
+            # Named by their cards' titles, as on the canvas.
+            titles = {"run": "Run", "nap": "Nap"}
+            self.assertEqual(rows, [[titles[h["id"]], *(f"{side(b['with'])} · others {side(b['others'])}" for b in h["byAnswer"])]
                                     for h in expected["habits"]])
-            self.assertEqual([r[0] for r in rows], ["run", "nap"])
+            self.assertEqual([r[0] for r in rows], ["Run", "Nap"])
+            # The legend and the table hide no card: they sit beside the canvas.
+            table = base.driver.find_element(By.ID, "stats-panel").rect
+            for card in base.driver.find_elements(By.CSS_SELECTOR, "#world .card"):
+                r = card.rect
+                self.assertFalse(r["x"] < table["x"] + table["width"] and table["x"] < r["x"] + r["width"]
+                                 and r["y"] < table["y"] + table["height"] and table["y"] < r["y"] + r["height"], card.get_attribute("data-node"))
             self.assertIn("How do you feel?", legend.text)
             studio.shot("31-builder-stats-question")
             # A habit card leaves the table as it was; off and on again, none is shown until asked.

@@ -45,6 +45,6 @@ struct DocumentWatch: Service {
     let document: StudioDocument
 
     func run() async throws {
-        try await cancelWhenGracefulShutdown { await document.watch() }
+        await cancelWhenGracefulShutdown { await document.watch() }
     }
 }

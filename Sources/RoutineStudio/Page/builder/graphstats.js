@@ -2,7 +2,8 @@
 // labelled with on how many days each was the day's answer, over the recorded history: what
 // `routine graph --stats` draws (GET /api/graph-stats). While shown, it follows the history:
 // a run or a log, in a terminal or a page, redraws it. A question card selected meanwhile
-// adds its habits table to the legend, asked for then (GET /api/stats?question=ID).
+// adds its habits table, asked for then (GET /api/stats?question=ID). The legend and the table
+// sit in the side panel, where they hide no card.
 import { get } from "../lib/api.js";
 import { $, el } from "../lib/dom.js";
 import { percent } from "../lib/format.js";
@@ -18,8 +19,9 @@ export class GraphStats {
     this.button = $("toggle-stats");
     if (this.button) this.button.onclick = () => this.toggle();
     this.legend = el("div", { id: "stats-legend", class: "stats-legend", role: "note", "aria-label": "What the colours and counts mean" });
-    this.legend.hidden = true;
-    canvas.root.append(this.legend);
+    this.panel = $("stats-panel");
+    this.questionBox = $("stats-question");
+    this.panel.insertBefore(this.legend, this.questionBox);
     // The live channel's {"history": N}, passed on by the API client.
     window.addEventListener("studio-history", () => {
       if (!this.shown) return;
@@ -50,7 +52,7 @@ export class GraphStats {
     const { ok, answer } = await get("/api/stats?question=" + encodeURIComponent(id));
     if (asked !== this.askedQuestion || !this.shown) return;
     this.question = { id, data: ok ? answer : { error: answer.error.message } };
-    this.showLegend(this.shown ? this.data : null);
+    this.showQuestion(this.shown ? this.data : null);
   }
 
   async load() {
@@ -96,7 +98,8 @@ export class GraphStats {
   }
 
   showLegend(data) {
-    this.legend.hidden = !data;
+    this.panel.hidden = !data;
+    this.showQuestion(data);
     if (!data) return;
     if (data.error) {
       this.legend.replaceChildren(el("strong", { text: "No stats: " }), data.error);
@@ -110,8 +113,14 @@ export class GraphStats {
         swatch.style.background = band.color;
         return swatch;
       })),
-      el("div", { class: "stats-note", text: `${data.countNote} · faded: never reached` }),
-      this.questionTable());
+      el("div", { class: "stats-note", text: `${data.countNote} · faded: never reached` }));
+  }
+
+  /// The selected question's table, under the legend while the figures are shown.
+  showQuestion(data) {
+    this.questionBox.hidden = !data || !!data.error;
+    if (this.questionBox.hidden) return;
+    this.questionBox.replaceChildren(this.questionTable());
   }
 
   /// The selected question's habits table, or how to get one.
@@ -120,9 +129,11 @@ export class GraphStats {
     if (!question) return el("div", { class: "stats-note", text: this.question ? "Reading the question's figures…" : "Select a question for the habits after it" });
     if (question.error) return el("div", { class: "stats-question" }, el("strong", { text: "No figures: " }), question.error);
     const title = el("div", { class: "stats-title", text: `After “${question.prompt || question.id}”: each habit on the days of each answer, against the other days` });
+    // The cards show titles; the figures name habits by id.
+    const titles = new Map(((this.canvas.state && this.canvas.state.nodes) || []).map((n) => [n.id, n.title]));
     if (!question.habits.length) return el("section", { class: "stats-question" }, title, el("div", { class: "stats-note", text: "No habit comes after it." }));
     const side = (t) => `${percent(t.rate)} (${t.done} of ${t.due})`;
-    const rows = question.habits.slice(0, QUESTION_ROWS).map((habit) => el("tr", {}, el("th", { scope: "row", text: habit.id }),
+    const rows = question.habits.slice(0, QUESTION_ROWS).map((habit) => el("tr", {}, el("th", { scope: "row", text: titles.get(habit.id) || habit.id, title: habit.id }),
       ...habit.byAnswer.map((b) => el("td", { text: `${side(b.with)} · others ${side(b.others)}` }))));
     const more = question.habits.length - rows.length;
     return el("section", { class: "stats-question", "aria-label": `Habits after ${question.id}` }, title,

@@ -5,6 +5,9 @@
 
 /// Classes of the builder's own state that the copy does not carry.
 const DROPPED = ["selected", "connecting", "walked", "current", "drop-ok", "drop-refused", "moving", "with-stats"];
+/// Room around the drawing, in the builder's pixels: the out ports hang below their cards and
+/// the marks around walked and current cards are wider than the cards, past the drawing's edge.
+const MARGIN = 16;
 
 export class RunPicture {
   constructor() {
@@ -29,7 +32,8 @@ export class RunPicture {
       return;
     }
     const most = parseFloat(getComputedStyle(this.root).maxHeight) || height;
-    const k = Math.min(1, box / width, most / height);
+    const outer = width + 2 * MARGIN, tall = height + 2 * MARGIN;
+    const k = Math.min(1, box / outer, most / tall);
     const copy = world.cloneNode(true);
     copy.removeAttribute("id");
     // One marker per page keeps ids unique; the copy's arrows point at its own.
@@ -45,9 +49,9 @@ export class RunPicture {
       card.classList.toggle("walked", done.has(card.dataset.node) && card.dataset.node !== current);
       card.classList.toggle("current", card.dataset.node === current);
     }
-    copy.style.transform = `scale(${k})`;
-    this.frame.style.width = `${Math.ceil(width * k)}px`;
-    this.frame.style.height = `${Math.ceil(height * k)}px`;
+    copy.style.transform = `scale(${k}) translate(${MARGIN}px, ${MARGIN}px)`;
+    this.frame.style.width = `${Math.ceil(outer * k)}px`;
+    this.frame.style.height = `${Math.ceil(tall * k)}px`;
     this.frame.replaceChildren(copy);
   }
 }
