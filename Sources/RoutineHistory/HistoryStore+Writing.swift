@@ -134,6 +134,7 @@ extension HistoryStore {
     /// (``BarSignal``): every log, run step and studio change passes here.
     func write<T>(_ body: (Database) throws -> T) throws(HistoryError) -> T {
         let result = try transaction(body)
+        foldsOnClose = true
         if syncOn { syncAfterWrite() }
         return result
     }

@@ -1,4 +1,5 @@
 import GRDB
+import GRDBSQLite
 
 #if canImport(Glibc)
 import Glibc
@@ -23,11 +24,35 @@ public final class HistoryStore: @unchecked Sendable {
     var syncOn = false
     /// What the sync on opening brought in, for `routine sync` to say.
     var syncArrived: [SyncArrival] = []
+    /// Whether this writer's file was sound when opened (checked, stamped, or new): closing
+    /// it cleanly then stamps it, so that the next writer need not check it again.
+    var stampsOnClose = false
+    /// Whether opening ran `quick_check` over the whole file (a stamp spared it otherwise).
+    var checkedWhole = false
+    /// Whether this is a writable connection to a file, whose closing may fold the WAL in.
+    var isWriter = false
+    /// Whether closing folds the WAL into the file, synced: after this program's own records
+    /// (a log, a run's step, a change, an import), a new or migrated file, or a change of
+    /// what this device is and wrote (see ``journalMark``). Not after events read from other
+    /// devices' journals alone.
+    var foldsOnClose = false
+    /// ``journalMark`` when the history was opened.
+    private var journalMarkAtOpen: String?
 
     init(path: String, queue: DatabaseQueue, location: String) {
         self.path = path
         self.queue = queue
         self.location = location
+    }
+
+    deinit {
+        guard isWriter else { return }
+        if !foldsOnClose, journalMark() == journalMarkAtOpen { keepWALOnClose() }
+        guard stampsOnClose else { return }
+        // Closed first: the checkpoint on closing writes the file, and the stamp names it as
+        // it is left. A connection that fails to close leaves no stamp.
+        do { try queue.close() } catch { return }
+        CheckedStamp.record(path)
     }
 
     /// Opens the history at `path`. When the file does not exist, it is created if `create`
@@ -44,6 +69,9 @@ public final class HistoryStore: @unchecked Sendable {
 
     static func openStore(_ path: String, create: Bool, readOnly: Bool = false) throws(HistoryError) -> HistoryStore? {
         var info = stat()
+        // Whether the file is known sound: new, empty, checked whole, or as a stamp names it.
+        var sound = false
+        var checked = false
         if stat(path, &info) == 0 {
             guard (info.st_mode & S_IFMT) == S_IFREG else {
                 throw .notAHistory(path: path, reason: (info.st_mode & S_IFMT) == S_IFDIR ? "it is a directory" : "it is not a regular file")
@@ -51,20 +79,29 @@ public final class HistoryStore: @unchecked Sendable {
             try checkMagic(path, size: Int(info.st_size))
             if readOnly, !isWritable(path) { return try openUnwritable(path) }
             // A hot journal needs a writable connection, which rolls it back first.
+            sound = info.st_size == 0
             if info.st_size > 0, !hasHotJournal(path) {
+                // Taken before SQLite opens the file, so that its own reading changes nothing here.
+                let stamped = !readOnly && CheckedStamp.matches(path)
                 // A first look through a read-only connection, which never writes to the file:
                 // a read-write one would checkpoint a WAL into it on closing, damaged or not.
                 // On a full disk SQLite may be unable even to size its shared-memory file: a
                 // reader then reads the file as it is, when no WAL holds changes for it.
                 guard let (look, state) = try lookAt(path, readOnly: readOnly) else { return try openUnwritable(path) }
                 // A writer looks at every page first: a damaged file is never written to,
-                // wherever the damage lies. Readers find it where they read.
-                if !readOnly, let problem = try look.firstIntegrityProblem() { throw .damaged(path: path, reason: problem) }
+                // wherever the damage lies. Readers find it where they read. A file as this
+                // program's last sound close or check left it needs no second look.
+                if !readOnly, !stamped {
+                    if let problem = try look.firstIntegrityProblem() { throw .damaged(path: path, reason: problem) }
+                    checked = true
+                }
+                sound = !readOnly
                 if readOnly, state.isMarked, state.isWAL, state.isMigrated { return look }
             }
         } else if errno == ENOENT {
             guard create else { return nil }
             try makeFolder(of: path)
+            sound = true
         } else {
             throw .unavailable(path: path, reason: systemError())
         }
@@ -79,7 +116,13 @@ public final class HistoryStore: @unchecked Sendable {
             throw classify(error, path: path)
         }
         let store = HistoryStore(path: path, queue: queue, location: plainPath(path))
-        try store.prepare(try store.checkOwnership())
+        store.isWriter = true
+        let state = try store.checkOwnership()
+        store.foldsOnClose = !state.isMigrated
+        store.journalMarkAtOpen = store.journalMark()
+        try store.prepare(state)
+        store.stampsOnClose = sound
+        store.checkedWhole = checked
         return store
     }
 
@@ -222,6 +265,40 @@ public final class HistoryStore: @unchecked Sendable {
             throw Self.classify(error, path: path)
         }
     }
+
+    /// The sync folder, this device's id, name and last sequence number, and how far it wrote
+    /// its journal; nil for a history that does not sync. When a command changed it (joined,
+    /// left, or wrote to its journal), the history must be synced with the journal, or after
+    /// a power cut it would not know its own lines for its own.
+    private func journalMark() -> String? {
+        let mark = try? read { db -> String? in
+            guard try SyncSchema.isInstalled(db), let row = try Row.fetchOne(db, sql: "SELECT * FROM syncState") else { return nil }
+            return row.description
+        }
+        return mark ?? nil
+    }
+
+    /// Leaves what this connection wrote in the WAL when it closes, for the next writer that
+    /// records something of its own (or SQLite's checkpoint at 1,000 pages) to fold in.
+    ///
+    /// Folding costs two `fdatasync`s (the WAL, then the file). Events read from other
+    /// devices' journals, committed with the read position that names them, can be read
+    /// again, so they need no sync: after a power cut the file is as the last fold left it,
+    /// and the journals are read again from there.
+    private func keepWALOnClose() {
+        guard let configure = Self.databaseConfig, let connection = try? queue.inDatabase({ $0.sqliteConnection }) else { return }
+        var applied: Int32 = 0
+        _ = configure(connection, SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 1, &applied)
+    }
+
+    /// `sqlite3_db_config` for an option that takes an int and an int pointer. C declares it
+    /// variadic, which Swift cannot call, so it is called through its address with those two
+    /// arguments: on x86-64 and arm64 Linux, integers and pointers of a variadic call are
+    /// passed as those of a fixed one. Nil when the symbol is not found.
+    private static let databaseConfig: (@convention(c) (OpaquePointer?, Int32, Int32, UnsafeMutablePointer<Int32>?) -> Int32)? = {
+        guard let symbol = dlsym(nil, "sqlite3_db_config") else { return nil }
+        return unsafeBitCast(symbol, to: (@convention(c) (OpaquePointer?, Int32, Int32, UnsafeMutablePointer<Int32>?) -> Int32).self)
+    }()
 
     /// Runs `body` again while SQLite answers that the file is busy in a way its busy
     /// timeout does not cover, for up to about five seconds.

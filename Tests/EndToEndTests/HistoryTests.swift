@@ -291,7 +291,10 @@ struct HistoryTests {
         #expect(read.stdout.hasPrefix("2026-11-23  Mon  "))
         #expect(read.stdout.contains("completed  6 done, 1 skipped, 0 not scheduled · water2 7/8"))
         #expect(read.stdout.contains("Morning · 2026-11-23 to 2026-11-23 · 1 day, 1 with runs"))
-        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).sorted() == ["history.sqlite", "morning.rt", "routine"])
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: dir.path).sorted() == [
+                "history.sqlite", "history.sqlite-checked", "morning.rt", "routine",
+            ])
         // Changes still in a WAL file would be missed: refused, with the reason.
         try Data("x".utf8).write(to: URL(fileURLWithPath: history + "-wal"))
         let refused = try shell("\(asNobody) log --history history.sqlite", in: dir)

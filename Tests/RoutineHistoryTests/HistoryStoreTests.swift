@@ -322,11 +322,12 @@ struct HistoryStoreTests {
         let folder = URL(fileURLWithPath: try temporaryHistoryPath()).deletingLastPathComponent()
         let path = folder.appendingPathComponent(name).path
         try recordRun(try #require(try HistoryStore.open(path, create: true)), morning, decisions: [.decision(.done(value: nil))], end: .quit)
-        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == [name])
+        // The writer's stamp is the one file beside it (CheckedStampTests).
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted() == [name, name + "-checked"])
         let store = try #require(try HistoryStore.openUnwritable(path))
         #expect(try store.runCount() == 1)
         #expect(try store.statsRuns(RunFilter(), of: morning).first?.steps.count == 1)
-        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == [name])
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted() == [name, name + "-checked"])
     }
 
     /// A run whose date cannot be read (a file edited by hand) is left out; its steps go to
