@@ -59,6 +59,7 @@ public enum HistoryJSON {
     /// value is checked by the rules the runner records by (``RecordedValues``), dates and
     /// times must be in exactly the form `encode` writes, and no text may hold a NUL.
     public static func decode(_ line: some Collection<UInt8>) throws(ImportProblem) -> StoredRun {
+        if let run = decodeCanonical(line) { return run }
         let run: RunLine
         do {
             run = try JSONDecoder().decode(RunLine.self, from: Data(line))
@@ -67,6 +68,23 @@ public enum HistoryJSON {
         } catch {
             throw ImportProblem("not JSON")
         }
+        return try validated(run)
+    }
+
+    /// The run of a line exactly as `encode` writes it, which every line of an export and of a
+    /// sync journal is, read without `Codable` (a tenth of the cost); nil for any other line,
+    /// which ``decode(_:)`` reads, checks and explains through `JSONDecoder`. The checks are
+    /// the same: only the reading of the JSON differs, and a line is taken here only when
+    /// writing back the run gives its bytes.
+    static func decodeCanonical(_ line: some Collection<UInt8>) -> StoredRun? {
+        let bytes = Array(line)
+        guard let json = try? JSONParser.parse(bytes), let fields = RunLine(json), let run = try? validated(fields),
+            encode(run).text.utf8.elementsEqual(bytes)
+        else { return nil }
+        return run
+    }
+
+    private static func validated(_ run: RunLine) throws(ImportProblem) -> StoredRun {
         switch CalendarDate.checked(run.date) {
         case .success: break
         case .failure(let problem): throw ImportProblem("'date' '\(run.date)' \(problem.reason)")
@@ -244,6 +262,33 @@ public enum HistoryJSON {
         var reachedEnd: Bool
         var steps: [StepLine]
         var amendments: [AmendmentLine]?
+
+        /// As `JSONDecoder` reads it, for the lines it reads alike; nil when a member is missing
+        /// or of another type.
+        init?(_ json: JSON) {
+            guard case .object(let o) = json, let date = o["date"]?.string, let routine = o["routine"]?.string,
+                let result = o["result"]?.string, let started = o["started"]?.string, let utcOffset = o["utcOffset"]?.string,
+                let path = o["path"]?.string, let sourceHash = o["sourceHash"]?.string, let reachedEnd = o["reachedEnd"]?.bool,
+                let ended = optional(o["ended"], \.string), let kind = optional(o["kind"], \.string), case .array(let steps)? = o["steps"]
+            else { return nil }
+            (self.date, self.routine, self.result, self.started, self.utcOffset) = (date, routine, result, started, utcOffset)
+            (self.path, self.sourceHash, self.reachedEnd, self.ended, self.kind) = (path, sourceHash, reachedEnd, ended, kind)
+            self.steps = []
+            for step in steps {
+                guard let line = StepLine(step) else { return nil }
+                self.steps.append(line)
+            }
+            switch o["amendments"] {
+            case nil, .null?: amendments = nil
+            case .array(let items)?:
+                amendments = []
+                for item in items {
+                    guard let line = AmendmentLine(item) else { return nil }
+                    amendments?.append(line)
+                }
+            default: return nil
+            }
+        }
     }
 
     private struct AmendmentLine: Decodable {
@@ -251,6 +296,19 @@ public enum HistoryJSON {
         var at: String
         var added: Bool?
         var before: BeforeLine?
+
+        init?(_ json: JSON) {
+            guard case .object(let o) = json, let step = o["step"]?.int, let at = o["at"]?.string,
+                let added = optional(o["added"], \.bool)
+            else { return nil }
+            (self.step, self.at, self.added) = (step, at, added)
+            switch o["before"] {
+            case nil, .null?: before = nil
+            case let value?:
+                guard let line = BeforeLine(value) else { return nil }
+                before = line
+            }
+        }
     }
 
     private struct BeforeLine: Decodable {
@@ -259,6 +317,14 @@ public enum HistoryJSON {
         /// An answer's option text and its 1-based index (v7).
         var option: String?
         var index: Double?
+
+        init?(_ json: JSON) {
+            guard case .object(let o) = json, let result = o["result"]?.string, let value = optional(o["value"], \.double),
+                let seconds = optional(o["seconds"], \.double), let option = optional(o["option"], \.string),
+                let index = optional(o["index"], \.double)
+            else { return nil }
+            (self.result, self.value, self.seconds, self.option, self.index) = (result, value, seconds, option, index)
+        }
     }
 
     /// Counts are read as numbers and checked after, so that `1.5` or `2^63 + 5` is named
@@ -269,11 +335,41 @@ public enum HistoryJSON {
         var value, target, seconds: Double?
         var unit, option, reason: String?
         var index: Double?
+
+        init?(_ json: JSON) {
+            guard case .object(let o) = json, let step = o["step"]?.double, let node = o["node"]?.string, let kind = o["kind"]?.string,
+                let title = o["title"]?.string, let result = o["result"]?.string, let at = o["at"]?.string,
+                let value = optional(o["value"], \.double), let target = optional(o["target"], \.double),
+                let seconds = optional(o["seconds"], \.double), let unit = optional(o["unit"], \.string),
+                let option = optional(o["option"], \.string), let reason = optional(o["reason"], \.string),
+                let index = optional(o["index"], \.double)
+            else { return nil }
+            (self.step, self.node, self.kind, self.title, self.result, self.at) = (step, node, kind, title, result, at)
+            (self.value, self.target, self.seconds, self.unit, self.option, self.reason) = (value, target, seconds, unit, option, reason)
+            self.index = index
+        }
     }
+
 }
 
 /// What is wrong with one line of an import.
 public struct ImportProblem: Error, Hashable, Sendable {
     public var reason: String
     public init(_ reason: String) { self.reason = reason }
+}
+
+/// An optional member as `JSONDecoder` reads it: absent or null is nil, another type fails.
+/// `.some(nil)` is a member that is not there; nil, one of another type.
+private func optional<T>(_ value: JSON?, _ read: (JSON) -> T?) -> T?? {
+    switch value {
+    case nil, .null?: .some(nil)
+    case let value?: read(value).map { .some($0) }
+    }
+}
+
+extension JSON {
+    fileprivate var double: Double? {
+        if case .number(let value) = self { return value }
+        return nil
+    }
 }

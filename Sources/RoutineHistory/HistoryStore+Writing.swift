@@ -92,11 +92,12 @@ extension HistoryStore {
     }
 
     static func insertRun(_ run: StoredRun, _ db: Database) throws -> Int64 {
-        try db.execute(
+        try db.cachedStatement(
             sql: """
                 INSERT INTO run (routine, path, sourceHash, date, startedAt, utcOffset, endedAt, result, reachedEnd, kind)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """,
+                """
+        ).execute(
             arguments: [
                 run.routine, run.path, run.sourceHash, run.date, run.startedAt.description, run.utcOffset,
                 run.endedAt?.description, run.result?.rawValue, run.reachedEnd, run.kind.rawValue,

@@ -51,7 +51,7 @@ struct SyncEventTests {
     ])
     func theWinnerOfTwoEvents(first: (String, Int64, String), second: (String, Int64, String), winner: Int) {
         let entries = [first, second].enumerated().map { k, e in
-            SyncMerge.Entry(id: "\(k)", device: e.0, seq: e.1, at: e.2, type: "run", payload: "")
+            SyncMerge.Entry(id: "\(k)", device: e.0, seq: e.1, at: e.2, type: "run")
         }
         #expect(SyncMerge.winner(entries)?.id == String(winner - 1))
         #expect(SyncMerge.winner(entries.reversed())?.id == String(winner - 1))

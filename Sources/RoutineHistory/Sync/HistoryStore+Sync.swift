@@ -140,7 +140,7 @@ extension HistoryStore {
     }
 
     /// Called once a store is open: a member of a sync folder writes what it owes and reads
-    /// what changed. Nothing but a query and a `stat` per journal file when nothing did.
+    /// what changed. Nothing but two queries and a `stat` or two per device when nothing did.
     func syncAfterOpen(readOnly: Bool) {
         guard let settings = try? syncSettings() else { return }
         if !readOnly { syncOn = true }
@@ -148,8 +148,7 @@ extension HistoryStore {
             (try? read { db in
                 try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM syncOutbox) OR EXISTS (SELECT 1 FROM syncEvent WHERE written = 0)")
             }) ?? false
-        let changed = (try? changedFiles(settings, all: false)) ?? []
-        guard pending == true || !changed.isEmpty else { return }
+        guard pending == true || folderMayHaveNews(settings) else { return }
         do {
             // A reader's connection may be read-only: the sync writes through its own.
             let writer = readOnly ? try Self.openStore(path, create: false) : self
@@ -232,11 +231,11 @@ extension HistoryStore {
     }
 
     static func emit(_ kind: SyncEvent.Kind, payload: String, key: String, device: String, _ db: Database) throws {
-        try db.execute(sql: "UPDATE syncState SET seq = seq + 1")
-        let seq = try Int64.fetchOne(db, sql: "SELECT seq FROM syncState") ?? 1
-        try db.execute(
-            sql: "INSERT INTO syncEvent (id, device, seq, at, type, family, key, payload, written) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 0)",
-            arguments: [SyncEvent.newID(), device, seq, Timestamp.now().description, kind.rawValue, kind.family, key, payload])
+        try db.cachedStatement(sql: "UPDATE syncState SET seq = seq + 1").execute()
+        let seq = try Int64.fetchOne(db.cachedStatement(sql: "SELECT seq FROM syncState")) ?? 1
+        try db.cachedStatement(
+            sql: "INSERT INTO syncEvent (id, device, seq, at, type, family, key, payload, written) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 0)"
+        ).execute(arguments: [SyncEvent.newID(), device, seq, Timestamp.now().description, kind.rawValue, kind.family, key, payload])
     }
 
     /// Appends the events not yet written, by month of their time. Before appending, the
@@ -272,7 +271,8 @@ extension HistoryStore {
             case .failure(let failure): throw .unavailable(path: file, reason: failure.reason)
             case .success(let sizes):
                 try transaction { db in
-                    for event in events { try db.execute(sql: "UPDATE syncEvent SET written = 1 WHERE id = ?", arguments: [event.id]) }
+                    let mark = try db.cachedStatement(sql: "UPDATE syncEvent SET written = 1 WHERE id = ?")
+                    for event in events { try mark.execute(arguments: [event.id]) }
                     try db.execute(sql: "UPDATE syncState SET journal = ?, journalSize = ?", arguments: [relative, sizes.after])
                 }
                 written += events.count
@@ -352,32 +352,117 @@ extension HistoryStore {
 
     // MARK: Reading the other devices' events
 
-    /// The journal files whose inode or size differ from what this history last read.
-    func changedFiles(_ settings: SyncSettings, all: Bool) throws(HistoryError) -> [SyncJournal.FileState] {
-        let known: [String: (UInt64, Int64)] = try read { db in
+    /// One look at every journal file: those whose inode or size differ from what this history
+    /// last read, and the folders' states, to record when they differ from those recorded.
+    func changedFiles(_ settings: SyncSettings, all: Bool) throws(HistoryError) -> (
+        files: [SyncJournal.FileState], folders: [SyncJournal.FolderState]?
+    ) {
+        let (known, recorded): ([String: (UInt64, Int64)], Set<SyncJournal.FolderState>?) = try read { db in
             var known: [String: (UInt64, Int64)] = [:]
             for row in try Row.fetchAll(db, sql: "SELECT path, inode, size FROM syncFile") {
                 known[row[0]] = (UInt64(bitPattern: row[1] as Int64), row[2])
             }
-            return known
+            return (known, try Self.recordedFolders(db))
         }
-        return SyncJournal.files(in: settings.folder, except: all ? nil : settings.device).filter { file in
+        let listing = SyncJournal.listing(in: settings.folder, except: all ? nil : settings.device)
+        let files = listing.files.filter { file in
             guard let (inode, size) = known[file.path] else { return true }
             return inode != file.inode || size != file.size
         }
+        // A folder that cannot be reached records nothing: the next command looks again.
+        return (files, listing.folders.isEmpty || recorded == Set(listing.folders) ? nil : listing.folders)
+    }
+
+    /// The folder states the last full look recorded; nil before the first (or in a history
+    /// that joined before they were kept).
+    static func recordedFolders(_ db: Database) throws -> Set<SyncJournal.FolderState>? {
+        guard try db.tableExists("syncFolder") else { return nil }
+        let rows = try Row.fetchAll(db, sql: "SELECT path, inode, changed FROM syncFolder")
+        return rows.isEmpty ? nil : Set(rows.map { SyncJournal.FolderState(path: $0[0], inode: UInt64(bitPattern: $0[1] as Int64), changed: $0[2]) })
+    }
+
+    /// Whether the folder may hold lines this history has not read, at a cost bounded by the
+    /// devices rather than by their files (docs/sync.md, "When"): the sync folder and each
+    /// device folder are `stat`ed, and in a folder whose state is as recorded only the files
+    /// that can still grow in place, each device's newest month and any file whose last line
+    /// was incomplete. A folder whose state changed is listed, and its files compared.
+    func folderMayHaveNews(_ settings: SyncSettings) -> Bool {
+        struct Known {
+            var inode: UInt64
+            var size, offset: Int64
+        }
+        let looked: (Set<SyncJournal.FolderState>?, [String: Known])? = try? read { db in
+            var known: [String: Known] = [:]
+            for row in try Row.fetchAll(db, sql: "SELECT path, inode, size, offset FROM syncFile") {
+                known[row[0]] = Known(inode: UInt64(bitPattern: row[1] as Int64), size: row[2], offset: row[3])
+            }
+            return (try Self.recordedFolders(db), known)
+        }
+        guard let looked, let recordedFolders = looked.0 else { return true }
+        let known = looked.1
+        let folders = Dictionary(recordedFolders.map { ($0.path, $0) }, uniquingKeysWith: { a, _ in a })
+        func same(_ path: String, _ info: SyncJournal.Info?) -> Bool {
+            guard let info, info.isDirectory, let state = folders[path] else { return false }
+            return state.inode == info.inode && state.changed == info.changed
+        }
+        func unchanged(_ path: String) -> Bool {
+            guard let file = SyncJournal.kind(settings.folder + "/" + path), file.isFile, let old = known[path] else { return false }
+            return old.inode == file.inode && old.size == file.size
+        }
+        // Each device's newest month, and the files with a line not yet whole.
+        var watched: [String: [String]] = [:]
+        var newest: [String: String] = [:]
+        for (path, file) in known {
+            guard let slash = path.firstIndex(of: "/") else { continue }
+            let device = String(path[..<slash])
+            if file.offset < file.size { watched[device, default: []].append(path) }
+            if SyncJournal.isMonth(path[path.index(after: slash)...]), path > newest[device] ?? "" { newest[device] = path }
+        }
+        let devices: [String]
+        if same("", SyncJournal.kind(settings.folder, follow: true)) {
+            devices = folders.keys.filter { !$0.isEmpty }
+        } else {
+            devices = SyncJournal.names(in: settings.folder).filter { SyncEvent.isID($0.utf8) && $0 != settings.device }
+        }
+        for device in devices {
+            let info = SyncJournal.kind(settings.folder + "/" + device)
+            if same(device, info) {
+                for path in (watched[device] ?? []) + (newest[device].map { [$0] } ?? []) where !unchanged(path) { return true }
+            } else {
+                // A new device, or one whose folder changed: every file of it is compared.
+                // A folder gone is nothing to read, but a full look records it gone.
+                guard info?.isDirectory == true else {
+                    if folders[device] != nil { return true }
+                    continue
+                }
+                for file in SyncJournal.files(of: device, in: settings.folder)
+                where known[file.path].map({ $0.inode != file.inode || $0.size != file.size }) ?? true {
+                    return true
+                }
+            }
+        }
+        return false
     }
 
     /// Reads the new lines of every changed journal file and applies the events they bring,
     /// in one transaction.
     func catchUp(_ settings: SyncSettings, all: Bool, into report: inout SyncReport) throws(HistoryError) {
-        let changed = try changedFiles(settings, all: all)
-        guard !changed.isEmpty else { return }
+        let (changed, folders) = try changedFiles(settings, all: all)
+        guard !changed.isEmpty || folders != nil else { return }
         var warnings: [Diagnostic] = []
         let arrivals: [SyncArrival] = try transaction { db in
+            if let folders { try SyncSchema.record(folders, db) }
             try db.execute(sql: "UPDATE syncState SET importing = 1")
+            // Statements compiled once for the whole reading: a join inserts tens of thousands.
+            let known = try db.cachedStatement(sql: "SELECT inode, offset, lines FROM syncFile WHERE path = ?")
+            let insert = try db.cachedStatement(
+                sql: "INSERT OR IGNORE INTO syncEvent (id, device, seq, at, type, family, key, payload) VALUES (?, ?, ?, ?, ?, ?, ?, ?)")
+            let record = try db.cachedStatement(sql: "INSERT OR REPLACE INTO syncFile (path, inode, size, offset, lines) VALUES (?, ?, ?, ?, ?)")
             var touched: [(family: String, key: String, device: String)] = []
+            // The runs of the events taken in, by id: applying them reads no payload back.
+            var decoded: [String: StoredRun] = [:]
             for file in changed {
-                let row = try Row.fetchOne(db, sql: "SELECT inode, offset, lines FROM syncFile WHERE path = ?", arguments: [file.path])
+                let row = try Row.fetchOne(known, arguments: [file.path])
                 var offset: Int64 = row.map { $0[1] } ?? 0
                 // Lines before the offset, for the line numbers of warnings.
                 var line: Int = row.map { $0[2] } ?? 0
@@ -412,18 +497,16 @@ extension HistoryStore {
                         }
                         continue
                     }
-                    try db.execute(
-                        sql: "INSERT OR IGNORE INTO syncEvent (id, device, seq, at, type, family, key, payload) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                        arguments: [
-                            event.id, event.device, event.seq, event.at.description, event.kind.rawValue, event.kind.family, event.key, event.payload,
-                        ])
-                    if db.changesCount > 0, event.kind != .device { touched.append((event.kind.family, event.key, event.device)) }
+                    try insert.execute(arguments: [
+                        event.id, event.device, event.seq, event.at.description, event.kind.rawValue, event.kind.family, event.key, event.payload,
+                    ])
+                    guard db.changesCount > 0, event.kind != .device else { continue }
+                    touched.append((event.kind.family, event.key, event.device))
+                    if let run = event.run { decoded[event.id] = run }
                 }
-                try db.execute(
-                    sql: "INSERT OR REPLACE INTO syncFile (path, inode, size, offset, lines) VALUES (?, ?, ?, ?, ?)",
-                    arguments: [file.path, Int64(bitPattern: file.inode), file.size, offset + Int64(consumed), line])
+                try record.execute(arguments: [file.path, Int64(bitPattern: file.inode), file.size, offset + Int64(consumed), line])
             }
-            let arrivals = try apply(touched, db)
+            let arrivals = try apply(touched, decoded, db)
             try db.execute(sql: "UPDATE syncState SET importing = 0")
             return arrivals
         }
@@ -434,16 +517,18 @@ extension HistoryStore {
 
     /// Sets every key the new events are about to what all the events say, and counts what
     /// changed by the device that sent it.
-    private func apply(_ touched: [(family: String, key: String, device: String)], _ db: Database) throws -> [SyncArrival] {
+    private func apply(_ touched: [(family: String, key: String, device: String)], _ decoded: [String: StoredRun], _ db: Database) throws
+        -> [SyncArrival]
+    {
         let names = try Self.deviceNames(db)
         var arrivals: [String: SyncArrival] = [:]
         var order: [String] = []
         var seen = Set<String>()
         for item in touched where seen.insert(item.family + item.key).inserted {
-            let parts = (try? JSONDecoder().decode([String].self, from: Data(item.key.utf8))) ?? []
+            let parts = SyncEvent.keyParts(item.key)
             var arrival = arrivals[item.device] ?? SyncArrival(device: names[item.device] ?? item.device)
             if item.family == "run", parts.count == 3 {
-                let merged = try SyncMerge.run(item.key, db).run
+                let merged = try SyncMerge.run(item.key, db, decoded: decoded).run
                 guard try Self.setLocalRun(routine: parts[0], date: parts[1], started: parts[2], to: merged, db, self) else { continue }
                 if merged == nil { arrival.deletions += 1 } else if merged?.kind == .log { arrival.logs += 1 } else { arrival.runs += 1 }
             } else if item.family == "day", parts.count == 2 {

@@ -56,6 +56,10 @@ struct SyncEvent: Hashable, Sendable {
     /// date; a device by itself.
     var key: String
 
+    /// The run of a `run` event as ``parse(_:)`` decoded it, so that applying the event needs
+    /// no second decoding of its payload.
+    var run: StoredRun? = nil
+
     /// The whole line, without its newline.
     var line: String {
         "{\"v\":\(Self.version),\"id\":\"\(id)\",\"device\":\"\(device)\",\"seq\":\(seq),\"at\":\"\(at)\",\"type\":\"\(kind.rawValue)\",\"\(kind.member)\":\(payload)}"
@@ -67,6 +71,13 @@ struct SyncEvent: Hashable, Sendable {
 
     static func dayKey(routine: String, date: String) -> String {
         JSONValue.array([.string(routine), .string(date)]).text
+    }
+
+    /// The routine, date (and start) a key names; empty when it is no key.
+    static func keyParts(_ key: String) -> [String] {
+        guard case .array(let items)? = try? JSONParser.parse(Array(key.utf8)) else { return [] }
+        let parts = items.compactMap(\.string)
+        return parts.count == items.count ? parts : []
     }
 
     /// A run's tombstone or restore payload: the key of the run, nothing of its content.
@@ -115,22 +126,23 @@ extension SyncEvent {
         guard let kind = Kind(rawValue: type) else { throw ImportProblem("'type' '\(type)' is not an event this routine knows") }
         guard cursor.take(",\"\(kind.member)\":"), bytes.last == UInt8(ascii: "}") else { throw notEvent(bytes) }
         let payload = bytes[cursor.index..<(bytes.endIndex - 1)]
-        let (text, key) = try canonical(kind, payload)
-        let event = SyncEvent(id: id, device: device, seq: seq, at: at, kind: kind, payload: text, key: key)
+        let (text, key, run) = try canonical(kind, payload)
+        let event = SyncEvent(id: id, device: device, seq: seq, at: at, kind: kind, payload: text, key: key, run: run)
         guard event.line.utf8.elementsEqual(bytes) else { throw ImportProblem("not in the form routine writes its events") }
         return event
     }
 
-    /// The payload as routine writes it, checked by the import's validators, and its key.
-    private static func canonical(_ kind: Kind, _ payload: ArraySlice<UInt8>) throws(ImportProblem) -> (String, String) {
+    /// The payload as routine writes it, checked by the import's validators, its key, and the
+    /// run it holds.
+    private static func canonical(_ kind: Kind, _ payload: ArraySlice<UInt8>) throws(ImportProblem) -> (String, String, StoredRun?) {
         switch kind {
         case .device:
             guard let name = try? JSONDecoder().decode(String.self, from: Data(payload)) else { throw ImportProblem("'name' is not a string") }
             if let problem = RecordedValues.textProblem(name) { throw ImportProblem("'name' \(problem)") }
-            return (JSONValue.string(name).text, "")
+            return (JSONValue.string(name).text, "", nil)
         case .run:
             let run = try HistoryJSON.decode(payload)
-            return (HistoryJSON.encode(run).text, runKey(routine: run.routine, date: run.date, started: run.startedAt.description))
+            return (HistoryJSON.encode(run).text, runKey(routine: run.routine, date: run.date, started: run.startedAt.description), run)
         case .delete, .restore:
             guard let reference = try? JSONDecoder().decode(Reference.self, from: Data(payload)), let started = reference.started else {
                 throw ImportProblem("'run' needs 'routine', 'date' and 'started'")
@@ -139,17 +151,17 @@ extension SyncEvent {
             guard let time = Timestamp(started), time.description == started else { throw ImportProblem("'started' is not a UTC time") }
             return (
                 runReference(routine: reference.routine, date: reference.date, started: started),
-                runKey(routine: reference.routine, date: reference.date, started: started)
+                runKey(routine: reference.routine, date: reference.date, started: started), nil
             )
         case .dayOff:
             let day = try HistoryJSON.decodeDayOff(payload)
-            return (HistoryJSON.encode(day).text, dayKey(routine: day.routine, date: day.date.description))
+            return (HistoryJSON.encode(day).text, dayKey(routine: day.routine, date: day.date.description), nil)
         case .dayOn:
             guard let reference = try? JSONDecoder().decode(Reference.self, from: Data(payload)), reference.started == nil else {
                 throw ImportProblem("'dayOff' needs 'routine' and 'date'")
             }
             try check(reference)
-            return (dayReference(routine: reference.routine, date: reference.date), dayKey(routine: reference.routine, date: reference.date))
+            return (dayReference(routine: reference.routine, date: reference.date), dayKey(routine: reference.routine, date: reference.date), nil)
         }
     }
 

@@ -20,32 +20,84 @@ enum SyncJournal {
         var size: Int64
     }
 
-    /// Every journal file of the other devices (all devices when `own` is nil). Links are
-    /// not followed: a folder or file that is a link is passed over.
-    static func files(in folder: String, except own: String?) -> [FileState] {
-        var found: [FileState] = []
+    /// A folder as `stat` saw it: its inode and when its entries last changed. The change
+    /// time (ctime), not the mtime: `rsync -a` sets a folder's mtime back to the source's
+    /// after renaming a new file into it, and nothing sets a ctime back.
+    struct FolderState: Hashable {
+        /// Below the sync folder: "" for the folder itself, else a device id.
+        var path: String
+        var inode: UInt64
+        /// Nanoseconds; -1 when unknown (see ``listing(in:except:)``).
+        var changed: Int64
+    }
+
+    /// What one look at the folder found: its journal files and the folders holding them.
+    struct Listing {
+        var files: [FileState] = []
+        var folders: [FolderState] = []
+    }
+
+    /// Every journal file of the other devices (all devices when `own` is nil), and the state
+    /// of each folder taken before it was listed, so that a later change shows as another
+    /// state. Links are not followed: a folder or file that is a link is passed over.
+    static func listing(in folder: String, except own: String?) -> Listing {
+        var listing = Listing()
+        // The sync folder itself may be a link (~/Sync to another disk): its target counts.
+        if let root = kind(folder, follow: true), root.isDirectory {
+            listing.folders.append(FolderState(path: "", inode: root.inode, changed: root.changed))
+        }
         for device in names(in: folder) where SyncEvent.isID(device.utf8) && device != own {
-            guard kind(folder + "/" + device)?.isDirectory == true else { continue }
-            for name in names(in: folder + "/" + device) where name.hasSuffix(".jsonl") && !name.hasPrefix(".") {
-                let path = device + "/" + name
-                guard let info = kind(folder + "/" + path), info.isFile else { continue }
-                found.append(FileState(path: path, inode: info.inode, size: info.size))
-            }
+            guard let info = kind(folder + "/" + device), info.isDirectory else { continue }
+            listing.folders.append(FolderState(path: device, inode: info.inode, changed: info.changed))
+            listing.files += files(of: device, in: folder)
+        }
+        // A folder changed within the clock tick it was listed in may change again in that
+        // tick and keep its time: its state is recorded as unknown, so it is listed again.
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME_COARSE, &now)
+        let tick = Int64(now.tv_sec) * 1_000_000_000 + Int64(now.tv_nsec)
+        for k in listing.folders.indices where listing.folders[k].changed >= tick { listing.folders[k].changed = -1 }
+        return listing
+    }
+
+    /// The journal files in one device's folder.
+    static func files(of device: String, in folder: String) -> [FileState] {
+        var found: [FileState] = []
+        for name in names(in: folder + "/" + device) where name.hasSuffix(".jsonl") && !name.hasPrefix(".") {
+            let path = device + "/" + name
+            guard let info = kind(folder + "/" + path), info.isFile else { continue }
+            found.append(FileState(path: path, inode: info.inode, size: info.size))
         }
         return found
+    }
+
+    /// Whether `name` is a month's file, `YYYY-MM.jsonl`: the one its device appends to is
+    /// its newest; copies by engines or by hand are never appended to.
+    static func isMonth(_ name: Substring) -> Bool {
+        let bytes = Array(name.utf8)
+        return bytes.count == 13 && name.hasSuffix(".jsonl") && bytes[4] == UInt8(ascii: "-")
+            && (bytes[0..<4] + bytes[5..<7]).allSatisfy { $0 >= 0x30 && $0 <= 0x39 }
     }
 
     struct Info {
         var isDirectory, isFile: Bool
         var inode: UInt64
         var size: Int64
+        /// The change time (ctime), in nanoseconds.
+        var changed: Int64
     }
 
-    static func kind(_ path: String) -> Info? {
+    static func kind(_ path: String, follow: Bool = false) -> Info? {
         var info = stat()
-        guard lstat(path, &info) == 0 else { return nil }
+        if follow {
+            guard stat(path, &info) == 0 else { return nil }
+        } else {
+            guard lstat(path, &info) == 0 else { return nil }
+        }
         let type = info.st_mode & S_IFMT
-        return Info(isDirectory: type == S_IFDIR, isFile: type == S_IFREG, inode: UInt64(info.st_ino), size: Int64(info.st_size))
+        return Info(
+            isDirectory: type == S_IFDIR, isFile: type == S_IFREG, inode: UInt64(info.st_ino), size: Int64(info.st_size),
+            changed: Int64(info.st_ctim.tv_sec) * 1_000_000_000 + Int64(info.st_ctim.tv_nsec))
     }
 
     static func names(in folder: String) -> [String] {

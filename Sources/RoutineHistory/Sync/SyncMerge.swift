@@ -16,7 +16,6 @@ enum SyncMerge {
         var seq: Int64
         var at: String
         var type: String
-        var payload: String
     }
 
     /// Whether `a` supersedes `b`.
@@ -32,10 +31,25 @@ enum SyncMerge {
         return newest.values.reduce(nil) { best, entry in best.map { supersedes(entry, $0) ? entry : $0 } ?? entry }
     }
 
+    /// The events of a key, without their payloads: only a winner's is read.
     static func entries(_ family: String, _ key: String, _ db: Database) throws -> [Entry] {
-        try Row.fetchAll(
-            db, sql: "SELECT id, device, seq, at, type, payload FROM syncEvent WHERE family = ? AND key = ?", arguments: [family, key]
-        ).map { Entry(id: $0[0], device: $0[1], seq: $0[2], at: $0[3], type: $0[4], payload: $0[5]) }
+        let sql = "SELECT id, device, seq, at, type FROM syncEvent WHERE family = ? AND key = ?"
+        return try Row.fetchAll(db.cachedStatement(sql: sql), arguments: [family, key]).map {
+            Entry(id: $0[0], device: $0[1], seq: $0[2], at: $0[3], type: $0[4])
+        }
+    }
+
+    static func payload(_ entry: Entry, _ db: Database) throws -> [UInt8] {
+        let text = try String.fetchOne(db.cachedStatement(sql: "SELECT payload FROM syncEvent WHERE id = ?"), arguments: [entry.id])
+        return Array((text ?? "").utf8)
+    }
+
+    /// The run a `run` event holds: as the reading that brought it in decoded it (`decoded`, by
+    /// event id), else from its stored payload.
+    static func content(_ entry: Entry, _ db: Database, _ decoded: [String: StoredRun]) throws -> StoredRun? {
+        if let run = decoded[entry.id] { return run }
+        let bytes = try payload(entry, db)
+        return try? HistoryJSON.decode(bytes)
     }
 
     /// What the events say of a run.
@@ -46,12 +60,13 @@ enum SyncMerge {
         var hasContent: Bool
     }
 
-    static func run(_ key: String, _ db: Database) throws -> RunState {
+    /// `decoded`: runs of events read in this transaction, by id, so that no payload is read back.
+    static func run(_ key: String, _ db: Database, decoded: [String: StoredRun] = [:]) throws -> RunState {
         let all = try entries("run", key, db)
         let contents = all.filter { $0.type == SyncEvent.Kind.run.rawValue }
         let life = winner(all.filter { $0.type != SyncEvent.Kind.run.rawValue })
         let deleted = life?.type == SyncEvent.Kind.delete.rawValue
-        guard let best = winner(contents), var run = try? HistoryJSON.decode(Array(best.payload.utf8)) else {
+        guard let best = winner(contents), var run = try content(best, db, decoded) else {
             return RunState(run: nil, deleted: deleted, hasContent: false)
         }
         // Amendments are kept from every device's newest content: the winner's in its own
@@ -61,7 +76,7 @@ enum SyncMerge {
         var known = Set(run.amendments.map { HistoryJSON.encode($0).text })
         var others: [Amendment] = []
         for (device, entry) in newest where device != best.device {
-            guard let other = try? HistoryJSON.decode(Array(entry.payload.utf8)) else { continue }
+            guard let other = try content(entry, db, decoded) else { continue }
             for amendment in other.amendments where known.insert(HistoryJSON.encode(amendment).text).inserted && amendment.step <= run.steps.count {
                 others.append(amendment)
             }
@@ -73,7 +88,8 @@ enum SyncMerge {
     /// The day off the events say is recorded, or nil.
     static func day(_ key: String, _ db: Database) throws -> DayOff? {
         guard let best = winner(try entries("day", key, db)), best.type == SyncEvent.Kind.dayOff.rawValue else { return nil }
-        return try? HistoryJSON.decodeDayOff(Array(best.payload.utf8))
+        let bytes = try payload(best, db)
+        return try? HistoryJSON.decodeDayOff(bytes)
     }
 }
 
@@ -81,12 +97,13 @@ extension HistoryStore {
     /// The run of this key in the history, with its id.
     static func localRun(routine: String, date: String, started: String, _ db: Database, _ store: HistoryStore) throws -> StoredRun? {
         let sql = "SELECT id FROM run WHERE routine = ? AND date = ? AND startedAt = ?"
-        guard let id = try Int64.fetchOne(db, sql: sql, arguments: [routine, date, started]) else { return nil }
+        guard let id = try Int64.fetchOne(db.cachedStatement(sql: sql), arguments: [routine, date, started]) else { return nil }
         return try run(id, db, store)
     }
 
     static func localDay(routine: String, date: String, _ db: Database) throws -> DayOff? {
-        let row = try Row.fetchOne(db, sql: "SELECT reason, recordedAt FROM dayOff WHERE routine = ? AND date = ?", arguments: [routine, date])
+        let sql = "SELECT reason, recordedAt FROM dayOff WHERE routine = ? AND date = ?"
+        let row = try Row.fetchOne(db.cachedStatement(sql: sql), arguments: [routine, date])
         guard let row, let day = CalendarDate(date), let at = Timestamp(row[1] as String) else { return nil }
         return DayOff(routine: routine, date: day, reason: row[0], recordedAt: at)
     }

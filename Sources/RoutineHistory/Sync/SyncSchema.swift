@@ -8,7 +8,7 @@ import GRDB
 /// the command's own transaction, so that no write path of the history needs to know about
 /// sync and a crash before the journal is written loses nothing: the next command drains it.
 enum SyncSchema {
-    static let tables = ["syncState", "syncOutbox", "syncEvent", "syncFile", "syncProblem"]
+    static let tables = ["syncState", "syncOutbox", "syncEvent", "syncFile", "syncProblem", "syncFolder"]
 
     static func install(_ db: Database, folder: String, device: String, name: String) throws {
         try db.execute(
@@ -76,6 +76,20 @@ enum SyncSchema {
                 UPDATE syncState SET seq = max(seq, coalesce((SELECT max(seq) FROM syncEvent WHERE syncEvent.device = syncState.device), 0));
                 """, arguments: [folder, device, name])
         try installTriggers(db)
+    }
+
+    /// Replaces the folder states of the last full look (a history that joined before they
+    /// were kept gets the table here).
+    static func record(_ folders: [SyncJournal.FolderState], _ db: Database) throws {
+        // path: "" for the sync folder, else a device id; changed: ctime in nanoseconds, -1 unknown.
+        try db.execute(
+            sql: "CREATE TABLE IF NOT EXISTS syncFolder (path TEXT PRIMARY KEY, inode INTEGER NOT NULL, changed INTEGER NOT NULL) WITHOUT ROWID")
+        try db.execute(sql: "DELETE FROM syncFolder")
+        for folder in folders {
+            try db.execute(
+                sql: "INSERT INTO syncFolder (path, inode, changed) VALUES (?, ?, ?)",
+                arguments: [folder.path, Int64(bitPattern: folder.inode), folder.changed])
+        }
     }
 
     /// One trigger per table and change; a table another change adds gets its three here.
