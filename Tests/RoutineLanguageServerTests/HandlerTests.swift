@@ -172,7 +172,7 @@ struct HandlerTests {
         Named(name: "one ranged change", value: ([(5, 6, 5, 7, "bee")], Self.edited(line1: "habit a \"A\" for 5m -> q\n", line5: "habit bee"))),
         Named(
             name: "a line split, then an edit on the new line",
-            value: ([(1, 11, 1, 11, "\r\n"), (2, 0, 2, 1, "F")], Self.edited(line1: "habit a \"A\"\r\nFor 5m -> q\n", line5: "habit b"))),
+            value: ([(1, 11, 1, 11, "\r\n"), (2, 0, 2, 1, "F")], Self.edited(line1: "habit a \"A\"\r\nFfor 5m -> q\n", line5: "habit b"))),
         Named(name: "a whole text, then a ranged change", value: ([(-1, 0, 0, 0, "routine \"U\"\n"), (0, 9, 0, 10, "V")], "routine \"V\"\n")),
         Named(
             name: "lines joined",
