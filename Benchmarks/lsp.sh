@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The language server's latency and memory bars (issue: editor integration), on the release
-# build: a 5,000-node generated routine and a real 50-node one, a 5,000-node chain with a
-# typo that cuts off its second half (one warning, not 2,500), then 10,000 edits for memory.
+# build: a 5,000-node generated routine (edits sent as ranged changes, then as whole texts)
+# and a real 50-node one, a 5,000-node chain with a typo that cuts off its second half (one
+# warning, not 2,500), then 10,000 edits for memory.
 #
 #   Benchmarks/lsp.sh            the full measurement (a few minutes)
 #   Benchmarks/lsp.sh --smoke    a few edits each: proves the script works (CI)
@@ -20,6 +21,8 @@ bin=$(swift build -c release --show-bin-path)
 "$bin/routine-gen" 5000 --seed 1 --out "$work/generated" >/dev/null
 
 python3 Benchmarks/lsp.py "$bin/routine" "$work/generated.rt" --edits "$edits"
+# As a client that sends the whole text at every keystroke.
+python3 Benchmarks/lsp.py "$bin/routine" "$work/generated.rt" --edits "$edits" --full
 python3 Benchmarks/lsp.py "$bin/routine" Benchmarks/day.rt --edits "$edits"
 # `-> n2500x` for `-> n2500`: the typo stands while every edit is checked.
 python3 - "$work/typo.rt" <<'PY'

@@ -160,6 +160,42 @@ struct HandlerTests {
         #expect(published?["params"]?["diagnostics"]?.array?.first?["message"] == "unknown target 'b'")
     }
 
+    /// The test text with lines 1 and 5 (up to its title) as given.
+    static func edited(line1: String, line5: String) -> String {
+        "routine \"T\"\n" + line1 + "question q \"Q?\"\n  \"yes\" -> b\n  \"no\" -> end\n" + line5 + " \"B\" on mon fri\n"
+    }
+
+    /// One didChange's changes, applied in order, each in the positions the previous one left,
+    /// whether the lines were carried from the open version, scanned after a whole text, or
+    /// carried on from a ranged change before.
+    @Test(arguments: [
+        Named(name: "one ranged change", value: ([(5, 6, 5, 7, "bee")], Self.edited(line1: "habit a \"A\" for 5m -> q\n", line5: "habit bee"))),
+        Named(
+            name: "a line split, then an edit on the new line",
+            value: ([(1, 11, 1, 11, "\r\n"), (2, 0, 2, 1, "F")], Self.edited(line1: "habit a \"A\"\r\nFfor 5m -> q\n", line5: "habit b"))),
+        Named(name: "a whole text, then a ranged change", value: ([(-1, 0, 0, 0, "routine \"U\"\n"), (0, 9, 0, 10, "V")], "routine \"V\"\n")),
+        Named(
+            name: "lines joined",
+            value: ([(0, 11, 2, 0, " ")], "routine \"T\" question q \"Q?\"\n  \"yes\" -> b\n  \"no\" -> end\nhabit b \"B\" on mon fri\n")),
+    ])
+    func rangedChangesApplyInOrder(_ test: Named<([(Int, Int, Int, Int, String)], String)>) throws {
+        let t = TestServer(text: Self.text)
+        let changes: [JSON] = test.value.0.map { (l1, c1, l2, c2, text) in
+            if l1 < 0 { return ["text": .string(text)] }
+            return [
+                "range": ["start": ["line": JSON(l1), "character": JSON(c1)], "end": ["line": JSON(l2), "character": JSON(c2)]],
+                "text": .string(text),
+            ]
+        }
+        t.server.handle([
+            "jsonrpc": "2.0", "method": "textDocument/didChange",
+            "params": ["textDocument": ["uri": "file:///tmp/t.rt", "version": 2], "contentChanges": .array(changes)],
+        ])
+        let snapshot = try #require(t.server.documents["file:///tmp/t.rt"])
+        #expect(String(decoding: snapshot.file.bytes, as: UTF8.self) == test.value.1)
+        #expect(snapshot.positions.lineStarts == PositionMap(snapshot.file, encoding: .utf16).lineStarts)
+    }
+
     @Test func cancellingARequestUnderWayAnswersItAsCancelled() {
         let started = Locked<[@Sendable () -> Void]>([])
         let sent = Locked([JSON]())

@@ -33,3 +33,31 @@ struct PositionMapTests {
         #expect(throws: ResponseError.self) { try map.offset(Position(line: 4, character: 0)) }
     }
 }
+
+struct EditedPositionMapTests {
+    /// Texts whose line ends are LF, CRLF, lone CR, and pairs that an edit splits or joins.
+    static let texts = ["", "a", "ab\r\ncd\ref\ngh", "\r\n\r\n", "x\r", "\n\r\r\n", "日本\r\n😀\n"]
+    /// What the edits insert: nothing, text, and every kind of line end.
+    static let insertions = ["", "z", "\n", "\r", "\r\n", "q\r", "\nq", "é\r\n\r"]
+
+    /// Every replacement of every range of each text by each insertion: the carried-forward
+    /// lines are those a scan of the edited text finds.
+    @Test(arguments: texts)
+    func carriedLinesAreThoseOfTheEditedText(_ text: String) {
+        let bytes = Array(text.utf8)
+        let map = PositionMap(SourceFile(name: "p.rt", bytes: bytes), encoding: .utf16)
+        for start in 0...bytes.count {
+            for end in start...bytes.count {
+                for insertion in Self.insertions {
+                    var edited = bytes
+                    let inserted = Array(insertion.utf8)
+                    edited.replaceSubrange(start..<end, with: inserted)
+                    let carried = map.replacing(Span(start: start, end: end), insertedCount: inserted.count, giving: edited)
+                    let scanned = PositionMap(SourceFile(name: "p.rt", bytes: edited), encoding: .utf16)
+                    #expect(carried.lineStarts == scanned.lineStarts, "\(text.debugDescription) [\(start)..<\(end)] <- \(insertion.debugDescription)")
+                    #expect(carried.bytes == edited)
+                }
+            }
+        }
+    }
+}

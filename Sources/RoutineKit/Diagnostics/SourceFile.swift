@@ -59,6 +59,34 @@ public struct LineTable: Sendable {
         lineStarts = starts
     }
 
+    private init(bytes: [UInt8], lineStarts: [Int]) {
+        self.bytes = bytes
+        self.lineStarts = lineStarts
+    }
+
+    /// The table of `edited`: this table's text with the bytes in `replaced` changed to the
+    /// `insertedCount` bytes at `replaced.lowerBound` of `edited`. Lines before the change are
+    /// kept and those after it shifted; only the inserted bytes are read, so an editor's
+    /// keystroke in a long file costs the lines, not the bytes.
+    public func replacing(_ replaced: Range<Int>, insertedCount: Int, giving edited: [UInt8]) -> LineTable {
+        let delta = insertedCount - replaced.count
+        let insertedEnd = replaced.lowerBound + insertedCount
+        // Whether a line starts at `p` depends on the bytes at `p - 1` and `p` only, so the
+        // starts below the change and those more than a byte past it stand.
+        let kept = replaced.lowerBound == 0 ? 1 : lineIndex(of: replaced.lowerBound - 1) + 1
+        let shifted = lineIndex(of: replaced.upperBound) + 1
+        var starts = Array(lineStarts[0..<kept])
+        starts.reserveCapacity(kept + lineStarts.count - shifted + 16)
+        var p = max(replaced.lowerBound, 1)
+        while p <= insertedEnd {
+            let previous = edited[p - 1]
+            if previous == 0x0A || (previous == 0x0D && (p == edited.count || edited[p] != 0x0A)) { starts.append(p) }
+            p += 1
+        }
+        for k in shifted..<lineStarts.count { starts.append(lineStarts[k] + delta) }
+        return LineTable(bytes: edited, lineStarts: starts)
+    }
+
     /// The 0-based index of the line holding `offset`.
     public func lineIndex(of offset: Int) -> Int {
         var lo = 0

@@ -7,11 +7,17 @@ public func closestMatch<S: Sequence>(to word: String, among candidates: S) -> S
     let target = Array(word.unicodeScalars)
     let limit = max(1, target.count / 3)
     var best: (String, Int)?
-    var row: [Int] = []
+    // One buffer for every candidate's scalars and one for the rows: a typo in a routine of
+    // thousands of IDs is checked at every keystroke, and allocations were most of its cost.
+    var other: [Unicode.Scalar] = []
+    var rows = EditRows()
     for candidate in candidates {
-        let other = Array(candidate.unicodeScalars)
+        // A cheap bound first: UTF-8 is at most four bytes a scalar.
+        guard candidate.utf8.count >= target.count - limit, candidate.utf8.count / 4 <= target.count + limit else { continue }
+        other.removeAll(keepingCapacity: true)
+        other.append(contentsOf: candidate.unicodeScalars)
         guard abs(other.count - target.count) <= limit, candidate != word else { continue }
-        let d = editDistance(target, other, row: &row)
+        let d = rows.distance(target, other)
         if d <= limit, d < max(target.count, other.count), d < (best?.1 ?? Int.max) { best = (candidate, d) }
     }
     return best?.0
@@ -30,21 +36,32 @@ public func nameHint(for word: String, among names: [String], kind: String) -> S
 }
 
 /// Edit distance where swapping two neighbouring characters costs one edit, as in the
-/// commonest typo ("titel"); optimal string alignment, keeping two previous rows.
-private func editDistance(_ a: [Unicode.Scalar], _ b: [Unicode.Scalar], row: inout [Int]) -> Int {
-    if a.isEmpty { return b.count }
-    if b.isEmpty { return a.count }
-    var before = [Int](repeating: 0, count: b.count + 1)
-    var previous = Array(0...b.count)
-    row = [Int](repeating: 0, count: b.count + 1)
-    for i in 1...a.count {
-        row[0] = i
-        for j in 1...b.count {
-            let cost = a[i - 1] == b[j - 1] ? 0 : 1
-            row[j] = min(previous[j] + 1, row[j - 1] + 1, previous[j - 1] + cost)
-            if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] { row[j] = min(row[j], before[j - 2] + 1) }
+/// commonest typo ("titel"); optimal string alignment, keeping two previous rows, which are
+/// reused from one call to the next.
+private struct EditRows {
+    var before: [Int] = []
+    var previous: [Int] = []
+    var row: [Int] = []
+
+    mutating func distance(_ a: [Unicode.Scalar], _ b: [Unicode.Scalar]) -> Int {
+        if a.isEmpty { return b.count }
+        if b.isEmpty { return a.count }
+        before.removeAll(keepingCapacity: true)
+        before.append(contentsOf: repeatElement(0, count: b.count + 1))
+        previous.removeAll(keepingCapacity: true)
+        previous.append(contentsOf: 0...b.count)
+        row.removeAll(keepingCapacity: true)
+        row.append(contentsOf: repeatElement(0, count: b.count + 1))
+        for i in 1...a.count {
+            row[0] = i
+            for j in 1...b.count {
+                let cost = a[i - 1] == b[j - 1] ? 0 : 1
+                row[j] = min(previous[j] + 1, row[j - 1] + 1, previous[j - 1] + cost)
+                if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] { row[j] = min(row[j], before[j - 2] + 1) }
+            }
+            swap(&before, &previous)
+            swap(&previous, &row)
         }
-        (before, previous, row) = (previous, row, before)
+        return previous[b.count]
     }
-    return previous[b.count]
 }

@@ -32,9 +32,21 @@ struct PositionMap: Sendable {
     let encoding: PositionEncoding
 
     init(_ file: SourceFile, encoding: PositionEncoding) {
-        bytes = file.bytes
-        table = LineTable(file)
+        self.init(bytes: file.bytes, table: LineTable(file), encoding: encoding)
+    }
+
+    private init(bytes: [UInt8], table: LineTable, encoding: PositionEncoding) {
+        self.bytes = bytes
+        self.table = table
         self.encoding = encoding
+    }
+
+    /// The map of `edited`, which is this map's text with `span` replaced by `insertedCount`
+    /// bytes: an incremental change costs the lines, not a scan of the whole text.
+    func replacing(_ span: Span, insertedCount: Int, giving edited: [UInt8]) -> PositionMap {
+        PositionMap(
+            bytes: edited, table: table.replacing(span.lowerBound..<span.upperBound, insertedCount: insertedCount, giving: edited),
+            encoding: encoding)
     }
 
     var lineStarts: [Int] { table.lineStarts }

@@ -62,12 +62,15 @@ public final class Snapshot: Sendable {
     /// line allows minutes.
     static let waysBudget = 300_000_000
 
-    init(uri: String, version: Int?, text: [UInt8], format: SourceFormat?, encoding: PositionEncoding) {
+    /// `positions`, when the caller has them (an incremental change carries its predecessor's
+    /// forward), spare a scan of the text.
+    init(uri: String, version: Int?, text: [UInt8], format: SourceFormat?, encoding: PositionEncoding, positions: PositionMap? = nil) {
         self.uri = uri
         self.version = version
         let file = SourceFile(name: (try? FileURI.path(uri).get()) ?? uri, bytes: text)
         loaded = RoutineLoader.load(file, format: format)
         self.encoding = encoding
+        if let positions, positions.encoding == encoding { cache.withLock { $0.positions = positions } }
     }
 
     /// Built on first use: a document without diagnostics, edited and not asked about, never

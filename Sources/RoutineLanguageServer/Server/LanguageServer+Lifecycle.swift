@@ -12,7 +12,8 @@ extension LanguageServer {
         if let url = params["initializationOptions"]?["documentation"]?.string { documentation = url }
         let capabilities: JSON = [
             "positionEncoding": .string(encoding.rawValue),
-            "textDocumentSync": ["openClose": true, "change": 1],
+            // Incremental: a keystroke sends its few bytes, not the whole text.
+            "textDocumentSync": ["openClose": true, "change": 2],
             "definitionProvider": true,
             "referencesProvider": true,
             "documentHighlightProvider": true,
@@ -44,28 +45,41 @@ extension LanguageServer {
         let isTest = ScenarioSnapshot.isTestFile(uri: uri, languageId: params["textDocument"]?["languageId"]?.string) || testDocuments[uri] != nil
         var format: SourceFormat?
         let text: [UInt8]
+        var positions: PositionMap?
         switch method {
         case "textDocument/didOpen":
             guard let opened = params["textDocument"]?["text"]?.string else { throw .invalidParams("no textDocument.text") }
             text = Array(opened.utf8)
             format = params["textDocument"]?["languageId"]?.string == "yaml" ? .yaml : nil
         case "textDocument/didChange":
-            guard let oldText = documents[uri]?.file.bytes ?? testDocuments[uri]?.file.bytes else {
-                throw .invalidParams("document '\(uri)' is not open")
-            }
+            let open = documents[uri]
+            let openTest = testDocuments[uri]
+            guard let openText = open?.file.bytes ?? openTest?.file.bytes else { throw .invalidParams("document '\(uri)' is not open") }
             guard let changes = params["contentChanges"]?.array else { throw .invalidParams("no contentChanges") }
-            var edited = oldText
+            var edited = openText
+            // The lines of `edited` when known: those of the open version, carried through each
+            // ranged change, so that a keystroke does not scan the whole text for its position.
+            var map: PositionMap?
+            var isOpenText = true
             for change in changes {
                 guard let replacement = change["text"]?.string else { throw .invalidParams("a change without text") }
                 if let range = change["range"] {
                     // Each ranged change is in the positions of the text the previous one left.
-                    let span = try PositionMap(SourceFile(name: "", bytes: edited), encoding: encoding).span(range)
-                    edited.replaceSubrange(span.lowerBound..<max(span.lowerBound, span.upperBound), with: Array(replacement.utf8))
+                    let lines =
+                        map ?? (isOpenText ? open?.positions ?? openTest?.positions : nil)
+                        ?? PositionMap(SourceFile(name: "", bytes: edited), encoding: encoding)
+                    let span = try lines.span(range)
+                    let inserted = Array(replacement.utf8)
+                    edited.replaceSubrange(span.lowerBound..<span.upperBound, with: inserted)
+                    map = lines.replacing(span, insertedCount: inserted.count, giving: edited)
                 } else {
                     edited = Array(replacement.utf8)
+                    map = nil
                 }
+                isOpenText = false
             }
             text = edited
+            positions = map
             if let old = documents[uri] { format = old.file.formatFromExtension == nil ? old.format : nil }
         default:
             documents[uri] = nil
@@ -79,7 +93,7 @@ extension LanguageServer {
             if publish, let test = testDocuments[uri] { publishDiagnostics(test) }
             return
         }
-        documents[uri] = Snapshot(uri: uri, version: version, text: text, format: format, encoding: encoding)
+        documents[uri] = Snapshot(uri: uri, version: version, text: text, format: format, encoding: encoding, positions: positions)
         if publish, let snapshot = documents[uri] {
             publishDiagnostics(snapshot)
             // The open test files of this routine are checked again against what it now says.
@@ -98,8 +112,10 @@ extension LanguageServer {
         publish(test.diagnostics, uri: test.uri, version: test.version, positions: test.positions)
     }
 
-    private func publish(_ diagnostics: [Diagnostic], uri: String, version: Int?, positions: PositionMap) {
-        var params: JSON = ["uri": .string(uri), "diagnostics": .array(diagnostics.map { lspDiagnostic($0, uri: uri, positions: positions) })]
+    /// `positions` are asked for only when there is a diagnostic to place.
+    private func publish(_ diagnostics: [Diagnostic], uri: String, version: Int?, positions: @autoclosure () -> PositionMap) {
+        let placed = diagnostics.isEmpty ? [] : { map in diagnostics.map { lspDiagnostic($0, uri: uri, positions: map) } }(positions())
+        var params: JSON = ["uri": .string(uri), "diagnostics": .array(placed)]
         if let version, case .object(var fields) = params {
             fields["version"] = JSON(version)
             params = .object(fields)
