@@ -5,6 +5,7 @@
 #   Benchmarks/run.sh                 N = 10,000, 100,000 and 1,000,000 (about 20 minutes)
 #   Benchmarks/run.sh --smoke         a small N, few runs: proves the script works (CI)
 #   Benchmarks/run.sh 5000 50000      any sizes
+#   Benchmarks/run.sh --yaml [N]      only `check x.yaml` beside libyaml on every shape (N = 100,000)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/env.sh
@@ -12,8 +13,11 @@ source scripts/env.sh
 sizes=(10000 100000 1000000)
 runs=2
 smoke=0
+yaml_only=0
 if [ "${1:-}" = "--smoke" ]; then
     smoke=1; sizes=(2000); runs=2
+elif [ "${1:-}" = "--yaml" ]; then
+    yaml_only=1; sizes=("${2:-100000}")
 elif [ $# -gt 0 ]; then
     sizes=("$@")
 fi
@@ -24,9 +28,13 @@ done
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-swift build -c release --product routine >/dev/null
-swift build -c release --product routine-gen >/dev/null
-bin=$(swift build -c release --show-bin-path)
+# BIN=path takes the release binaries already built there.
+bin=${BIN:-}
+if [ -z "$bin" ]; then
+    swift build -c release --product routine >/dev/null
+    swift build -c release --product routine-gen >/dev/null
+    bin=$(swift build -c release --show-bin-path)
+fi
 gcc -O2 Benchmarks/yaml-parse.c -lyaml -o "$work/yaml-parse"
 
 date=2026-11-23
@@ -43,6 +51,52 @@ peak_rss() {  # name, size, command...
     local name=$1 size=$2; shift 2
     /usr/bin/time -f "%M" -o "$work/$name-$size.rss" sh -c "$* >/dev/null 2>&1" || true
 }
+
+# `check x.yaml` beside libyaml's parse of the same file, on routine-gen's shape and on every
+# shape of Benchmarks/shapes-gen.py (flow and block sequences, long texts, many answers), at
+# the size nearest 100,000: five interleaved rounds of two runs.
+yaml_shapes() {
+    local n=$1 rounds=5 per=2
+    [ "$smoke" = 1 ] && rounds=1 per=1
+    local shapes=(routine-gen other long answers converge block)
+    "$bin/routine-gen" "$n" --out "$work/shape-routine-gen" >/dev/null
+    mv "$work/shape-routine-gen.yaml" "$work/shape-routine-gen-$n.yaml"
+    for shape in "${shapes[@]:1}"; do python3 Benchmarks/shapes-gen.py "$shape" "$n" > "$work/shape-$shape-$n.yaml"; done
+    local load_before
+    load_before=$(cut -d' ' -f1-3 /proc/loadavg)
+    for round in $(seq "$rounds"); do
+        for shape in "${shapes[@]}"; do
+            measure_round "yaml-$shape-check" "$n" "$round" "$per" "$bin/routine check $work/shape-$shape-$n.yaml"
+            measure_round "yaml-$shape-libyaml" "$n" "$round" "$per" "$work/yaml-parse $work/shape-$shape-$n.yaml"
+        done
+    done
+    python3 - "$work" "$n" "$load_before" "$(cut -d' ' -f1-3 /proc/loadavg)" "${shapes[@]}" <<'PY'
+import json, os, statistics, sys
+work, n, before, after, shapes = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4], sys.argv[5:]
+def times(name):
+    out = []
+    for path in os.listdir(work):
+        if path.startswith(f"{name}-{n}-") and path.endswith(".json"):
+            out += json.load(open(os.path.join(work, path)))["results"][0]["times"]
+    return out
+print(f"\n`check x.yaml` beside libyaml's event parse, {n:,} nodes of each shape (load average {before} before, {after} after):\n")
+print("| shape | YAML | check x.yaml | libyaml parse (C) | ratio | fastest runs |")
+print("|---|---|---|---|---|---|")
+for shape in shapes:
+    ours, floor = times(f"yaml-{shape}-check"), times(f"yaml-{shape}-libyaml")
+    if not ours or not floor:
+        print(f"| {shape} | | failed | | | |")
+        continue
+    size = os.path.getsize(os.path.join(work, f"shape-{shape}-{n}.yaml")) / 1e6
+    m, f = statistics.median(ours), statistics.median(floor)
+    print(f"| {shape} | {size:.1f} MB | {m * 1000:.0f} ms | {f * 1000:.0f} ms | {m / f:.2f}x | {min(ours) / min(floor):.2f}x |")
+PY
+}
+
+if [ "$yaml_only" = 1 ]; then
+    yaml_shapes "${sizes[0]}"
+    exit 0
+fi
 
 for n in "${sizes[@]}"; do
     echo "== N = $n" >&2
@@ -84,6 +138,8 @@ peak_rss cold 0 "$bin/routine check routines/morning.rt"
 out=Benchmarks/results.md
 [ "$smoke" = 1 ] && out="$work/results.md"
 python3 Benchmarks/report.py "$work" "${sizes[@]}" > "$out"
+yaml_n=$(python3 -c 'import sys; print(min(map(int, sys.argv[1:]), key=lambda n: abs(n - 100000)))' "${sizes[@]}")
+yaml_shapes "$yaml_n" >> "$out"
 cat "$out"
 
 # The YAML bar: `check x.yaml` against the libyaml-only parse, at the size nearest 100,000,

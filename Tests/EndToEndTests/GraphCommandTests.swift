@@ -1,4 +1,5 @@
 import Foundation
+import RoutineKit
 import Testing
 
 struct GraphCommandTests {
@@ -44,6 +45,42 @@ struct GraphCommandTests {
         case "mmd": #expect(head.hasPrefix("---\ntitle: \"Morning\""))
         default: #expect(head.hasPrefix("digraph"))
         }
+    }
+
+    /// A PNG's width and height, from its IHDR chunk.
+    private func pngSize(_ data: Data) throws -> (width: Int, height: Int) {
+        let bytes = [UInt8](data)
+        try #require(bytes.count > 24 && bytes[0..<4] == [0x89, 0x50, 0x4E, 0x47] && bytes[12..<16].elementsEqual("IHDR".utf8))
+        func number(_ at: Int) -> Int { bytes[at..<at + 4].reduce(0) { $0 << 8 | Int($1) } }
+        return (number(16), number(20))
+    }
+
+    @Test func smallRoutinesPNGIsDotsOwn() throws {
+        let dir = try temporaryDirectory()
+        let ours = try execute(["graph", "routines/morning.rt", "-o", dir.appendingPathComponent("ours.png").path])
+        #expect(ours.status == 0, "\(ours.stderr)")
+        let plain = try shell("\"$ROUTINE\" graph routines/morning.rt | dot -Tpng -o '\(dir.path)/dot.png'")
+        #expect(plain.status == 0, "\(plain.stderr)")
+        let size = try pngSize(Data(contentsOf: dir.appendingPathComponent("ours.png")))
+        let expected = try pngSize(Data(contentsOf: dir.appendingPathComponent("dot.png")))
+        #expect(size == expected)
+    }
+
+    @Test func largeRoutinesPNGIsWithinThePixelLimit() throws {
+        let dir = try temporaryDirectory()
+        // At Graphviz's 96 dpi this chain of long titles is about 1,600 by 26,000 pixels.
+        let title = String(repeating: "take a moment to notice how the body feels ", count: 5)
+        var text = "routine \"Long\"\n"
+        for i in 0..<250 { text += "habit h\(i) \"\(i) \(title)\"" + (i < 249 ? " -> h\(i + 1)\n" : "\n") }
+        try text.write(to: dir.appendingPathComponent("long.rt"), atomically: true, encoding: .utf8)
+        let result = try execute(["graph", "long.rt", "-o", "long.png"], in: dir)
+        #expect(result.status == 0, "\(result.stderr)")
+        let size = try pngSize(Data(contentsOf: dir.appendingPathComponent("long.png")))
+        let pixels = size.width * size.height
+        #expect(pixels <= GraphvizRenderer.pngPixelLimit)
+        // Shrunk to the limit, not far past it.
+        #expect(pixels >= GraphvizRenderer.pngPixelLimit * 3 / 4)
+        #expect(size.height > size.width * 8)
     }
 
     @Test func renderingWithoutGraphvizSaysSo() throws {

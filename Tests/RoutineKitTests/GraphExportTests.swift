@@ -257,4 +257,23 @@ struct GraphExportTests {
         #expect(dot.contains("  \"n\(from)\" -> \"n\(to)\" [label=\"(2)\"];") == !far)
         #expect(dot.components(separatedBy: " to ").count - 1 == (far ? 2 : 0))
     }
+
+    /// Layouts' boxes in points, and whether 96 dpi keeps them within the PNG limits.
+    @Test(arguments: [
+        (435.25, 627.5, true),  // morning.rt
+        (2500.0, 3500.0, true),  // 3,344 by 4,677 pixels: 15.6 million
+        (3000.0, 3800.0, false),  // 4,011 by 5,077 pixels: 20.4 million
+        (5626.5, 14364.0, false),  // 150 million pixels
+        (200.0, 30000.0, false),  // 11 million pixels, but 40,010 high
+    ])
+    func pngResolution(width: Double, height: Double, fits: Bool) {
+        let dpi = GraphvizRenderer.pngResolution(width: width, height: height)
+        #expect((dpi == nil) == fits)
+        guard let dpi else { return }
+        let w = ((width + 8) / 72 * dpi).rounded(.up)
+        let h = ((height + 8) / 72 * dpi).rounded(.up)
+        #expect(w * h <= Double(GraphvizRenderer.pngPixelLimit))
+        #expect(max(w, h) <= 32_767)
+        #expect(w * h >= Double(GraphvizRenderer.pngPixelLimit) * 0.9 || max(w, h) >= 32_767 * 0.95)
+    }
 }
