@@ -55,7 +55,8 @@ struct WriteSyncsTests {
         let copy = d.dir.appendingPathComponent("copy.sqlite").path
         try FileManager.default.copyItem(atPath: laptop, toPath: copy)
         let fromCopy = try execute(["history", "export", "--history", copy])
-        #expect(fromCopy.status == 0 && fromCopy.stdout == (try d.export("laptop")), "\(fromCopy.stderr)")
+        let laptopExport = try d.export("laptop")
+        #expect(fromCopy.status == 0 && fromCopy.stdout == laptopExport, "\(fromCopy.stderr)")
         #expect(fromCopy.stdout.split(separator: "\n").count == 4)
     }
 }

@@ -117,7 +117,7 @@ struct SyncQuickLookTests {
         }
         #expect(s.desk.folderMayHaveNews(settings))
         // Another command opening the desk's history reads it.
-        let next = try #require(try HistoryStore.open(s.deskPath))
+        let next = try #require(try HistoryStore.open(s.deskPath, create: false))
         #expect(try s.export(next) == (try s.export(s.laptop)))
         #expect(!next.folderMayHaveNews(settings))
     }
