@@ -25,6 +25,8 @@ have notify-send || need+=(libnotify-bin)
 have git || need+=(git)
 have syncthing || need+=(syncthing)
 have sqlite3 || need+=(sqlite3)
+# What a write syncs, seen by WriteSyncsTests.
+have strace || need+=(strace)
 # A real notification server for today --notify's actions: dunst under Xvfb, in a private D-Bus session.
 have dunst || need+=(dunst)
 have Xvfb || need+=(xvfb)
