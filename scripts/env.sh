@@ -26,3 +26,17 @@ python_venv() {
         cp "$requirements" "$venv/requirements.txt"
     fi
 }
+
+# step NAME MINUTES COMMAND...: runs one phase of the tests or CI with a time limit, and says
+# how long it took. A phase that hangs is stopped at its limit and named, so that a stuck test
+# fails its phase instead of running the whole job past CI's own limit without a word.
+step() {
+    local name=$1 minutes=$2 start=$SECONDS status=0; shift 2
+    echo "== $name: started at $(date -u +%H:%M:%S)" >&2
+    timeout --kill-after=30 "${minutes}m" "$@" </dev/null || status=$?
+    if [ "$status" = 124 ] || [ "$status" = 137 ]; then
+        echo "== $name: stopped after its limit of $minutes minutes" >&2
+    fi
+    echo "== $name: $((SECONDS - start)) s, exit $status" >&2
+    return "$status"
+}

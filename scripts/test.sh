@@ -43,23 +43,23 @@ if [ ${#need[@]} -gt 0 ]; then
 fi
 
 # Each target imports only what ARCHITECTURE.md allows.
-bash scripts/check-imports.sh
+step imports 5 bash scripts/check-imports.sh
 
 # The Swift sources are laid out as the checked-in .swift-format says (the toolchain's swift-format).
-swift-format lint --strict --recursive --parallel Sources Tests Benchmarks Fuzz Plugins Package.swift
+step format 10 swift-format lint --strict --recursive --parallel Sources Tests Benchmarks Fuzz Plugins Package.swift
 
 # The studio's suites serve requests from studios inside the test process, whose handlers
 # share the concurrency pool (as many threads as cores) with every other suite: they run
 # apart, so the other suites' work cannot hold a request past its deadline. The process and
 # responsiveness suites draw routines of thousands of nodes with Graphviz: apart again.
 heavy='StudioProcessTests|StudioResponsivenessTests'
-swift test --skip RoutineStudioTests </dev/null
-swift test --skip-build --filter RoutineStudioTests --skip "$heavy" </dev/null
-swift test --skip-build --filter "$heavy" </dev/null
+step "swift tests" 35 swift test --skip RoutineStudioTests
+step "studio tests" 10 swift test --skip-build --filter RoutineStudioTests --skip "$heavy"
+step "studio heavy tests" 10 swift test --skip-build --filter "$heavy"
 
 # The example routines check themselves: every answer and every habit reached by a passing case.
-"$(swift build --show-bin-path)/routine" test --coverage --strict routines/ </dev/null
+step "routine test" 5 "$(swift build --show-bin-path)/routine" test --coverage --strict routines/
 
 # The language server with real clients: pytest-lsp, the TextMate grammar, headless Neovim.
-bash scripts/lsp-tests.sh </dev/null
-bash scripts/browser-tests.sh </dev/null
+step "language server tests" 12 bash scripts/lsp-tests.sh
+step "browser tests" 20 bash scripts/browser-tests.sh
