@@ -19,7 +19,7 @@ let package = Package(
         .systemLibrary(name: "CYAML", pkgConfig: "yaml-0.1", providers: [.apt(["libyaml-dev"])]),
         .systemLibrary(name: "CFileAttributes"),
         .systemLibrary(name: "CSpawn"),
-        .target(name: "RoutineKit", dependencies: ["CYAML", "CFileAttributes"]),
+        .target(name: "RoutineKit", dependencies: ["CYAML", "CFileAttributes", "CSpawn"]),
         .target(name: "RoutineTerminal"),
         .target(name: "RoutineLanguageServer", dependencies: ["RoutineKit"]),
         .target(

@@ -6,7 +6,7 @@ cd "$(dirname "$0")/.."
 
 system="Glibc Darwin Dispatch Synchronization _Concurrency"
 declare -A allowed=(
-    [RoutineKit]="CYAML CFileAttributes"
+    [RoutineKit]="CYAML CFileAttributes CSpawn"
     [RoutineTerminal]=""
     [RoutineHistory]="RoutineKit GRDB GRDBSQLite Foundation FoundationEssentials"
     [RoutineLanguageServer]="RoutineKit"

@@ -3,6 +3,7 @@
 // and Swift cannot safely do (only async-signal-safe calls may run there).
 #include <fcntl.h>
 #include <signal.h>
+#include <spawn.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <sys/types.h>
@@ -24,6 +25,12 @@ static inline pid_t routine_spawn_tied(const char *program, char *const argv[], 
     sigemptyset(&none);
     sigprocmask(SIG_SETMASK, &none, 0);
     if (dup2(input, 0) < 0 || dup2(output, 1) < 0) _exit(127);
+    // A long-lived child must hold no other descriptor of the caller: a writing end of
+    // someone's pipe held here would keep its reader from ever seeing the end.
+#ifdef SYS_close_range
+    if (syscall(SYS_close_range, 3U, ~0U, 0U) != 0)
+#endif
+        for (int fd = 3; fd < 65536; fd++) close(fd);
     execv(program, argv);
     _exit(127);
 }
@@ -53,4 +60,22 @@ static inline pid_t routine_spawn_detached(const char *program, char *const argv
         for (int fd = 3; fd < 65536; fd++) close(fd);
     execv(program, argv);
     _exit(127);
+}
+
+// GNU extensions that the Swift importer does not see (they need _GNU_SOURCE). The second is
+// glibc 2.34's; weak, so that an older C library leaves it null instead of failing to load.
+extern int pipe2(int ends[2], int flags);
+extern int posix_spawn_file_actions_addclosefrom_np(posix_spawn_file_actions_t *actions, int from) __attribute__((weak));
+
+// A pipe whose ends close on exec from the moment they exist: made in two steps (pipe, then
+// fcntl), a child started by another thread in between would inherit both ends.
+static inline int routine_pipe_cloexec(int ends[2]) {
+    return pipe2(ends, O_CLOEXEC);
+}
+
+// Adds to `actions` the closing of every descriptor from 3 up, so that a spawned child holds
+// only its standard streams, whatever the caller had open without close-on-exec (a test's or
+// a caller's pipe). Without glibc 2.34 it does nothing.
+static inline void routine_spawn_close_others(posix_spawn_file_actions_t *actions) {
+    if (posix_spawn_file_actions_addclosefrom_np) posix_spawn_file_actions_addclosefrom_np(actions, 3);
 }

@@ -3,6 +3,10 @@ import Testing
 
 @testable import RoutineStudio
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// The kept `dot` process: one layout after another, past the process's replacement; a graph
 /// `dot` refuses, and the next one laid out all the same; and the reading of its json0.
 @Suite(.serialized)
@@ -20,6 +24,46 @@ struct GraphvizWorkerTests {
             #expect(layout.boxes["a\(k)"]?.width == Double(k % 5 + 1) * 72, "layout \(k)")
             #expect(layout.arrows[0].points.count >= 4)
             #expect(layout.arrows[0].tip != nil)
+        }
+    }
+
+    /// A pipe made as Foundation's `Pipe` and a test's child process make it, without
+    /// close-on-exec, is open while a `dot` that outlives it starts (a layout of another
+    /// studio of the process): once the pipe's owner closes its writing end, its reader sees
+    /// the end at once. A `dot` holding a copy kept `readDataToEndOfFile` waiting for as long
+    /// as the `dot` lived, which for a kept worker is the test process's life.
+    @Test(arguments: ["kept worker", "one-shot dot"])
+    func aDotHoldsNoDescriptorOfTheCaller(_ kind: String) throws {
+        var ends: [Int32] = [0, 0]
+        try #require(pipe(&ends) == 0)
+        defer { close(ends[0]) }
+        // Either `dot` is started now and runs on past the check below: the worker's, laying
+        // out, or a one-shot `dot` waiting for the rest of its input.
+        let worker = GraphvizWorker()
+        var oneShot: (pid: pid_t, input: Int32)?
+        if kind == "kept worker" {
+            #expect(worker.begin(Self.graph(1)) == nil)
+        } else {
+            let input = try #require(GraphvizRenderer.closeOnExecPipe())
+            let null = open("/dev/null", O_WRONLY | O_CLOEXEC)
+            defer { close(null) }
+            let pid = try #require(GraphvizRenderer.spawn(as: "svg", input: input.read, output: null))
+            close(input.read)
+            oneShot = (pid, input.write)
+        }
+        close(ends[1])
+        var ready = pollfd(fd: ends[0], events: Int16(POLLIN), revents: 0)
+        // Bounded: a read would wait for as long as a `dot` that holds the pipe lives.
+        let ended = poll(&ready, 1, 5000) == 1
+        #expect(ended, "the pipe stayed open in the \(kind)")
+        var byte: UInt8 = 0
+        if ended { #expect(read(ends[0], &byte, 1) == 0) }
+        if let oneShot {
+            close(oneShot.input)
+            var status: Int32 = 0
+            while waitpid(oneShot.pid, &status, 0) < 0, errno == EINTR {}
+        } else {
+            #expect((try? worker.finish()?.get())?.isEmpty == false)
         }
     }
 

@@ -1,3 +1,5 @@
+import CSpawn
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -119,6 +121,7 @@ public enum GraphvizRenderer {
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_adddup2(&actions, input, 0)
         posix_spawn_file_actions_adddup2(&actions, output, 1)
+        routine_spawn_close_others(&actions)
         var argv: [UnsafeMutablePointer<CChar>?] = (["dot"] + arguments).map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
         var pid: pid_t = 0
@@ -129,8 +132,7 @@ public enum GraphvizRenderer {
     /// from ever seeing the end of its input. Nil with `errno` set when there is none.
     public static func closeOnExecPipe() -> (read: Int32, write: Int32)? {
         var ends: [Int32] = [0, 0]
-        guard pipe(&ends) == 0 else { return nil }
-        for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
+        guard routine_pipe_cloexec(&ends) == 0 else { return nil }
         return (ends[0], ends[1])
     }
 
