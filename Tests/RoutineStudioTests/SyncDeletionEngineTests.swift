@@ -35,6 +35,12 @@ struct SyncDeletionEngineTests {
         return (process.terminationStatus, String(decoding: data, as: UTF8.self))
     }
 
+    /// `shell`, on a thread of its own: git and Syncthing take seconds, which must not hold one
+    /// of the threads the studio under test answers on.
+    static func shellOffThePool(_ script: String) async throws -> (status: Int32, output: String) {
+        try await offThePool { Result { try shell(script) } }.get()
+    }
+
     /// The two devices: the laptop's history is the studio's, the desk's is its own.
     struct Devices {
         let studio: StudioFixture
@@ -74,13 +80,13 @@ struct SyncDeletionEngineTests {
 
     /// The scenario, whatever carries the folders: `carry` brings each device's journal to the
     /// other's folder.
-    static func deleteAndRestore(laptopFolder: String, deskFolder: String, work: URL, carry: () throws -> Void) async throws {
+    static func deleteAndRestore(laptopFolder: String, deskFolder: String, work: URL, carry: () async throws -> Void) async throws {
         try await StudioFixture.with(routine, history: true) { studio in
             let d = Devices(studio: studio, desk: work.appendingPathComponent("desk.sqlite").path)
             try d.routine(d.laptop, ["sync", "init", laptopFolder, "--device", "laptop"])
             try d.routine(d.laptop, ["run", "FILE", "--date", monday], input: "d\nd\ns\n")
             try d.routine(d.laptop, ["done", "FILE", "water", "--date", "2026-11-24"])
-            try carry()
+            try await carry()
             try d.routine(d.desk, ["sync", "init", deskFolder, "--device", "desk"])
             let recorded = try d.views(d.laptop)
             #expect(try d.views(d.desk) == recorded)
@@ -89,14 +95,14 @@ struct SyncDeletionEngineTests {
             // Deleted in the laptop's studio: gone on the desk too.
             let id = try await d.runID(on: monday)
             await d.post("/api/run/delete", run: id)
-            try carry()
+            try await carry()
             let deleted = try d.views(d.desk)
             #expect(deleted[0].split(separator: "\n").count == 1 && !deleted[0].contains(monday), "\(deleted[0])")
             let deletedHere = try d.views(d.laptop)
             #expect(deleted != recorded && deleted == deletedHere)
             // Put back in the studio: back on the desk as it was.
             await d.post("/api/run/restore", run: id)
-            try carry()
+            try await carry()
             #expect(try d.views(d.desk) == recorded)
             #expect(try d.views(d.laptop) == recorded)
 
@@ -105,12 +111,12 @@ struct SyncDeletionEngineTests {
             let again = try await d.runID(on: monday)
             await d.post("/api/run/delete", run: again)
             try d.routine(d.desk, ["amend", "FILE", monday, "stretch", "done"])
-            try carry()
+            try await carry()
             let raced = try d.views(d.laptop)
             #expect(!raced[0].contains(monday), "the deletion wins: \(raced[0])")
             #expect(try d.views(d.desk) == raced)
             await d.post("/api/run/restore", run: again)
-            try carry()
+            try await carry()
             let back = try d.views(d.laptop)
             #expect(back[0].contains(#""node":"stretch","kind":"habit","title":"Stretch","result":"done""#), "\(back[0])")
             #expect(back[0].contains(#""amendments":[{"#), "\(back[0])")
@@ -133,8 +139,8 @@ struct SyncDeletionEngineTests {
         try #require(started.status == 0, "\(started.output)")
         // Each device commits what it wrote, then pulls with --rebase and pushes: its own files
         // only, so never a conflict.
-        func exchange(_ device: String) throws {
-            let result = try Self.shell(
+        func exchange(_ device: String) async throws {
+            let result = try await Self.shellOffThePool(
                 """
                 cd '\(clone(device))' && \(git) add -A && (\(git) diff --cached --quiet || \(git) commit -q -m '\(device)') && \
                 \(git) pull -q --rebase origin main && \(git) push -q origin HEAD:main
@@ -144,9 +150,9 @@ struct SyncDeletionEngineTests {
         try await Self.deleteAndRestore(
             laptopFolder: clone("laptop") + "/journals", deskFolder: clone("desk") + "/journals", work: work
         ) {
-            try exchange("laptop")
-            try exchange("desk")
-            try exchange("laptop")
+            try await exchange("laptop")
+            try await exchange("desk")
+            try await exchange("laptop")
         }
     }
 
@@ -159,12 +165,17 @@ struct SyncDeletionEngineTests {
         func pair(_ command: String) throws -> String {
             try Self.shell("timeout 60 python3 '\(script)' \(command) '\(work.path)'").output.trimmingCharacters(in: .whitespacesAndNewlines)
         }
+        // Syncthing's carrying takes seconds, while the studio waits to answer.
+        func carry() async throws -> String {
+            try await Self.shellOffThePool("timeout 60 python3 '\(script)' wait '\(work.path)'").output.trimmingCharacters(
+                in: .whitespacesAndNewlines)
+        }
         try #require(try pair("start") == "ok")
         defer { _ = try? pair("stop") }
         try await Self.deleteAndRestore(
             laptopFolder: work.appendingPathComponent("fa").path, deskFolder: work.appendingPathComponent("fb").path, work: work
         ) {
-            let carried = try pair("wait")
+            let carried = try await carry()
             #expect(carried == "ok")
         }
     }
