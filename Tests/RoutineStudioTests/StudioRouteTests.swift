@@ -1,6 +1,5 @@
 import Foundation
 import Hummingbird
-import HummingbirdTesting
 import Logging
 import NIOCore
 import RoutineKit
@@ -9,7 +8,7 @@ import Testing
 
 @testable import RoutineStudio
 
-/// The routes in process, through Hummingbird's test client: the body reader's rules, the
+/// The routes in process, over a loopback socket (``ServedRouter``): the body reader's rules, the
 /// error type's status and code, and one route of each controller. The security rules, which
 /// need hand-made headers, are tested over a socket (StudioSecurityTests).
 @Suite
@@ -64,19 +63,18 @@ struct StudioRouteTests {
     func anErrorAnswersWithItsOwnStatusAndCode(_ error: StudioError, _ status: Int, _ code: String?) async throws {
         let router = Router(context: BasicRequestContext.self)
         router.get("/refused") { _, _ -> Response in throw error }
-        try await Application(router: router).test(.router) { client in
-            try await client.execute(uri: "/refused", method: .get) { response in
-                #expect(response.status.code == status)
-                #expect(response.headers[.contentType] == "application/json")
-                let body = try #require(JSONSerialization.jsonObject(with: Data(String(buffer: response.body).utf8)) as? [String: Any])
-                let refusal = try #require(body["error"] as? [String: Any])
-                #expect(refusal["code"] as? String == code)
-                #expect(refusal["message"] as? String == error.message)
-                switch error.beside {
-                case .state: #expect((body["state"] as? [String: Any])?["version"] as? Int == 2)
-                case .run: #expect(body["run"] as? Int == 3)
-                case .nothing: #expect(body.count == 1)
-                }
+        try await ServedRouter.with(router) { client in
+            let response = await client.send("GET", "/refused")
+            #expect(response.status == status)
+            #expect(response.header("Content-Type") == "application/json")
+            let body = try #require(JSONSerialization.jsonObject(with: Data(response.body.utf8)) as? [String: Any])
+            let refusal = try #require(body["error"] as? [String: Any])
+            #expect(refusal["code"] as? String == code)
+            #expect(refusal["message"] as? String == error.message)
+            switch error.beside {
+            case .state: #expect((body["state"] as? [String: Any])?["version"] as? Int == 2)
+            case .run: #expect(body["run"] as? Int == 3)
+            case .nothing: #expect(body.count == 1)
             }
         }
     }
@@ -98,21 +96,21 @@ struct StudioRouteTests {
     ])
     func eachControllerAnswers(_ method: String, _ path: String, _ body: String, _ status: Int) async throws {
         try await Self.withRoutes { client, _ in
-            let verb = try #require(HTTPRequest.Method(rawValue: method))
-            try await client.execute(uri: path, method: verb, body: body.isEmpty ? nil : ByteBuffer(string: body)) { response in
-                #expect(response.status.code == status, "\(String(buffer: response.body))")
-            }
+            let response = await client.send(method, path, body.isEmpty ? nil : body)
+            #expect(response.status == status, "\(response.body)")
         }
     }
 
     /// The live channel's first event is the version; the channels end when the studio shuts
     /// down (``LiveChannels``), or its graceful shutdown would wait for them forever.
     @Test func theLiveChannelEndsWithTheStudio() async throws {
-        try await Self.withRoutes { client, server in
-            let services = ServiceGroup(
-                services: [LiveChannels(document: server.document)], logger: Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() }))
+        let (server, folder) = try Self.studio()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let services = ServiceGroup(
+            services: [LiveChannels(document: server.document)], logger: Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() }))
+        try await ServedRouter.with(Self.router(server)) { client in
             async let running: Void = services.run()
-            async let answer = client.execute(uri: "/api/live", method: .get) { String(buffer: $0.body) }
+            async let answer = client.send("GET", "/api/live")
             // Bounded: the channel listens as soon as the request is handled.
             for _ in 0..<1000 {
                 if await server.document.listenerCount > 0 { break }
@@ -121,21 +119,29 @@ struct StudioRouteTests {
             try #require(await server.document.listenerCount == 1)
             await services.triggerGracefulShutdown()
             try await running
-            #expect(try await answer == "retry: 500\n\ndata: {\"version\":1}\n\n")
+            #expect(await answer.body == "retry: 500\n\ndata: {\"version\":1}\n\n")
         }
     }
 
-    /// A studio on a routine with one habit, its routes mounted on a router without the
-    /// security rules.
-    static func withRoutes(_ body: @Sendable (any TestClientProtocol, StudioServer) async throws -> Void) async throws {
+    /// A studio on a routine with one habit, in a folder of its own.
+    static func studio() throws -> (StudioServer, URL) {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("studio-routes-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
         let path = folder.appendingPathComponent("r.rt").path
         try "routine \"R\"\n\nhabit a \"A\"\n".write(toFile: path, atomically: true, encoding: .utf8)
-        let server = try StudioServer(path: path, token: StudioFixture.token, history: nil)
+        return (try StudioServer(path: path, token: StudioFixture.token, history: nil), folder)
+    }
+
+    /// The studio's routes mounted on a router without the security rules.
+    static func router(_ server: StudioServer) -> Router<BasicRequestContext> {
         let router = Router(context: BasicRequestContext.self)
         server.addRoutes(to: router)
-        try await Application(router: router).test(.router) { client in try await body(client, server) }
+        return router
+    }
+
+    static func withRoutes(_ body: (ServedRouter, StudioServer) async throws -> Void) async throws {
+        let (server, folder) = try studio()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try await ServedRouter.with(router(server)) { client in try await body(client, server) }
     }
 }

@@ -1,6 +1,5 @@
 import Foundation
 import Hummingbird
-import HummingbirdTesting
 import Testing
 
 @testable import RoutineStudio
@@ -36,11 +35,10 @@ struct StudioSyncTests {
     static func get(_ server: StudioServer, _ path: String) async throws -> String {
         let router = Router(context: BasicRequestContext.self)
         server.addRoutes(to: router)
-        return try await Application(router: router).test(.router) { client in
-            try await client.execute(uri: path, method: .get) { response in
-                #expect(response.status == .ok, "\(String(buffer: response.body))")
-                return String(buffer: response.body)
-            }
+        return try await ServedRouter.with(router) { client in
+            let response = await client.send("GET", path)
+            #expect(response.status == 200, "\(response.body)")
+            return response.body
         }
     }
 
