@@ -38,6 +38,8 @@ public final class HistoryStore: @unchecked Sendable {
     var foldsOnClose = false
     /// ``journalMark`` when the history was opened.
     private var journalMarkAtOpen: String?
+    /// The frames in the WAL after this connection's last commit (``WALFrames``).
+    private let walFrames = WALFrames()
 
     init(path: String, queue: DatabaseQueue, location: String) {
         self.path = path
@@ -47,7 +49,8 @@ public final class HistoryStore: @unchecked Sendable {
 
     deinit {
         guard isWriter else { return }
-        if !foldsOnClose, journalMark() == journalMarkAtOpen { keepWALOnClose() }
+        walFrames.uninstall(from: queue)
+        if !foldsOnClose, walFrames.count <= Self.keptWALFrames, journalMark() == journalMarkAtOpen { keepWALOnClose() }
         guard stampsOnClose else { return }
         // Closed first: the checkpoint on closing writes the file, and the stamp names it as
         // it is left. A connection that fails to close leaves no stamp.
@@ -117,6 +120,7 @@ public final class HistoryStore: @unchecked Sendable {
         }
         let store = HistoryStore(path: path, queue: queue, location: plainPath(path))
         store.isWriter = true
+        store.walFrames.install(on: queue)
         let state = try store.checkOwnership()
         store.foldsOnClose = !state.isMigrated
         store.journalMarkAtOpen = store.journalMark()
@@ -279,17 +283,23 @@ public final class HistoryStore: @unchecked Sendable {
     }
 
     /// Leaves what this connection wrote in the WAL when it closes, for the next writer that
-    /// records something of its own (or SQLite's checkpoint at 1,000 pages) to fold in.
+    /// records something of its own to fold in, or the next connection that leaves more than
+    /// ``keptWALFrames``.
     ///
     /// Folding costs two `fdatasync`s (the WAL, then the file). Events read from other
     /// devices' journals, committed with the read position that names them, can be read
     /// again, so they need no sync: after a power cut the file is as the last fold left it,
     /// and the journals are read again from there.
     private func keepWALOnClose() {
-        guard let configure = Self.databaseConfig, let connection = try? queue.inDatabase({ $0.sqliteConnection }) else { return }
+        guard let configure = Self.databaseConfig, let connection = queue.inDatabase({ $0.sqliteConnection }) else { return }
         var applied: Int32 = 0
         _ = configure(connection, SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 1, &applied)
     }
+
+    /// The most frames a closing connection leaves in the WAL (about 512 KB). Each process
+    /// that opens the history next reads every frame the WAL holds to rebuild its index (two
+    /// reads a frame), which `today` pays at every prompt: past this, closing folds them in.
+    static let keptWALFrames = 128
 
     /// `sqlite3_db_config` for an option that takes an int and an int pointer. C declares it
     /// variadic, which Swift cannot call, so it is called through its address with those two
@@ -383,3 +393,28 @@ public final class HistoryStore: @unchecked Sendable {
 }
 
 func systemError() -> String { String(cString: strerror(errno)).lowercased() }
+
+/// How many frames the WAL holds after a connection's last commit, as SQLite tells a WAL hook.
+/// The hook replaces SQLite's own, which is what checkpoints at 1,000 frames, so it does that
+/// too.
+final class WALFrames {
+    private(set) var count = 0
+
+    func install(on queue: DatabaseQueue) {
+        let context = Unmanaged.passUnretained(self).toOpaque()
+        queue.inDatabase { db in
+            _ = sqlite3_wal_hook(
+                db.sqliteConnection,
+                { context, connection, schema, frames in
+                    Unmanaged<WALFrames>.fromOpaque(context!).takeUnretainedValue().count = Int(frames)
+                    if frames >= 1000 { _ = sqlite3_wal_checkpoint(connection, schema) }
+                    return SQLITE_OK
+                }, context)
+        }
+    }
+
+    /// Takes the hook away, before this is gone: the connection may outlive it for a moment.
+    func uninstall(from queue: DatabaseQueue) {
+        queue.inDatabase { db in _ = sqlite3_wal_hook(db.sqliteConnection, nil, nil) }
+    }
+}

@@ -1,4 +1,5 @@
 import Foundation
+import RoutineKit
 import Testing
 
 /// What a command that writes the history syncs to disk (docs/history.md, "The file"): this
@@ -58,5 +59,38 @@ struct WriteSyncsTests {
         let laptopExport = try d.export("laptop")
         #expect(fromCopy.status == 0 && fromCopy.stdout == laptopExport, "\(fromCopy.stderr)")
         #expect(fromCopy.stdout.split(separator: "\n").count == 4)
+    }
+
+    /// The WAL a closing connection leaves is bounded: every process that opens the history
+    /// next reads all of it. Much that came in at once is folded into the file on closing.
+    @Test func muchThatCameInIsFoldedIn() throws {
+        let d = try SyncTests.Devices()
+        let folder = d.dir.appendingPathComponent("shared").path
+        let laptop = d.history("laptop")
+        try d.routine("laptop", ["done", "FILE", "water", "--date", "2026-11-23"])
+        try d.routine("laptop", ["sync", "init", folder, "--device", "laptop"])
+        try d.routine("desk", ["sync", "init", folder, "--device", "desk"])
+        let wal = { (try? FileManager.default.attributesOfItem(atPath: laptop + "-wal")[.size] as? Int) ?? 0 }
+        // One log: left in the WAL, unsynced.
+        try d.routine("desk", ["done", "FILE", "read", "--date", "2026-11-24"])
+        #expect(try d.routine("laptop", ["sync"]).stdout == "1 log from desk\n")
+        #expect(wal() > 0)
+        // Two thousand logs: far more than the WAL may keep, so the file holds them.
+        var lines = ""
+        for day in 0..<2000 {
+            let date = CalendarDate(year: 2025, month: 1, day: 1).adding(days: day).description
+            lines +=
+                #"{"date":"\#(date)","routine":"Sync","result":"completed","reachedEnd":false,"#
+                + #""started":"\#(date)T07:00:00.000Z","ended":"\#(date)T07:00:00.000Z","utcOffset":"+00:00","path":"sync.rt","#
+                + #""sourceHash":"x","kind":"log","steps":[{"step":1,"node":"water","kind":"habit","title":"Water","result":"done","at":"\#(date)T07:00:00.000Z","seconds":null}]}"#
+                + "\n"
+        }
+        let file = d.dir.appendingPathComponent("year.jsonl").path
+        try lines.write(toFile: file, atomically: true, encoding: .utf8)
+        try d.routine("desk", ["history", "import", file])
+        let came = try d.routine("laptop", ["sync"]).stdout
+        #expect(came.hasPrefix("2000 "), "\(came)")
+        #expect(wal() == 0, "\(wal()) bytes left in the WAL")
+        #expect(try d.export("laptop") == (try d.export("desk")))
     }
 }
