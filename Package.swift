@@ -20,7 +20,11 @@ let package = Package(
         .systemLibrary(name: "CYAML", pkgConfig: "yaml-0.1", providers: [.apt(["libyaml-dev"])]),
         .systemLibrary(name: "CFileAttributes"),
         .systemLibrary(name: "CSpawn"),
-        .target(name: "RoutineKit", dependencies: ["CYAML", "CFileAttributes", "CSpawn"]),
+        .target(
+            name: "RoutineKit", dependencies: ["CYAML", "CFileAttributes", "CSpawn"],
+            // Exclusivity is checked at run time in debug builds, where every test runs; in the
+            // release build the checks were 8% of `check x.yaml` (BENCHMARKS.md, "Sixth round").
+            swiftSettings: [.unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release))]),
         .target(name: "RoutineTerminal"),
         .target(name: "RoutineLanguageServer", dependencies: ["RoutineKit"]),
         .target(

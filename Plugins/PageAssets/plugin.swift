@@ -7,8 +7,7 @@ import PackagePlugin
 @main
 struct PageAssets: BuildToolPlugin {
     func createBuildCommands(context: PluginContext, target: Target) throws -> [Command] {
-        // `directoryURL` needs tools 6.1; the package declares 6.0.
-        let page = URL(filePath: target.directory.string).appending(path: "Page")
+        let page = target.directoryURL.appending(path: "Page")
         let output = context.pluginWorkDirectoryURL.appending(path: "PageAssets.swift")
         let files = try pageFiles(under: page)
         return [
