@@ -1,6 +1,8 @@
 #!/usr/bin/env python3
 """Seeded random valid routines in YAML, of shapes other than routine-gen's, for the graph and
-YAML benchmarks. Every arrow points forward, so each routine is acyclic and valid.
+YAML benchmarks. Every arrow points forward, so each routine is acyclic and valid, and every
+node is reached (each points at the next, a question by its first answer): `check` finds nothing
+to say, so it is timed reading, not printing warnings.
 
     Benchmarks/shapes-gen.py SHAPE N [SEED] > x.yaml
 
@@ -52,7 +54,7 @@ for i in range(n):
         out.append(f"  prompt: {text(*label)}?")
         out.append("  options:")
         for k in range(count):
-            targets = sorted({min(n - 1, i + 1 + k + rnd.randrange(3)) for _ in range(1 + (rnd.random() < 0.4))})
+            targets = sorted({min(n - 1, i + 1 + k + rnd.randrange(3)) for _ in range(1 + (rnd.random() < 0.4))} | ({i + 1} if k == 0 else set()))
             out.append(f"  - answer: {text(1, 3) if shape != 'long' else text(6, 14)} {k}")
             if not (shape == "other" and k == count - 1 and rnd.random() < 0.3):
                 out.append(f"    next: {seq(targets, block, '      ')}")
