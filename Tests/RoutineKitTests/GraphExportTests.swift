@@ -261,8 +261,8 @@ struct GraphExportTests {
     /// Layouts' boxes in points, and whether 96 dpi keeps them within the PNG limits.
     @Test(arguments: [
         (435.25, 627.5, true),  // morning.rt
-        (2500.0, 3500.0, true),  // 3,344 by 4,677 pixels: 15.6 million
-        (3000.0, 3800.0, false),  // 4,011 by 5,077 pixels: 20.4 million
+        (1900.0, 2800.0, true),  // 2,544 by 3,744 pixels: 9.5 million
+        (2000.0, 2900.0, false),  // 2,677 by 3,877 pixels: 10.4 million
         (5626.5, 14364.0, false),  // 150 million pixels
         (200.0, 30000.0, false),  // 11 million pixels, but 40,010 high
     ])

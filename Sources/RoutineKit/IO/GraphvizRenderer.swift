@@ -26,8 +26,9 @@ public enum GraphvizRenderer {
 
     /// The most pixels a PNG is given. Writing a PNG costs about 0.1 µs a pixel (zlib and
     /// libpng's filters, not the drawing), so a picture of a large routine at Graphviz's
-    /// 96 dpi (a 200-node routine of long titles: 150 million pixels) took seconds to minutes.
-    public static let pngPixelLimit = 16_000_000
+    /// 96 dpi (a 200-node routine of long titles: 150 million pixels) took seconds to minutes;
+    /// at 16 million a 200-node routine of many answers still took 2 s (BENCHMARKS.md).
+    public static let pngPixelLimit = 10_000_000
     /// cairo's largest side; Graphviz shrinks a larger picture to fit it.
     static let pngSideLimit = 32_767.0
     /// Graphviz's resolution of a PNG.
