@@ -22,13 +22,19 @@ struct WriteSyncsTests {
         return (result, synced)
     }
 
-    @Test func eventsFromAnotherDeviceAreNotSyncedAndOwnRecordsAre() throws {
+    /// A laptop that logged a habit, then joined a folder, and a desk that joined after it.
+    static func joined() throws -> SyncTests.Devices {
         let d = try SyncTests.Devices()
         let folder = d.dir.appendingPathComponent("shared").path
-        let laptop = d.history("laptop")
         try d.routine("laptop", ["done", "FILE", "water", "--date", "2026-11-23"])
         try d.routine("laptop", ["sync", "init", folder, "--device", "laptop"])
         try d.routine("desk", ["sync", "init", folder, "--device", "desk"])
+        return d
+    }
+
+    @Test func eventsFromAnotherDeviceAreNotSyncedAndOwnRecordsAre() throws {
+        let d = try Self.joined()
+        let laptop = d.history("laptop")
         try d.routine("desk", ["done", "FILE", "read", "--date", "2026-11-23"])
         let ownFiles = [laptop, laptop + "-wal", d.dir.path]
 
@@ -64,12 +70,8 @@ struct WriteSyncsTests {
     /// The WAL a closing connection leaves is bounded: every process that opens the history
     /// next reads all of it. Much that came in at once is folded into the file on closing.
     @Test func muchThatCameInIsFoldedIn() throws {
-        let d = try SyncTests.Devices()
-        let folder = d.dir.appendingPathComponent("shared").path
+        let d = try Self.joined()
         let laptop = d.history("laptop")
-        try d.routine("laptop", ["done", "FILE", "water", "--date", "2026-11-23"])
-        try d.routine("laptop", ["sync", "init", folder, "--device", "laptop"])
-        try d.routine("desk", ["sync", "init", folder, "--device", "desk"])
         let wal = { (try? FileManager.default.attributesOfItem(atPath: laptop + "-wal")[.size] as? Int) ?? 0 }
         // One log: left in the WAL, unsynced.
         try d.routine("desk", ["done", "FILE", "read", "--date", "2026-11-24"])
