@@ -27,6 +27,35 @@ public struct Timestamp: Hashable, Sendable, Comparable, CustomStringConvertible
     }
 
     public var description: String {
+        // Written digit by digit into one buffer: a join of ten years writes a million of these.
+        let seconds = floorDivision(milliseconds, 1000)
+        let days = floorDivision(seconds, 86_400)
+        let date = CalendarDate(dayNumber: Int(days))
+        guard (0...9999).contains(date.year) else { return wideDescription }
+        let inDay = Int(seconds - days * 86_400)
+        let millis = Int(milliseconds - seconds * 1000)
+        return String(unsafeUninitializedCapacity: 24) { buffer in
+            func put(_ value: Int, at start: Int, width: Int, then separator: Character) {
+                var value = value
+                for k in stride(from: start + width - 1, through: start, by: -1) {
+                    buffer[k] = UInt8(0x30 + value % 10)
+                    value /= 10
+                }
+                buffer[start + width] = separator.asciiValue ?? 0
+            }
+            put(date.year, at: 0, width: 4, then: "-")
+            put(date.month, at: 5, width: 2, then: "-")
+            put(date.day, at: 8, width: 2, then: "T")
+            put(inDay / 3600, at: 11, width: 2, then: ":")
+            put(inDay / 60 % 60, at: 14, width: 2, then: ":")
+            put(inDay % 60, at: 17, width: 2, then: ".")
+            put(millis, at: 20, width: 3, then: "Z")
+            return 24
+        }
+    }
+
+    /// Years outside 0 to 9999, which no history holds, as the C library writes them.
+    private var wideDescription: String {
         let (parts, millis) = fields(offset: 0)
         return "\(pad(Int(parts.tm_year) + 1900, 4))-\(pad(Int(parts.tm_mon) + 1, 2))-\(pad(Int(parts.tm_mday), 2))T"
             + "\(pad(Int(parts.tm_hour), 2)):\(pad(Int(parts.tm_min), 2)):\(pad(Int(parts.tm_sec), 2)).\(pad(millis, 3))Z"
@@ -48,6 +77,20 @@ public struct Timestamp: Hashable, Sendable, Comparable, CustomStringConvertible
     public init?(_ text: String) {
         var text = text
         guard let parsed = text.withUTF8({ Timestamp(utf8: $0) }) else { return nil }
+        self = parsed
+    }
+
+    /// Parses exactly the form ``description`` writes, milliseconds included and no leap
+    /// second: what an export or a journal holds is checked to be written so without writing
+    /// it again.
+    init?(exactly text: String) {
+        var text = text
+        guard
+            let parsed = text.withUTF8({ bytes -> Timestamp? in
+                guard bytes.count == 24, bytes[17] < UInt8(ascii: "6") else { return nil }
+                return Timestamp(utf8: bytes)
+            })
+        else { return nil }
         self = parsed
     }
 
