@@ -1,6 +1,10 @@
 import FoundationEssentials
 import RoutineKit
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// Runs as JSON Lines: what `log --json` prints and `history export` writes, one run per
 /// line with its steps; `history import` reads it back without loss.
 public enum HistoryJSON {
@@ -59,7 +63,12 @@ public enum HistoryJSON {
     /// value is checked by the rules the runner records by (``RecordedValues``), dates and
     /// times must be in exactly the form `encode` writes, and no text may hold a NUL.
     public static func decode(_ line: some Collection<UInt8>) throws(ImportProblem) -> StoredRun {
-        if let run = decodeCanonical(line) { return run }
+        try decodeTelling(line).run
+    }
+
+    /// ``decode(_:)``, and whether the line is exactly what ``encode(_:)`` writes for the run.
+    static func decodeTelling(_ line: some Collection<UInt8>) throws(ImportProblem) -> (run: StoredRun, isCanonical: Bool) {
+        if let run = decodeCanonical(line) { return (run, true) }
         let run: RunLine
         do {
             run = try JSONDecoder().decode(RunLine.self, from: Data(line))
@@ -68,7 +77,7 @@ public enum HistoryJSON {
         } catch {
             throw ImportProblem("not JSON")
         }
-        return try validated(run)
+        return (try validated(run), false)
     }
 
     /// The run of a line exactly as `encode` writes it, which every line of an export and of a
@@ -78,10 +87,22 @@ public enum HistoryJSON {
     /// writing back the run gives its bytes.
     static func decodeCanonical(_ line: some Collection<UInt8>) -> StoredRun? {
         let bytes = Array(line)
-        guard let json = try? JSONParser.parse(bytes), let fields = RunLine(json), let run = try? validated(fields),
-            encode(run).text.utf8.elementsEqual(bytes)
+        // Member by member where the line allows it (no escapes), else through a tree of values.
+        let read = bytes.withUnsafeBufferPointer { CanonicalReader.run($0) }
+        guard let fields = read ?? (try? JSONParser.parse(bytes)).flatMap { RunLine($0) }, let run = try? validated(fields),
+            sameBytes(encode(run).text, bytes)
         else { return nil }
         return run
+    }
+
+    /// Whether `text` is `bytes` in UTF-8, compared in one pass over memory.
+    static func sameBytes(_ text: String, _ bytes: some Collection<UInt8>) -> Bool {
+        var text = text
+        return text.withUTF8 { written in
+            bytes.withContiguousStorageIfAvailable { read in
+                written.count == read.count && (read.isEmpty || memcmp(written.baseAddress!, read.baseAddress!, read.count) == 0)
+            } ?? written.elementsEqual(bytes)
+        }
     }
 
     private static func validated(_ run: RunLine) throws(ImportProblem) -> StoredRun {
@@ -216,7 +237,7 @@ public enum HistoryJSON {
     /// A UTC time in exactly the form `encode` writes (with milliseconds, seconds below 60),
     /// within the supported years.
     private static func timestamp(_ text: String, _ what: String) throws(ImportProblem) -> Timestamp {
-        guard let value = Timestamp(text), value.description == text else {
+        guard let value = Timestamp(exactly: text) else {
             throw ImportProblem("\(what) is not a UTC time such as 2026-11-23T06:12:03.120Z")
         }
         if let year = Int(text.prefix(4)), !CalendarDate.supportedYears.contains(year) {
@@ -256,7 +277,7 @@ public enum HistoryJSON {
         }
     }
 
-    private struct RunLine: Decodable {
+    struct RunLine: Decodable {
         var date, routine, result, started, utcOffset, path, sourceHash: String
         var ended, kind: String?
         var reachedEnd: Bool
@@ -291,7 +312,7 @@ public enum HistoryJSON {
         }
     }
 
-    private struct AmendmentLine: Decodable {
+    struct AmendmentLine: Decodable {
         var step: Int
         var at: String
         var added: Bool?
@@ -311,7 +332,7 @@ public enum HistoryJSON {
         }
     }
 
-    private struct BeforeLine: Decodable {
+    struct BeforeLine: Decodable {
         var result: String
         var value, seconds: Double?
         /// An answer's option text and its 1-based index (v7).
@@ -329,7 +350,7 @@ public enum HistoryJSON {
 
     /// Counts are read as numbers and checked after, so that `1.5` or `2^63 + 5` is named
     /// as a count that is wrong rather than as a line that is not JSON.
-    private struct StepLine: Decodable {
+    struct StepLine: Decodable {
         var step: Double
         var node, kind, title, result, at: String
         var value, target, seconds: Double?

@@ -46,6 +46,65 @@ struct HistoryJSONTests {
         #expect(try HistoryJSON.decode(without.utf8).steps.map(\.seconds) == [41.201, 15.679, nil])
     }
 
+    /// Runs in every form a line can take: a plain run, a log, amounts and targets, answers,
+    /// both kinds of amendment, passed-over steps, and texts with escapes.
+    static let forms: [StoredRun] = {
+        let at = Timestamp("2026-11-23T06:12:03.120Z")!
+        var plain = StoredRun(
+            routine: "Morning", path: "/r/m.rt", sourceHash: "fnv1a64:00", date: "2026-11-23", startedAt: at, utcOffset: -19800, endedAt: at,
+            result: .quit, reachedEnd: false)
+        plain.steps = [
+            StoredStep(
+                decision: RecordedStep(step: 1, node: "water", kind: .habit, result: .done, value: 0.5), title: "Water", target: 1e6,
+                unit: "l", decidedAt: at, seconds: 0.001),
+            StoredStep(
+                decision: RecordedStep(step: 2, node: "mood", kind: .question, result: .answered, option: 0, optionText: "Fine"),
+                title: "Mood", decidedAt: at, seconds: 12),
+            StoredStep(
+                decision: RecordedStep(step: 3, node: "run", kind: .habit, result: .notScheduled), title: "Run", decidedAt: at, seconds: nil,
+                reason: .doneByLog),
+        ]
+        var amended = plain
+        amended.amendments = [
+            Amendment(step: 1, madeAt: at, added: false, before: Amendment.Before(result: .skipped, value: 2, seconds: 1.5)),
+            Amendment(step: 2, madeAt: at, added: false, before: Amendment.Before(result: .answered, seconds: 3, option: 1, optionText: "Low")),
+            Amendment(step: 3, madeAt: at, added: true, before: nil),
+        ]
+        var log = StoredRun(
+            routine: "Morning", path: "", sourceHash: "", date: "2026-11-23", startedAt: at, utcOffset: 0, endedAt: nil, result: nil,
+            reachedEnd: false, kind: .log)
+        log.steps = [StoredStep(decision: RecordedStep(step: 1, node: "water", kind: .habit, result: .done), title: "W", decidedAt: at, seconds: nil)]
+        return [
+            plain, amended, log, HistoryJSONTests.run,
+            StoredRun(
+                routine: "Empty", path: "p", sourceHash: "h", date: "2026-11-23", startedAt: at, utcOffset: 3600),
+        ]
+    }()
+
+    /// The member-by-member reader takes every line without escapes, and what it reads is what
+    /// the general reader reads.
+    @Test(arguments: forms)
+    func theCanonicalReaderReadsWhatTheGeneralOneDoes(_ run: StoredRun) throws {
+        var line = HistoryJSON.encode(run).text
+        let escaped = line.contains("\\")
+        #expect(line.withUTF8 { HistoryJSON.CanonicalReader.run($0) } == nil ? escaped : !escaped)
+        #expect(HistoryJSON.decodeCanonical(line.utf8) == run)
+        #expect(try HistoryJSON.decode(line.utf8) == run)
+    }
+
+    /// Lines in another form than `encode` writes are read by the general reader, to the same run.
+    @Test(arguments: [
+        (#""seconds":0.001"#, #""seconds":1e-3"#), (#""step":1,"#, #""step":1.0,"#), (#"{"date""#, #"{ "date""#),
+        (#""title":"Water""#, #""title":"W\u0061ter""#),
+    ])
+    func anotherFormReadsTheSame(_ written: String, _ other: String) throws {
+        let line = HistoryJSON.encode(Self.forms[0]).text
+        #expect(line.contains(written))
+        let changed = line.replacingOccurrences(of: written, with: other)
+        #expect(HistoryJSON.decodeCanonical(changed.utf8) == nil)
+        #expect(try HistoryJSON.decode(changed.utf8) == Self.forms[0])
+    }
+
     @Test func importingTwiceAddsNothing() throws {
         let store = try #require(try HistoryStore.open(try temporaryHistoryPath(), create: true))
         #expect(try store.insertRuns([Self.run]) == 1)

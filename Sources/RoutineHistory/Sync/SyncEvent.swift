@@ -120,7 +120,7 @@ extension SyncEvent {
             cursor.take(",\"at\":\""), let atText = cursor.text(),
             cursor.take(",\"type\":\""), let type = cursor.text()
         else { throw notEvent(bytes) }
-        guard let at = Timestamp(atText), at.description == atText else {
+        guard let at = Timestamp(exactly: atText) else {
             throw ImportProblem("'at' is not a UTC time such as 2026-11-23T06:12:03.120Z")
         }
         guard let kind = Kind(rawValue: type) else { throw ImportProblem("'type' '\(type)' is not an event this routine knows") }
@@ -128,7 +128,7 @@ extension SyncEvent {
         let payload = bytes[cursor.index..<(bytes.endIndex - 1)]
         let (text, key, run) = try canonical(kind, payload)
         let event = SyncEvent(id: id, device: device, seq: seq, at: at, kind: kind, payload: text, key: key, run: run)
-        guard event.line.utf8.elementsEqual(bytes) else { throw ImportProblem("not in the form routine writes its events") }
+        guard HistoryJSON.sameBytes(event.line, bytes) else { throw ImportProblem("not in the form routine writes its events") }
         return event
     }
 
@@ -141,14 +141,16 @@ extension SyncEvent {
             if let problem = RecordedValues.textProblem(name) { throw ImportProblem("'name' \(problem)") }
             return (JSONValue.string(name).text, "", nil)
         case .run:
-            let run = try HistoryJSON.decode(payload)
-            return (HistoryJSON.encode(run).text, runKey(routine: run.routine, date: run.date, started: run.startedAt.description), run)
+            let (run, isCanonical) = try HistoryJSON.decodeTelling(payload)
+            // A payload read as `encode` writes it is its own text; any other is written anew.
+            let text = isCanonical ? String(decoding: payload, as: UTF8.self) : HistoryJSON.encode(run).text
+            return (text, runKey(routine: run.routine, date: run.date, started: run.startedAt.description), run)
         case .delete, .restore:
             guard let reference = try? JSONDecoder().decode(Reference.self, from: Data(payload)), let started = reference.started else {
                 throw ImportProblem("'run' needs 'routine', 'date' and 'started'")
             }
             try check(reference)
-            guard let time = Timestamp(started), time.description == started else { throw ImportProblem("'started' is not a UTC time") }
+            guard Timestamp(exactly: started) != nil else { throw ImportProblem("'started' is not a UTC time") }
             return (
                 runReference(routine: reference.routine, date: reference.date, started: started),
                 runKey(routine: reference.routine, date: reference.date, started: started), nil
