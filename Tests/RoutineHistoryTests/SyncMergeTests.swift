@@ -97,6 +97,37 @@ struct SyncMergeTests {
         #expect(try Self.export(p.b) == before)
     }
 
+    /// A reading of more keys than `SyncSchema.bulkKeys` (64) applies them with the triggers
+    /// set aside; afterwards both devices record and send their changes as before.
+    @Test func aLargeReadingKeepsTheTriggers() throws {
+        let p = try Pair()
+        let first = try #require(CalendarDate("2026-01-01"))
+        let runs = (0..<100).map { k in
+            let day = first.adding(days: k)
+            let at = Timestamp(milliseconds: Int64(day.dayNumber) * 86_400_000 + 25_200_000)
+            return StoredRun(
+                routine: "Morning", path: "/r/test.rt", sourceHash: "h", date: day.description, startedAt: at, utcOffset: 0,
+                endedAt: at, result: .completed, reachedEnd: true,
+                steps: [
+                    StoredStep(
+                        decision: RecordedStep(step: 1, node: "stretch", kind: .habit, result: .done), title: "Stretch", decidedAt: at, seconds: 3)
+                ])
+        }
+        #expect(try p.a.insertRuns(runs) == 100)
+        try p.a.insertDaysOff((0..<70).map { DayOff(routine: "Morning", date: first.adding(days: 200 + $0), reason: "away", recordedAt: .now()) })
+        try p.join()
+        #expect(try Self.export(p.b) == (try Self.export(p.a)))
+        #expect(try p.b.runs(RunFilter()).count == 100)
+        // Each device's own changes still reach the other.
+        try recordRun(p.b, morning, date: "2026-11-23", decisions: [.decision(.done(value: nil))], end: .quit)
+        let idA = try #require(try p.a.runs(RunFilter(oldestFirst: true)).first?.id)
+        #expect(try p.a.amendStep(1, of: idA, to: AmendChange(result: .skipped)) != nil)
+        try p.exchange()
+        #expect(try p.a.runs(RunFilter()).count == 101)
+        #expect(try p.b.runs(RunFilter(oldestFirst: true)).first?.steps[0].decision.result == .skipped)
+        #expect(try Self.export(p.b) == (try Self.export(p.a)))
+    }
+
     @Test func aDayOffAndItsUndoTravel() throws {
         let p = try Pair()
         try p.join()

@@ -178,12 +178,14 @@ extension HistoryStore {
             let keys = try Row.fetchAll(db, sql: "SELECT family, routine, date, startedAt FROM syncOutbox")
             guard !keys.isEmpty else { return settings }
             try db.execute(sql: "UPDATE syncState SET importing = 1")
-            for row in keys {
-                let (family, routine, date, started): (String, String, String, String) = (row[0], row[1], row[2], row[3])
-                if family == "run" {
-                    try outgoingRun(routine: routine, date: date, started: started, device: settings.device, db)
-                } else {
-                    try outgoingDay(routine: routine, date: date, device: settings.device, db)
+            try SyncSchema.applying(keys: keys.count, db) {
+                for row in keys {
+                    let (family, routine, date, started): (String, String, String, String) = (row[0], row[1], row[2], row[3])
+                    if family == "run" {
+                        try outgoingRun(routine: routine, date: date, started: started, device: settings.device, db)
+                    } else {
+                        try outgoingDay(routine: routine, date: date, device: settings.device, db)
+                    }
                 }
             }
             try db.execute(sql: "DELETE FROM syncOutbox")
@@ -450,7 +452,14 @@ extension HistoryStore {
         let (changed, folders) = try changedFiles(settings, all: all)
         guard !changed.isEmpty || folders != nil else { return }
         var warnings: [Diagnostic] = []
+        // A reading of megabytes (a join) writes more pages than SQLite's cache of 2 MB holds:
+        // spilled pages are written to the WAL mid-transaction and read back. Its cache may grow
+        // to 64 MB for the reading; memory is taken only as pages are.
+        let large = changed.reduce(0) { $0 + $1.size } > 1 << 20
         let arrivals: [SyncArrival] = try transaction { db in
+            let cache = large ? try Int.fetchOne(db, sql: "PRAGMA cache_size") : nil
+            if large { try db.execute(sql: "PRAGMA cache_size = -65536") }
+            defer { if let cache { try? db.execute(sql: "PRAGMA cache_size = \(cache)") } }
             if let folders { try SyncSchema.record(folders, db) }
             try db.execute(sql: "UPDATE syncState SET importing = 1")
             // Statements compiled once for the whole reading: a join inserts tens of thousands.
@@ -506,7 +515,7 @@ extension HistoryStore {
                 }
                 try record.execute(arguments: [file.path, Int64(bitPattern: file.inode), file.size, offset + Int64(consumed), line])
             }
-            let arrivals = try apply(touched, decoded, db)
+            let arrivals = try SyncSchema.applying(keys: touched.count, db) { try apply(touched, decoded, db) }
             try db.execute(sql: "UPDATE syncState SET importing = 0")
             return arrivals
         }

@@ -109,11 +109,36 @@ enum SyncSchema {
         try db.execute(sql: sql)
     }
 
+    /// Keys applied in one reading from which the triggers are set aside while it applies them.
+    static let bulkKeys = 64
+
+    /// Runs `body`, which applies other devices' events with `importing` set, lighter when it
+    /// applies many keys:
+    /// - without the triggers: a trigger that does nothing still costs a third of each step's
+    ///   insert. Dropping and making them again is part of the transaction, so a failure puts
+    ///   them back with everything else;
+    /// - without the tables' CHECK constraints, whose `IN` lists SQLite builds into a table
+    ///   anew for each row inserted. What is written comes from the validators of `history
+    ///   import` and from Swift enums, which hold only the values the constraints allow.
+    static func applying<T>(keys: Int, _ db: Database, _ body: () throws -> T) throws -> T {
+        guard keys >= bulkKeys else { return try body() }
+        try dropTriggers(db)
+        try db.execute(sql: "PRAGMA ignore_check_constraints = ON")
+        defer { try? db.execute(sql: "PRAGMA ignore_check_constraints = OFF") }
+        let result = try body()
+        try installTriggers(db)
+        return result
+    }
+
     static func remove(_ db: Database) throws {
+        try dropTriggers(db)
+        for table in tables { try db.execute(sql: "DROP TABLE IF EXISTS \(table)") }
+    }
+
+    private static func dropTriggers(_ db: Database) throws {
         for table in ["run", "step", "amendment", "dayOff"] {
             for change in ["insert", "update", "delete"] { try db.execute(sql: "DROP TRIGGER IF EXISTS sync_\(table)_\(change)") }
         }
-        for table in tables { try db.execute(sql: "DROP TABLE IF EXISTS \(table)") }
     }
 
     static func isInstalled(_ db: Database) throws -> Bool {
