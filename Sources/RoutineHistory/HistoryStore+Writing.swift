@@ -92,16 +92,23 @@ extension HistoryStore {
     }
 
     static func insertRun(_ run: StoredRun, _ db: Database) throws -> Int64 {
-        try db.cachedStatement(
-            sql: """
-                INSERT INTO run (routine, path, sourceHash, date, startedAt, utcOffset, endedAt, result, reachedEnd, kind)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """
-        ).execute(
-            arguments: [
-                run.routine, run.path, run.sourceHash, run.date, run.startedAt.description, run.utcOffset,
-                run.endedAt?.description, run.result?.rawValue, run.reachedEnd, run.kind.rawValue,
-            ])
+        try db.executeRaw(
+            """
+            INSERT INTO run (routine, path, sourceHash, date, startedAt, utcOffset, endedAt, result, reachedEnd, kind)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """
+        ) { row in
+            row.text(run.routine)
+            row.text(run.path)
+            row.text(run.sourceHash)
+            row.text(run.date)
+            row.text(run.startedAt.description)
+            row.int(run.utcOffset)
+            row.text(run.endedAt?.description)
+            row.text(run.result?.rawValue)
+            row.bool(run.reachedEnd)
+            row.text(run.kind.rawValue)
+        }
         let id = db.lastInsertedRowID
         for amendment in run.amendments { try insertAmendment(amendment, run: id, db) }
         return id
@@ -109,15 +116,27 @@ extension HistoryStore {
 
     static func insertStep(_ step: StoredStep, run id: Int64, _ db: Database) throws {
         let d = step.decision
-        try db.cachedStatement(
-            sql: """
-                INSERT INTO step (runId, step, node, kind, title, result, value, target, unit, optionIndex, optionText, decidedAt, seconds, reason)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """
-        ).execute(arguments: [
-            id, d.step, d.node, d.kind.rawValue, step.title, d.result.rawValue, d.value, step.target, step.unit, d.option,
-            d.optionText, step.decidedAt.description, step.seconds, step.reason?.rawValue,
-        ])
+        try db.executeRaw(
+            """
+            INSERT INTO step (runId, step, node, kind, title, result, value, target, unit, optionIndex, optionText, decidedAt, seconds, reason)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """
+        ) { row in
+            row.int(id)
+            row.int(d.step)
+            row.text(d.node)
+            row.text(d.kind.rawValue)
+            row.text(step.title)
+            row.text(d.result.rawValue)
+            row.double(d.value)
+            row.double(step.target)
+            row.text(step.unit)
+            row.int(d.option)
+            row.text(d.optionText)
+            row.text(step.decidedAt.description)
+            row.double(step.seconds)
+            row.text(step.reason?.rawValue)
+        }
     }
 
     static func insertAmendment(_ amendment: Amendment, run id: Int64, _ db: Database) throws {
