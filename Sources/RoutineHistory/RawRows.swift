@@ -6,8 +6,10 @@ extension Database {
     /// Steps through the rows of `sql` with SQLite's own calls, handing `body` the statement
     /// positioned on each row: for readers of ten years of steps, where a GRDB row per step
     /// costs more than the query, and every column read is a plain value.
-    func forEachRawRow(_ sql: String, arguments: StatementArguments, _ body: (OpaquePointer) throws -> Void) throws {
-        let statement = try makeStatement(sql: sql)
+    /// `cached`: the statement is kept for the connection's next call, for a query made once
+    /// per key of a sync.
+    func forEachRawRow(_ sql: String, arguments: StatementArguments, cached: Bool = false, _ body: (OpaquePointer) throws -> Void) throws {
+        let statement = try cached ? cachedStatement(sql: sql) : makeStatement(sql: sql)
         try statement.setArguments(arguments)
         let raw = statement.sqliteStatement
         defer { sqlite3_reset(raw) }

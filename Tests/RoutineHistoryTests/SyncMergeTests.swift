@@ -97,22 +97,25 @@ struct SyncMergeTests {
         #expect(try Self.export(p.b) == before)
     }
 
+    /// A run of one step a day for 100 days from `first`, the step's title made by `title`.
+    static func dailyRuns(from first: CalendarDate, title: (Int) -> String) -> [StoredRun] {
+        (0..<100).map { k in
+            let day = first.adding(days: k)
+            let at = Timestamp(milliseconds: Int64(day.dayNumber) * 86_400_000 + 25_200_000)
+            let step = StoredStep(
+                decision: RecordedStep(step: 1, node: "stretch", kind: .habit, result: .done), title: title(k), decidedAt: at, seconds: 3)
+            return StoredRun(
+                routine: "Morning", path: "/r/test.rt", sourceHash: "h", date: day.description, startedAt: at, utcOffset: 0,
+                endedAt: at, result: .completed, reachedEnd: true, steps: [step])
+        }
+    }
+
     /// A reading of more keys than `SyncSchema.bulkKeys` (64) applies them with the triggers
     /// set aside; afterwards both devices record and send their changes as before.
     @Test func aLargeReadingKeepsTheTriggers() throws {
         let p = try Pair()
         let first = try #require(CalendarDate("2026-01-01"))
-        let runs = (0..<100).map { k in
-            let day = first.adding(days: k)
-            let at = Timestamp(milliseconds: Int64(day.dayNumber) * 86_400_000 + 25_200_000)
-            return StoredRun(
-                routine: "Morning", path: "/r/test.rt", sourceHash: "h", date: day.description, startedAt: at, utcOffset: 0,
-                endedAt: at, result: .completed, reachedEnd: true,
-                steps: [
-                    StoredStep(
-                        decision: RecordedStep(step: 1, node: "stretch", kind: .habit, result: .done), title: "Stretch", decidedAt: at, seconds: 3)
-                ])
-        }
+        let runs = Self.dailyRuns(from: first) { _ in "Stretch" }
         #expect(try p.a.insertRuns(runs) == 100)
         try p.a.insertDaysOff((0..<70).map { DayOff(routine: "Morning", date: first.adding(days: 200 + $0), reason: "away", recordedAt: .now()) })
         try p.join()
@@ -125,6 +128,30 @@ struct SyncMergeTests {
         try p.exchange()
         #expect(try p.a.runs(RunFilter()).count == 101)
         #expect(try p.b.runs(RunFilter(oldestFirst: true)).first?.steps[0].decision.result == .skipped)
+        #expect(try Self.export(p.b) == (try Self.export(p.a)))
+    }
+
+    /// A reading of more than a megabyte parses its files on two threads before its
+    /// transaction: texts with escapes and without, a bad line and a line not yet whole are
+    /// read as a reading of one file on one thread reads them.
+    @Test func aLargeReadingIsParsedAhead() throws {
+        let p = try Pair()
+        let runs = Self.dailyRuns(from: try #require(CalendarDate("2025-01-01"))) { k in
+            String(repeating: k % 3 == 0 ? "Stretch \"slowly\" " : "Stretch slowly ", count: 800)
+        }
+        #expect(try p.a.insertRuns(runs) == 100)
+        _ = try p.a.joinSync(folder: p.folder, name: "a")
+        let device = try #require(try p.a.syncSettings()?.device)
+        let journal = try #require(try FileManager.default.contentsOfDirectory(atPath: p.folder + "/" + device).first)
+        let path = p.folder + "/" + device + "/" + journal
+        let handle = try #require(FileHandle(forWritingAtPath: path))
+        try handle.seekToEnd()
+        try handle.write(contentsOf: Data("not json\n{\"v\":1".utf8))
+        try handle.close()
+        #expect(try #require(FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) > 1 << 20)
+        let report = try p.b.joinSync(folder: p.folder, name: "b")
+        #expect(report.problems.map(\.message) == ["'\(path)' line 102: not JSON; the line is skipped"])
+        #expect(try p.b.runs(RunFilter()).count == 100)
         #expect(try Self.export(p.b) == (try Self.export(p.a)))
     }
 

@@ -1,4 +1,5 @@
 import GRDB
+import GRDBSQLite
 import RoutineKit
 
 /// The merging rules of docs/sync.md: what a key holds is a function of the set of events
@@ -33,10 +34,15 @@ enum SyncMerge {
 
     /// The events of a key, without their payloads: only a winner's is read.
     static func entries(_ family: String, _ key: String, _ db: Database) throws -> [Entry] {
+        var entries: [Entry] = []
         let sql = "SELECT id, device, seq, at, type FROM syncEvent WHERE family = ? AND key = ?"
-        return try Row.fetchAll(db.cachedStatement(sql: sql), arguments: [family, key]).map {
-            Entry(id: $0[0], device: $0[1], seq: $0[2], at: $0[3], type: $0[4])
+        try db.forEachRawRow(sql, arguments: [family, key], cached: true) { raw in
+            entries.append(
+                Entry(
+                    id: columnText(raw, 0) ?? "", device: columnText(raw, 1) ?? "", seq: sqlite3_column_int64(raw, 2),
+                    at: columnText(raw, 3) ?? "", type: columnText(raw, 4) ?? ""))
         }
+        return entries
     }
 
     static func payload(_ entry: Entry, _ db: Database) throws -> [UInt8] {
