@@ -2,9 +2,9 @@
 # What sync costs: `routine today` without sync and as a member of a folder of three devices
 # with nothing new (bar: at most 1 ms more); joining that folder (bar: 2 s for ten years of
 # three devices, about 11,000 runs); and a `routine sync` that reads one new day of another
-# device beside one that finds nothing new (bar: 5 ms). Figures of a pair come from the same
-# hyperfine run, since the machine may be loaded. Prints the load average and a Markdown
-# table of medians and minima (BENCHMARKS.md).
+# device beside one that finds nothing new (bar: 5 ms). Figures of a pair come from one run:
+# the `today` pair timed in alternation (paired.py), the machine's speed may drift. Prints the
+# load average and a Markdown table of medians and minima (BENCHMARKS.md).
 #
 #   Benchmarks/sync.sh [BIN]     BIN: a folder holding a built routine (default: a release
 #                                build with the runtime linked in, as README installs it)
@@ -42,15 +42,24 @@ for d in range(365 * years):
 PY
     "$r" history import "$work/d$k.jsonl" --history "$work/d$k.sqlite" 2>/dev/null
 done
-cp "$work/d0.sqlite" "$work/plain.sqlite"
 for k in 0 1 2; do "$r" sync init "$work/folder" --device "d$k" --history "$work/d$k.sqlite" >/dev/null; done
 "$r" sync --history "$work/d0.sqlite" >/dev/null
+# Without sync: the same history, every device's runs in it, after `sync leave`. The two are
+# timed in alternation (paired.py), so that a drift of the machine's speed falls on both.
+cp "$work/d0.sqlite" "$work/plain.sqlite"
+[ ! -f "$work/d0.sqlite-wal" ] || cp "$work/d0.sqlite-wal" "$work/plain.sqlite-wal"
+"$r" sync leave --history "$work/plain.sqlite" >/dev/null
 today="$r today routines/morning.rt --date 2026-11-23 --history"
-hyperfine --style none -N --warmup 5 --runs 100 --export-json "$work/t.json" "$today $work/plain.sqlite" "$today $work/d0.sqlite" >/dev/null 2>&1
 echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
+python3 Benchmarks/paired.py --runs 300 --json "$work/t.json" "off=$today $work/plain.sqlite" "on=$today $work/d0.sqlite" >/dev/null
 echo "| measured | median | min |"
 echo "|---|---|---|"
-python3 -c "import json,sys; rs=json.load(open(sys.argv[1]))['results']; [print('| %s | %.2f ms | %.2f ms |' % (n, r['median']*1000, r['min']*1000)) for n, r in zip(['today, no sync', 'today, sync on, nothing new'], rs)]" "$work/t.json"
+python3 -c "
+import json, sys
+off, on = json.load(open(sys.argv[1]))
+print('| today, no sync (the same history after sync leave) | %.2f ms | %.2f ms |' % (off['median_ms'], off['min_ms']))
+print('| today, sync on, nothing new | %.2f ms | %.2f ms |' % (on['median_ms'], on['min_ms']))
+print('| today, what sync adds (median of paired differences) | %+.2f ms | |' % on['median_difference_ms'])" "$work/t.json"
 join="$r sync init $work/copy --device new --history $work/new.sqlite"
 # With -N the prepare command is not given to a shell either: it runs one through bash.
 hyperfine --style none -N --runs 5 --prepare "bash -c 'rm -rf $work/copy $work/new.sqlite $work/new.sqlite-wal $work/new.sqlite-shm; cp -r $work/folder $work/copy'" \

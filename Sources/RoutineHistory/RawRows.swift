@@ -25,6 +25,13 @@ extension Database {
 }
 
 extension Database {
+    /// Whether `sql` gives a row.
+    func hasRow(_ sql: String) throws -> Bool {
+        var found = false
+        try forEachRawRow(sql, arguments: []) { _ in found = true }
+        return found
+    }
+
     /// Runs the cached statement `sql` once, its parameters bound in order by `bind` with
     /// SQLite's own calls: for writers of a hundred thousand steps, where GRDB's arguments (a
     /// boxed value each) cost more than the insert itself.

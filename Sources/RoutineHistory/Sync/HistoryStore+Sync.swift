@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import GRDBSQLite
 import RoutineKit
 
 #if canImport(Glibc)
@@ -59,9 +60,15 @@ extension HistoryStore {
         try read { db in try Self.syncSettings(db) }
     }
 
+    /// Read with SQLite's own calls, as all of the quick look that `today` makes at every
+    /// prompt: GRDB's first `Row` fetch in a process costs more than the queries.
     static func syncSettings(_ db: Database) throws -> SyncSettings? {
-        guard try SyncSchema.isInstalled(db), let row = try Row.fetchOne(db, sql: "SELECT folder, device, name FROM syncState") else { return nil }
-        return SyncSettings(folder: row[0], device: row[1], name: row[2])
+        guard try SyncSchema.isInstalled(db) else { return nil }
+        var settings: SyncSettings?
+        try db.forEachRawRow("SELECT folder, device, name FROM syncState", arguments: []) { raw in
+            settings = SyncSettings(folder: columnText(raw, 0) ?? "", device: columnText(raw, 1) ?? "", name: columnText(raw, 2) ?? "")
+        }
+        return settings
     }
 
     /// Makes this history a member of the sync folder `folder` (created when missing, mode
@@ -142,13 +149,15 @@ extension HistoryStore {
     /// Called once a store is open: a member of a sync folder writes what it owes and reads
     /// what changed. Nothing but two queries and a `stat` or two per device when nothing did.
     func syncAfterOpen(readOnly: Bool) {
-        guard let settings = try? syncSettings() else { return }
+        // One read transaction for all a status bar's `today` asks before it knows nothing changed.
+        let state: (SyncSettings, Bool, Looked)?? = try? read { db in
+            guard let settings = try Self.syncSettings(db) else { return nil }
+            let sql = "SELECT 1 WHERE EXISTS (SELECT 1 FROM syncOutbox) OR EXISTS (SELECT 1 FROM syncEvent WHERE written = 0)"
+            return (settings, try db.hasRow(sql), try Self.looked(db))
+        }
+        guard let state, let (settings, pending, looked) = state else { return }
         if !readOnly { syncOn = true }
-        let pending =
-            (try? read { db in
-                try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM syncOutbox) OR EXISTS (SELECT 1 FROM syncEvent WHERE written = 0)")
-            }) ?? false
-        guard pending == true || folderMayHaveNews(settings) else { return }
+        guard pending || folderMayHaveNews(settings, looked) else { return }
         do {
             // A reader's connection may be read-only: the sync writes through its own.
             let writer = readOnly ? try Self.openStore(path, create: false) : self
@@ -359,7 +368,7 @@ extension HistoryStore {
     func changedFiles(_ settings: SyncSettings, all: Bool) throws(HistoryError) -> (
         files: [SyncJournal.FileState], folders: [SyncJournal.FolderState]?
     ) {
-        let (known, recorded): ([String: (UInt64, Int64)], Set<SyncJournal.FolderState>?) = try read { db in
+        let (known, recorded): ([String: (UInt64, Int64)], [SyncJournal.FolderState]?) = try read { db in
             var known: [String: (UInt64, Int64)] = [:]
             for row in try Row.fetchAll(db, sql: "SELECT path, inode, size FROM syncFile") {
                 known[row[0]] = (UInt64(bitPattern: row[1] as Int64), row[2])
@@ -372,15 +381,23 @@ extension HistoryStore {
             return inode != file.inode || size != file.size
         }
         // A folder that cannot be reached records nothing: the next command looks again.
-        return (files, listing.folders.isEmpty || recorded == Set(listing.folders) ? nil : listing.folders)
+        return (files, listing.folders.isEmpty || recorded.map(Set.init) == Set(listing.folders) ? nil : listing.folders)
     }
 
     /// The folder states the last full look recorded; nil before the first (or in a history
     /// that joined before they were kept).
-    static func recordedFolders(_ db: Database) throws -> Set<SyncJournal.FolderState>? {
-        guard try db.tableExists("syncFolder") else { return nil }
-        let rows = try Row.fetchAll(db, sql: "SELECT path, inode, changed FROM syncFolder")
-        return rows.isEmpty ? nil : Set(rows.map { SyncJournal.FolderState(path: $0[0], inode: UInt64(bitPattern: $0[1] as Int64), changed: $0[2]) })
+    /// An array, not a set: the first `Set` of a type in a process looks up the type's
+    /// `Hashable` conformance among all the program's, a tenth of a millisecond.
+    static func recordedFolders(_ db: Database) throws -> [SyncJournal.FolderState]? {
+        // Asked of SQLite's schema table directly: GRDB's `tableExists` loads the whole schema.
+        guard try db.hasRow("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'syncFolder'") else { return nil }
+        var folders: [SyncJournal.FolderState] = []
+        try db.forEachRawRow("SELECT path, inode, changed FROM syncFolder", arguments: []) { raw in
+            folders.append(
+                SyncJournal.FolderState(
+                    path: columnText(raw, 0) ?? "", inode: UInt64(bitPattern: sqlite3_column_int64(raw, 1)), changed: sqlite3_column_int64(raw, 2)))
+        }
+        return folders.isEmpty ? nil : folders
     }
 
     /// Whether the folder may hold lines this history has not read, at a cost bounded by the
@@ -389,19 +406,33 @@ extension HistoryStore {
     /// that can still grow in place, each device's newest month and any file whose last line
     /// was incomplete. A folder whose state changed is listed, and its files compared.
     func folderMayHaveNews(_ settings: SyncSettings) -> Bool {
+        guard let looked = try? read({ db in try Self.looked(db) }) else { return true }
+        return folderMayHaveNews(settings, looked)
+    }
+
+    /// What the last look recorded: the folders' states, and each file's state and offset read.
+    struct Looked {
         struct Known {
             var inode: UInt64
             var size, offset: Int64
         }
-        let looked: (Set<SyncJournal.FolderState>?, [String: Known])? = try? read { db in
-            var known: [String: Known] = [:]
-            for row in try Row.fetchAll(db, sql: "SELECT path, inode, size, offset FROM syncFile") {
-                known[row[0]] = Known(inode: UInt64(bitPattern: row[1] as Int64), size: row[2], offset: row[3])
-            }
-            return (try Self.recordedFolders(db), known)
+
+        var folders: [SyncJournal.FolderState]?
+        var files: [String: Known]
+    }
+
+    static func looked(_ db: Database) throws -> Looked {
+        var known: [String: Looked.Known] = [:]
+        try db.forEachRawRow("SELECT path, inode, size, offset FROM syncFile", arguments: []) { raw in
+            known[columnText(raw, 0) ?? ""] = Looked.Known(
+                inode: UInt64(bitPattern: sqlite3_column_int64(raw, 1)), size: sqlite3_column_int64(raw, 2), offset: sqlite3_column_int64(raw, 3))
         }
-        guard let looked, let recordedFolders = looked.0 else { return true }
-        let known = looked.1
+        return Looked(folders: try recordedFolders(db), files: known)
+    }
+
+    private func folderMayHaveNews(_ settings: SyncSettings, _ looked: Looked) -> Bool {
+        guard let recordedFolders = looked.folders else { return true }
+        let known = looked.files
         let folders = Dictionary(recordedFolders.map { ($0.path, $0) }, uniquingKeysWith: { a, _ in a })
         func same(_ path: String, _ info: SyncJournal.Info?) -> Bool {
             guard let info, info.isDirectory, let state = folders[path] else { return false }

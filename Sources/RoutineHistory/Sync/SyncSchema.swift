@@ -142,6 +142,6 @@ enum SyncSchema {
     }
 
     static func isInstalled(_ db: Database) throws -> Bool {
-        try Bool.fetchOne(db, sql: "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'syncState'") == true
+        try db.hasRow("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'syncState'")
     }
 }
