@@ -83,6 +83,20 @@ struct GraphCommandTests {
         #expect(size.height > size.width * 8)
     }
 
+    /// A routine of many answers, whose answers are drawn as `xlabel`s: `neato -n2` places them
+    /// anew and its picture came out 8% over the limit before `size` bounded it.
+    @Test func manyAnswersPNGIsWithinThePixelLimit() throws {
+        let dir = try temporaryDirectory()
+        let script = packageRoot.appendingPathComponent("Benchmarks/shapes-gen.py").path
+        let made = try shell("python3 '\(script)' answers 200 > '\(dir.path)/answers.yaml'")
+        #expect(made.status == 0, "\(made.stderr)")
+        let result = try execute(["graph", "answers.yaml", "-o", "answers.png"], in: dir)
+        #expect(result.status == 0, "\(result.stderr)")
+        let size = try pngSize(Data(contentsOf: dir.appendingPathComponent("answers.png")))
+        #expect(size.width * size.height <= GraphvizRenderer.pngPixelLimit)
+        #expect(size.width * size.height >= GraphvizRenderer.pngPixelLimit * 3 / 4)
+    }
+
     @Test func renderingWithoutGraphvizSaysSo() throws {
         let dir = try temporaryDirectory()
         let result = try execute(

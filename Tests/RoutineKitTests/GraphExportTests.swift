@@ -275,5 +275,11 @@ struct GraphExportTests {
         #expect(w * h <= Double(GraphvizRenderer.pngPixelLimit))
         #expect(max(w, h) <= 32_767)
         #expect(w * h >= Double(GraphvizRenderer.pngPixelLimit) * 0.9 || max(w, h) >= 32_767 * 0.95)
+        // The frame holds the picture drawn from the layout's box, and at most the limit's
+        // pixels whatever `neato -n2` adds to that box.
+        let frame = GraphvizRenderer.pngFrame(width: width, height: height, dpi: dpi)
+        #expect(frame.width * dpi >= (width + 8) / 72 * dpi && frame.height * dpi >= (height + 8) / 72 * dpi)
+        let (fw, fh) = ((frame.width * dpi).rounded(.up), (frame.height * dpi).rounded(.up))
+        #expect(fw * fh <= Double(GraphvizRenderer.pngPixelLimit))
     }
 }

@@ -48,9 +48,25 @@ public enum GraphvizRenderer {
             // small graph out twice costs milliseconds.
             return run(dot, as: "png", into: fd, for: output, missing: &missing)
         }
+        let frame = pngFrame(width: box.width, height: box.height, dpi: dpi)
         return layout.withUnsafeBufferPointer {
-            run($0, arguments: ["-Kneato", "-n2", "-Gdpi=\(dpi)", "-Tpng"], into: fd, for: output, missing: &missing)
+            run(
+                $0, arguments: ["-Kneato", "-n2", "-Gdpi=\(dpi)", "-Gsize=\(frame.width),\(frame.height)", "-Tpng"], into: fd, for: output,
+                missing: &missing)
         }
+    }
+
+    /// The most a picture drawn at `dpi` from a layout of `width` by `height` points may
+    /// measure, in inches, as Graphviz's `size`: ``pngPixelLimit`` pixels in the layout's
+    /// proportions. `neato -n2` places the answers' `xlabel`s anew, which can make its picture
+    /// larger than the layout's box (up to a sixth, measured); `size` scales such a picture down
+    /// to fit, so no PNG is larger than the limit, and one that fits is drawn as it is.
+    public static func pngFrame(width: Double, height: Double, dpi: Double) -> (width: Double, height: Double) {
+        let w = (width + 8) / 72
+        let h = (height + 8) / 72
+        // Under the limit by a little: Graphviz rounds each side up to a whole pixel.
+        let scale = (Double(pngPixelLimit) / (w * h)).squareRoot() / dpi * 0.995
+        return ((w * scale * 1000).rounded(.down) / 1000, (h * scale * 1000).rounded(.down) / 1000)
     }
 
     /// The resolution that keeps a picture of `width` by `height` points (a layout's bounding
