@@ -120,6 +120,38 @@ struct ValidatorTests {
         #expect(closestMatch(to: word, among: candidates) == expected)
     }
 
+    /// The bounded rows and the byte-wise path choose as the whole table of distances does:
+    /// seeded words over a few letters (one of them not ASCII), against a plain computation.
+    @Test(arguments: 0..<20)
+    func suggestionsMatchTheWholeTable(seed: Int) {
+        var random = SeededGenerator(seed: UInt64(seed))
+        let letters: [Character] = seed % 2 == 0 ? ["a", "b", "c", "d"] : ["a", "b", "é", "d"]
+        func word() -> String { String((0..<Int.random(in: 1...9, using: &random)).map { _ in letters.randomElement(using: &random)! }) }
+        func distance(_ a: [Character], _ b: [Character]) -> Int {
+            var d = Array(repeating: Array(repeating: 0, count: b.count + 1), count: a.count + 1)
+            for i in 0...a.count { d[i][0] = i }
+            for j in 0...b.count { d[0][j] = j }
+            for i in stride(from: 1, through: a.count, by: 1) {
+                for j in stride(from: 1, through: b.count, by: 1) {
+                    d[i][j] = min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+                    if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] { d[i][j] = min(d[i][j], d[i - 2][j - 2] + 1) }
+                }
+            }
+            return d[a.count][b.count]
+        }
+        for _ in 0..<50 {
+            let target = word()
+            let candidates = (0..<30).map { _ in word() }
+            let limit = max(1, target.count / 3)
+            var expected: (String, Int)?
+            for candidate in candidates where candidate != target {
+                let d = distance(Array(target), Array(candidate))
+                if d <= limit, d < max(target.count, candidate.count), d < (expected?.1 ?? Int.max) { expected = (candidate, d) }
+            }
+            #expect(closestMatch(to: target, among: candidates) == expected?.0, "\(target) among \(candidates)")
+        }
+    }
+
     /// A typo in the middle of a 5,000-node chain: one error and one warning at the node
     /// the typo meant, which counts the 2,499 nodes after it and lists each as related.
     @Test func aCutOffChainIsOneWarningWithItsCount() {
@@ -207,5 +239,19 @@ struct GrammarDocumentTests {
                 text.contains("| \(code.rawValue) | \(code.severity.rawValue) | \(code.summary) |"),
                 "grammar.md's row for \(code.rawValue) differs from its summary")
         }
+    }
+}
+
+/// SplitMix64: the same words from the same seed on every run.
+struct SeededGenerator: RandomNumberGenerator {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
     }
 }
