@@ -15,18 +15,6 @@ import Testing
 /// changes. Changes of different keys, and new logs and runs, are made on stale devices freely.
 @Suite(.serialized)
 struct SyncInterleavingTests {
-    /// A small generator whose sequences depend on the seed alone (SplitMix64).
-    struct Seeded: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     struct Device {
         let store: HistoryStore
         /// This device's copy of the sync folder, and its id there.
@@ -64,7 +52,7 @@ struct SyncInterleavingTests {
     /// Copies what device `from` wrote into device `to`'s copy of the folder: a file whole, or
     /// cut anywhere past what the copy holds (a line half copied, completed by a later copy);
     /// replaced by a new file (as Syncthing does) or appended to in place.
-    static func carry(_ devices: [Device], from: Int, to: Int, whole: Bool, _ random: inout Seeded) throws {
+    static func carry(_ devices: [Device], from: Int, to: Int, whole: Bool, _ random: inout SeededRandom) throws {
         guard from != to else { return }
         let source = devices[from].folder + "/" + devices[from].id
         let target = devices[to].folder + "/" + devices[from].id
@@ -92,7 +80,7 @@ struct SyncInterleavingTests {
 
     @Test(arguments: 0..<20)
     func devicesInAnyInterleavingAgreeWithOneHistory(seed: UInt64) throws {
-        var random = Seeded(state: seed)
+        var random = SeededRandom(state: seed)
         let base = (try temporaryHistoryPath() as NSString).deletingLastPathComponent
         defer { try? FileManager.default.removeItem(atPath: base) }
         var devices: [Device] = []

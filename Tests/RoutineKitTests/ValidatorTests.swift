@@ -124,7 +124,7 @@ struct ValidatorTests {
     /// seeded words over a few letters (one of them not ASCII), against a plain computation.
     @Test(arguments: 0..<20)
     func suggestionsMatchTheWholeTable(seed: Int) {
-        var random = SeededGenerator(seed: UInt64(seed))
+        var random = SeededRandom(state: UInt64(seed))
         let letters: [Character] = seed % 2 == 0 ? ["a", "b", "c", "d"] : ["a", "b", "é", "d"]
         func word() -> String { String((0..<Int.random(in: 1...9, using: &random)).map { _ in letters.randomElement(using: &random)! }) }
         func distance(_ a: [Character], _ b: [Character]) -> Int {
@@ -239,19 +239,5 @@ struct GrammarDocumentTests {
                 text.contains("| \(code.rawValue) | \(code.severity.rawValue) | \(code.summary) |"),
                 "grammar.md's row for \(code.rawValue) differs from its summary")
         }
-    }
-}
-
-/// SplitMix64: the same words from the same seed on every run.
-struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
