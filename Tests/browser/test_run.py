@@ -180,8 +180,11 @@ class RunTests(unittest.TestCase):
             wait(lambda: state() == "step", message="the first step")
 
             def marks():
-                return {c.get_attribute("data-node"): ("current" if "current" in c.get_attribute("class") else "walked" if "walked" in c.get_attribute("class") else "")
-                        for c in driver.find_elements(By.CSS_SELECTOR, "#run-view .run-picture .card")}
+                # One snapshot in the page: the picture is drawn again as the run moves, and
+                # cards found one call and read the next may be gone by then.
+                return dict(driver.execute_script(
+                    "return Array.from(document.querySelectorAll('#run-view .run-picture .card'), c => "
+                    "[c.dataset.node, c.classList.contains('current') ? 'current' : c.classList.contains('walked') ? 'walked' : ''])"))
 
             wait(lambda: marks().get("water") == "current", message="water current in the picture")
             self.assertEqual(sorted(marks()), ["mood", "nap", "pushups", "walk", "water"])
