@@ -12,6 +12,9 @@ struct LayoutCache {
     let limit: Duration
     /// Graphs that took longer than `limit`, newest last: not tried again on every look.
     private var tooSlow: [String] = []
+    /// The picture last drawn and the keys of its graph names: an edit places what it changed
+    /// on it (``StudioLayout/placed(from:shownKeys:to:arrows:ports:previous:places:)``).
+    private var shown: (layout: StudioLayout, keys: [String: String])?
 
     init(limit: Duration = LayoutCache.defaultLimit) { self.limit = limit }
 
@@ -30,10 +33,21 @@ struct LayoutCache {
     }
 
     /// Starts laying out `routine`; `finish` gives the layout. In between, `dot` works on
-    /// another core.
-    mutating func begin(for routine: Routine, phases: inout StudioPhases) -> Pending {
+    /// another core. With cards drawn before (`previous`, their centres by key), what the
+    /// change made is placed on the picture shown, without Graphviz, where it can be.
+    mutating func begin(
+        for routine: Routine, previous: [String: StudioLayout.Center] = [:], places: CardPlaces = CardPlaces(),
+        phases: inout StudioPhases
+    ) -> Pending {
         let (text, arrows, ports) = StudioLayout.dot(for: routine, reachable: nil)
         phases.end("dot-text")
+        if !previous.isEmpty, let shown,
+            let placed = StudioLayout.placed(
+                from: shown.layout, shownKeys: shown.keys, to: routine, arrows: arrows, ports: ports, previous: previous, places: places)
+        {
+            phases.end("placed")
+            return Pending(dot: text, arrows: arrows, ports: ports, found: .success(placed), name: routine.name)
+        }
         return begin(text, arrows: arrows, ports: ports, name: routine.name, phases: &phases)
     }
 
@@ -61,12 +75,14 @@ struct LayoutCache {
         _ fresh: StudioLayout, of routine: Routine, previous: [String: StudioLayout.Center], places: CardPlaces, phases: inout StudioPhases
     ) -> StudioLayout {
         let keys = StudioLayout.keys(routine)
-        guard let pins = StudioLayout.pins(keys, fresh: fresh, previous: previous, places: places) else { return fresh }
+        shown = (fresh, keys)
+        guard !fresh.placed, let pins = StudioLayout.pins(keys, fresh: fresh, previous: previous, places: places) else { return fresh }
         let (text, arrows, ports) = StudioLayout.dot(for: routine, reachable: nil, pins: pins)
         let pending = begin(text, arrows: arrows, ports: ports, name: routine.name, phases: &phases)
         guard case .success(var pinned) = finish(pending, phases: &phases) else { return fresh }
         pinned.settle(on: pins)
         phases.end("pinned")
+        shown = (pinned, keys)
         return pinned
     }
 

@@ -45,6 +45,7 @@ extension StudioLayout {
             return (box.x + box.width / 2, box.y + box.height / 2)
         }
         if pins.isEmpty { return nil }
+        separate(&pins, fresh: fresh, places: places, keys: keys)
         if unplaced.isEmpty, pins.allSatisfy({ abs($0.value.0 - center($0.key).0) < 0.5 && abs($0.value.1 - center($0.key).1) < 0.5 }) {
             return nil
         }
@@ -80,6 +81,46 @@ extension StudioLayout {
             pins[name] = placed
         }
         return pins
+    }
+
+    /// Cards kept at their centres may cover each other once one has grown (a longer title, an
+    /// answer added): each card not placed by hand that covers a card settled before it, left to
+    /// right in rows, moves right past it. Cards are looked up by rows of `band` points, so the
+    /// work is the cards times their neighbours in a row, not the cards squared.
+    private static func separate(_ pins: inout [String: Center], fresh: StudioLayout, places: CardPlaces, keys: [String: String]) {
+        let band = 100.0
+        let gap = 14.0
+        func byHand(_ name: String) -> Bool { keys[name].map { places.points[$0] != nil } ?? false }
+        let order = pins.keys.filter { fresh.boxes[$0] != nil }.sorted { a, b in
+            let (pa, pb) = (pins[a]!, pins[b]!)
+            if byHand(a) != byHand(b) { return byHand(a) }
+            let (ra, rb) = ((pa.1 / band).rounded(.down), (pb.1 / band).rounded(.down))
+            return ra != rb ? ra < rb : pa.0 != pb.0 ? pa.0 < pb.0 : a < b
+        }
+        var rows: [Int: [String]] = [:]
+        for name in order {
+            let box = fresh.boxes[name]!
+            var at = pins[name]!
+            let row = Int((at.1 / band).rounded(.down))
+            if !byHand(name) {
+                // Each pass passes one card; a card can pass no more cards than there are.
+                for _ in 0...order.count {
+                    var covered: (Center, Box)?
+                    for r in (row - 1)...(row + 1) {
+                        for other in rows[r] ?? [] {
+                            let (p, b) = (pins[other]!, fresh.boxes[other]!)
+                            if abs(p.0 - at.0) < (b.width + box.width) / 2 + gap / 2 && abs(p.1 - at.1) < (b.height + box.height) / 2 + gap / 2 {
+                                covered = (p, b)
+                            }
+                        }
+                    }
+                    guard let (p, b) = covered else { break }
+                    at.0 = p.0 + (b.width + box.width) / 2 + gap
+                }
+                pins[name] = at
+            }
+            rows[row, default: []].append(name)
+        }
     }
 
     /// A layout of pinned cards put back where they were pinned (`neato` centres its picture),

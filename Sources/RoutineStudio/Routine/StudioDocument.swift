@@ -206,7 +206,7 @@ actor StudioDocument {
 
     private func beginDrawing(_ loaded: LoadedRoutine, _ phases: inout StudioPhases) -> Drawing {
         let broken = loaded.diagnostics.contains { $0.severity == .error && RoutinePayload.isSyntax($0.code) }
-        let layout = broken && lastGoodGraph != nil ? nil : layouts.begin(for: loaded.routine, phases: &phases)
+        let layout = broken && lastGoodGraph != nil ? nil : layouts.begin(for: loaded.routine, previous: seen, places: places, phases: &phases)
         return Drawing(loaded: loaded, broken: broken, layout: layout)
     }
 

@@ -33,6 +33,9 @@ struct StudioLayout: Sendable {
     var arrows: [Arrow] = []
     /// Each question's port cells, left to right, as offsets and widths within its card.
     var ports: [String: [(x: Double, width: Double)]] = [:]
+    /// Made from the picture shown before, without Graphviz (``placed(from:shownKeys:to:arrows:ports:previous:places:)``):
+    /// its cards are where they stay.
+    var placed = false
 
     static let habitHeight = 52.0
     static let plainHabitHeight = 38.0
