@@ -168,6 +168,17 @@ def measure(driver, path, label):
         assert "version" in answer, answer
         version = answer["version"]
 
+    # POST /api/edit (setTitle: a card's title of another length each time) to the answer.
+    titles = []
+    version = client.version()
+    for k in range(ROUNDS):
+        target = targets[(k * 7) % len(targets)]
+        title = "Edited " + "x" * (k % 9) + f" {k}"
+        answer, _ = client.call("POST", "/api/edit", {"version": version, "op": "setTitle", "id": target, "title": title})
+        titles.append(client.took)
+        assert "version" in answer, answer
+        version = answer["version"]
+
     # Memory over EDITS edits, half of them laid out anew: after the first 100, and at the end.
     after100 = None
     workers = children(server.pid)
@@ -197,6 +208,7 @@ def measure(driver, path, label):
         (label, "saved file to page painted, a frame later (median)", statistics.median(painted), "ms"),
         (label, "POST /api/edit connect to answer (median)", median_edit, "ms"),
         (label, "of which `dot` laying out (median)", median_dot, "ms"),
+        (label, "POST /api/edit setTitle to answer (median)", statistics.median(titles), "ms"),
         (label, "first page load to interactive (median of 5)", statistics.median(loads), "ms"),
         (label, f"server memory growth, edits 100 to {EDITS} ({after100} to {after} KiB)", growth, "%"),
         (label, f"dot's memory, edits 0 to {EDITS} ({dot_before} to {dot_after} KiB)", (dot_after - dot_before) / 1024, "MiB"),

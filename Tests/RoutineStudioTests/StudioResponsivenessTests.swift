@@ -71,9 +71,29 @@ struct StudioResponsivenessTests {
         }
     }
 
+    /// A routine of more cards than the studio draws is not given to Graphviz: it opens with its
+    /// problems and, for the outline, where each card leads; edits still work.
+    @Test func aRoutineTooLargeToDrawOpensWithItsOutline() async throws {
+        let cards = StudioLayout.drawLimit * 10
+        try await StudioFixture.with(Self.large(cards) + "habit lost \"Lost\"\n") { studio in
+            let state = try await studio.state()
+            #expect(
+                (state["layoutError"] as? String)
+                    == "'Large' has \(cards + 1) cards, more than the studio draws (\(StudioLayout.drawLimit)): the outline lists them")
+            let edges = state["edges"] as? [[String: Any]] ?? []
+            #expect(edges.count >= cards)
+            #expect(edges.allSatisfy { ($0["points"] as? [Any])?.isEmpty == true })
+            #expect(edges.contains { $0["from"] as? String == "n0" && $0["to"] as? String == "n1" })
+            #expect(Self.diagnostics(state).contains { $0.hasPrefix("W001") && $0.contains("'lost'") })
+            let edit = await studio.post("{\"version\": \(await studio.version()), \"op\": \"setTitle\", \"id\": \"n0\", \"title\": \"First\"}")
+            #expect(edit.status == 200)
+        }
+    }
+
     @Test func todayAndRunsAnswerWhileALayoutRuns() async throws {
         // Drawn for seconds, or given up after 8 s.
-        try await StudioFixture.with(Self.large(6000), history: true, layoutLimit: .seconds(8)) { studio in
+        // Under the cards the studio draws, so that Graphviz is asked.
+        try await StudioFixture.with(Self.large(StudioLayout.drawLimit - 100), history: true, layoutLimit: .seconds(8)) { studio in
             let drawn = SharedCounter()
             let drawing = Task {
                 let answer = await studio.get("/api/routine")

@@ -276,6 +276,26 @@ class StudioTests(unittest.TestCase):
         finally:
             studio.close()
 
+    def test_a_routine_too_large_to_draw_opens_as_its_outline(self):
+        count = 2500
+        lines = ['routine "Long"'] + [f'habit h{k} "Step {k}" -> {"h" + str(k + 1) if k + 1 < count else "end"}' for k in range(count)]
+        studio = Studio("\n".join(lines) + "\n")
+        try:
+            banner = driver.find_element(By.ID, "banner")
+            self.assertIn("more than the studio draws", banner.text)
+            self.assertTrue(driver.execute_script("return document.getElementById('outline').open"))
+            self.assertEqual(studio.cards(), [])
+            # The first entries at once, then every card, in the file's order, each saying where it leads.
+            entries = lambda: driver.execute_script("return [...document.querySelectorAll('#outline-list > li')].map((li) => li.innerText)")
+            wait(lambda: len(entries()) == count, message="every card in the outline")
+            listed = entries()
+            self.assertTrue(listed[0].startswith("1.") and "Step 0 (habit)" in listed[0] and "Step 1" in listed[0], listed[0])
+            self.assertIn("Step 2499 (habit)", listed[-1])
+            self.assertIn("the end", listed[-1])
+            studio.shot("35-too-large-to-draw-outline")
+        finally:
+            studio.close()
+
     def test_play_replays_after_an_edit(self):
         text = 'routine "R"\n\nhabit a "First" -> q\nquestion q "Go on?"\n  "Yes" -> b\n  "No"\nhabit b "Second"\n'
         studio = Studio(text)

@@ -179,7 +179,7 @@ public enum DiagnosticCode: String, Sendable, Codable, CaseIterable {
         case .syncDeviceCopied: "another device writes with this device's id (a copied history): this one takes a new id"
         case .syncNotMember: "a sync command for a history that is not a member of a sync folder"
         case .studioTokenRefused: "a 'ROUTINE_STUDIO_TOKEN' too short to be secret, or holding characters other than 0-9 and a-f"
-        case .layoutTooSlow: "a routine whose drawing Graphviz did not finish within the studio's time limit"
+        case .layoutTooSlow: "a routine too large for the studio to draw, or whose drawing Graphviz did not finish within the studio's time limit"
         case .cycle: "a path that leads back to where it started"
         case .duplicateOption: "two options of one question with the same text"
         case .questionWithoutOptions: "a question with no options"

@@ -66,6 +66,12 @@ extension Diagnostic {
         Diagnostic(.layoutTooSlow, "'\(name)' is too large to draw within \(seconds) s: it is shown without its drawing", at: nil)
     }
 
+    /// E608 before Graphviz is asked: a routine of more cards than the studio draws.
+    public static func layoutTooLarge(_ name: String, cards: Int, limit: Int) -> Diagnostic {
+        Diagnostic(
+            .layoutTooSlow, "'\(name)' has \(cards) cards, more than the studio draws (\(limit)): the outline lists them", at: nil)
+    }
+
     /// A layout file beside the routine that cannot be read; the drawing goes on without it.
     public static func damagedCardPlaces(_ path: String, line: Int?, reason: String) -> Diagnostic {
         let place = line.map { "'\(path)' line \($0)" } ?? "'\(path)'"

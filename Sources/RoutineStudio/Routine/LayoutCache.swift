@@ -39,6 +39,10 @@ struct LayoutCache {
         for routine: Routine, previous: [String: StudioLayout.Center] = [:], places: CardPlaces = CardPlaces(),
         phases: inout StudioPhases
     ) -> Pending {
+        if routine.nodeCount > StudioLayout.drawLimit {
+            let refused = Diagnostic.layoutTooLarge(routine.name, cards: routine.nodeCount, limit: StudioLayout.drawLimit)
+            return Pending(dot: "", arrows: [], ports: [:], found: .failure(refused), name: routine.name)
+        }
         let (text, arrows, ports) = StudioLayout.dot(for: routine, reachable: nil)
         phases.end("dot-text")
         if !previous.isEmpty, let shown,

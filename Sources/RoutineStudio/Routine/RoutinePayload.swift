@@ -25,7 +25,10 @@ enum RoutinePayload {
         switch layout {
         case .success(let found): laid = found
         case .failure(let diagnostic):
-            laid = StudioLayout()
+            // No boxes and no lines, but the arrows all the same: the outline says where each card leads.
+            var arrows = StudioLayout()
+            arrows.arrows = StudioLayout.dot(for: routine, reachable: nil).arrows
+            laid = arrows
             layoutError = diagnostic.message
         }
         let byID = routine.indexByID()

@@ -64,6 +64,10 @@ struct StudioLayout: Sendable {
     /// in the same time (BENCHMARKS.md, "The studio").
     static let pinnedSplineLimit = 100
 
+    /// The most cards the studio draws. Past it Graphviz is not asked (a 20,000-node routine
+    /// would keep it busy for minutes): the routine opens at once, with its outline.
+    static let drawLimit = 2_000
+
     /// How many nodes make a routine large enough for `dot` to spend less effort on it.
     static let largeRoutine = 100
 

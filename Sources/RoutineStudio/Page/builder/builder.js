@@ -8,6 +8,9 @@ import * as forms from "./forms.js";
 import { builderKey, focusFollowsCards } from "./keyboard.js";
 import { Play } from "./play.js";
 
+/// How many outline entries are made at once: a few screens.
+const OUTLINE_SLICE = 250;
+
 export class Builder {
   constructor() {
     this.canvas = new Canvas($("canvas"), $("world"), {
@@ -66,6 +69,11 @@ export class Builder {
     } else if (state.layoutError) {
       banner.textContent = `No layout: ${state.layoutError}`;
       banner.hidden = false;
+      // Without a drawing the outline is the routine: opened once, and left as the person sets it.
+      if (state.nodes.length && !this.outlineOpened) {
+        this.outlineOpened = true;
+        $("outline").open = true;
+      }
     } else if (!state.nodes.length) {
       banner.textContent = "An empty routine: add a habit (H) or a question (Q) to begin.";
       banner.hidden = false;
@@ -83,16 +91,30 @@ export class Builder {
   outline() {
     if (!$("outline").open || !api.state) return;
     const nodes = new Map(api.state.nodes.map((n) => [n.id, n]));
-    const items = this.canvas.order.map((id, k) => {
+    const order = this.canvas.order;
+    // The number is the list's own (a screen reader says it), drawn beside the title so a
+    // long title wraps under its text, never above its number.
+    const item = (id, k) => {
       const node = nodes.get(id);
-      // The number is the list's own (a screen reader says it), drawn beside the title so a
-      // long title wraps under its text, never above its number.
       return el("li", { "data-node": id },
         el("span", { class: "outline-number", "aria-hidden": "true", text: `${k + 1}.` }),
         el("button", { class: "outline-node", onclick: () => this.canvas.select(id), text: `${node.title} (${node.kind})` }),
         el("ul", {}, this.canvas.leads.get(id).map((words) => el("li", { text: words }))));
-    });
-    $("outline-list").replaceChildren(...items);
+    };
+    // A long outline (a routine too large to draw) shows its first screens at once and the
+    // rest in slices between frames, so that the page answers while it fills; a newer state
+    // stops the slices of the older one.
+    const first = OUTLINE_SLICE;
+    const list = $("outline-list");
+    list.replaceChildren(...order.slice(0, first).map(item));
+    const drawing = this.outlineDrawing = {};
+    const more = (from) => {
+      if (this.outlineDrawing !== drawing || from >= order.length) return;
+      const end = Math.min(order.length, from + OUTLINE_SLICE * 4);
+      list.append(...order.slice(from, end).map((id, k) => item(id, from + k)));
+      setTimeout(() => more(end));
+    };
+    setTimeout(() => more(first));
   }
 
   /// The problems, each of which selects the card of the node it is about: the server names

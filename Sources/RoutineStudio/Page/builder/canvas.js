@@ -199,7 +199,8 @@ export class Canvas {
     // Reading order: top to bottom, then left to right, which is also the Tab order.
     const ordered = [...state.nodes].filter((n) => n.width !== undefined)
       .sort((a, b) => (a.y - b.y) || (a.x - b.x));
-    this.order = ordered.map((n) => n.id);
+    // A routine drawn without a layout (too large, or Graphviz too slow) is read in the file's order.
+    this.order = (ordered.length ? ordered : state.nodes).map((n) => n.id);
     const cards = reuse(this.cards, ordered, (node) => JSON.stringify({ ...node, x: 0, y: 0 }), (node) => this.card(node), place);
     this.cards = cards.kept;
     // A card kept over an edit that changed only its arrows says where it leads now.
