@@ -45,7 +45,8 @@ struct StudioFixture {
     /// watched being written.
     static func with(
         _ text: String, name: String = "test.rt", history: Bool = false, writer: StudioDocument.Writer? = nil,
-        layoutLimit: Duration = LayoutCache.defaultLimit, before: (_ path: String, _ history: String?) throws -> Void = { _, _ in },
+        layoutLimit: Duration = LayoutCache.defaultLimit, drawLimit: Int = StudioLayout.drawLimit,
+        before: (_ path: String, _ history: String?) throws -> Void = { _, _ in },
         _ body: (StudioFixture) async throws -> Void
     ) async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("studio-\(UUID().uuidString)")
@@ -56,7 +57,8 @@ struct StudioFixture {
         let historyPath = history ? folder.appendingPathComponent("history.sqlite").path : nil
         try before(path, historyPath)
         let server = try StudioServer(
-            path: path, token: token, history: historyPath, writer: writer ?? StudioDocument.write, layoutLimit: layoutLimit)
+            path: path, token: token, history: historyPath, writer: writer ?? StudioDocument.write, layoutLimit: layoutLimit,
+            drawLimit: drawLimit)
         let (addresses, continuation) = AsyncStream.makeStream(of: String.self)
         let task = Task { try await server.run { continuation.yield($0) } }
         defer { task.cancel() }

@@ -92,8 +92,8 @@ struct StudioResponsivenessTests {
 
     @Test func todayAndRunsAnswerWhileALayoutRuns() async throws {
         // Drawn for seconds, or given up after 8 s.
-        // Under the cards the studio draws, so that Graphviz is asked.
-        try await StudioFixture.with(Self.large(StudioLayout.drawLimit - 100), history: true, layoutLimit: .seconds(8)) { studio in
+        // Graphviz is asked to draw more cards than the studio would, to keep it busy for seconds.
+        try await StudioFixture.with(Self.large(6000), history: true, layoutLimit: .seconds(8), drawLimit: 10_000) { studio in
             let drawn = SharedCounter()
             let drawing = Task {
                 let answer = await studio.get("/api/routine")

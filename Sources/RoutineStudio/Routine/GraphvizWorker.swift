@@ -1,5 +1,6 @@
 import CSpawn
-import Foundation
+import Dispatch
+import FoundationEssentials
 import RoutineKit
 
 #if canImport(Glibc)
@@ -148,7 +149,7 @@ final class GraphvizWorker {
 
 /// Process ids behind a lock, for a signal's handler to read on its own queue.
 final class ProcessSet: @unchecked Sendable {
-    private let lock = NSLock()
+    private let lock = Lock()
     private var ids: Set<pid_t> = []
 
     func insert(_ id: pid_t) { lock.withLock { _ = ids.insert(id) } }
@@ -232,18 +233,28 @@ enum TiedChild {
 
 /// One thread that never ends, running one piece of work at a time for any caller.
 private final class SpawnThread: @unchecked Sendable {
-    private let lock = NSLock()
+    private let lock = Lock()
     private let asked = DispatchSemaphore(value: 0)
     private let answered = DispatchSemaphore(value: 0)
     private var work: (() -> Void)?
 
     init() {
-        Thread.detachNewThread { [self] in
-            while true {
-                asked.wait()
-                work?()
-                answered.signal()
-            }
+        var thread = pthread_t()
+        let started = pthread_create(
+            &thread, nil,
+            { raw in
+                Unmanaged<SpawnThread>.fromOpaque(raw!).takeRetainedValue().serve()
+                return nil
+            }, Unmanaged.passRetained(self).toOpaque())
+        precondition(started == 0, "the studio's spawning thread could not start")
+        pthread_detach(thread)
+    }
+
+    private func serve() -> Never {
+        while true {
+            asked.wait()
+            work?()
+            answered.signal()
         }
     }
 

@@ -16,7 +16,13 @@ struct LayoutCache {
     /// on it (``StudioLayout/placed(from:shownKeys:to:arrows:ports:previous:places:)``).
     private var shown: (layout: StudioLayout, keys: [String: String])?
 
-    init(limit: Duration = LayoutCache.defaultLimit) { self.limit = limit }
+    /// The most cards drawn (``StudioLayout/drawLimit``; tests set another).
+    let drawLimit: Int
+
+    init(limit: Duration = LayoutCache.defaultLimit, drawLimit: Int = StudioLayout.drawLimit) {
+        self.limit = limit
+        self.drawLimit = drawLimit
+    }
 
     /// Several times what a 2,000-node routine takes; a routine of 20,000 nodes takes `dot` longer.
     static let defaultLimit = Duration.seconds(5)
@@ -39,8 +45,8 @@ struct LayoutCache {
         for routine: Routine, previous: [String: StudioLayout.Center] = [:], places: CardPlaces = CardPlaces(),
         phases: inout StudioPhases
     ) -> Pending {
-        if routine.nodeCount > StudioLayout.drawLimit {
-            let refused = Diagnostic.layoutTooLarge(routine.name, cards: routine.nodeCount, limit: StudioLayout.drawLimit)
+        if routine.nodeCount > drawLimit {
+            let refused = Diagnostic.layoutTooLarge(routine.name, cards: routine.nodeCount, limit: drawLimit)
             return Pending(dot: "", arrows: [], ports: [:], found: .failure(refused), name: routine.name)
         }
         let (text, arrows, ports) = StudioLayout.dot(for: routine, reachable: nil)

@@ -1,5 +1,10 @@
-import Foundation
+import Dispatch
+import FoundationEssentials
 import RoutineKit
+
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The one routine a studio serves: its text as last read, a version that grows with every
 /// change, the undo history, and the pages listening for changes. Every read and write of the
@@ -47,9 +52,9 @@ actor StudioDocument {
 
     init(
         path: String, historyPath: String? = nil, writer: @escaping Writer = StudioDocument.write,
-        layoutLimit: Duration = LayoutCache.defaultLimit
+        layoutLimit: Duration = LayoutCache.defaultLimit, drawLimit: Int = StudioLayout.drawLimit
     ) throws(Diagnostic) {
-        layouts = LayoutCache(limit: layoutLimit)
+        layouts = LayoutCache(limit: layoutLimit, drawLimit: drawLimit)
         self.path = path
         self.historyPath = historyPath
         self.writer = writer
@@ -419,7 +424,7 @@ actor StudioDocument {
 /// The part of a document every view reads, behind a lock rather than the document's actor:
 /// the text and its version, the history's version, and the pages listening.
 final class StudioLive: @unchecked Sendable {
-    private let lock = NSLock()
+    private let lock = Lock()
     private var text: [UInt8] = []
     private var textVersion = 1
     private var history = 1

@@ -1,7 +1,12 @@
-import Foundation
+import Dispatch
+import FoundationEssentials
 import Hummingbird
 import NIOCore
 import RoutineKit
+
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// A request body the studio reads: a JSON object of known members.
 protocol RequestBody: Decodable {

@@ -1,4 +1,9 @@
-import Foundation
+import Dispatch
+import FoundationEssentials
+
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// How long each phase of an answer took, sent as its `Server-Timing` header so that the
 /// benchmark (and a browser's developer tools) can tell where an edit's time goes.
@@ -24,6 +29,13 @@ struct StudioPhases: Sendable {
 
     /// `name;dur=MS, ...`, as the header takes them.
     var header: String {
-        phases.map { "\($0.name);dur=\(String(format: "%.2f", $0.milliseconds))" }.joined(separator: ", ")
+        phases.map { "\($0.name);dur=\(Self.hundredths($0.milliseconds))" }.joined(separator: ", ")
+    }
+
+    /// `ms` with two decimals, as `%.2f` writes it.
+    static func hundredths(_ ms: Double) -> String {
+        let whole = Int((max(ms, 0) * 100).rounded())
+        let part = whole % 100
+        return "\(whole / 100).\(part < 10 ? "0" : "")\(part)"
     }
 }

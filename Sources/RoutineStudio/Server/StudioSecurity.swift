@@ -1,6 +1,11 @@
-import Foundation
+import Dispatch
+import FoundationEssentials
 import HTTPTypes
 import Hummingbird
+
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The rules that keep everyone but the person who started the studio out: a token (from the
 /// address or a one-time code, then a cookie, or a bearer header), exactly one Host of a loopback address, and the page's
@@ -104,7 +109,7 @@ struct StudioSecurity: Sendable {
 final class OneTimeCodes: @unchecked Sendable {
     /// Long enough for a browser to start on a slow machine.
     static let lifetime = Duration.seconds(120)
-    private let lock = NSLock()
+    private let lock = Lock()
     private var pending: [String: ContinuousClock.Instant] = [:]
 
     /// A new code, good once within ``lifetime``.

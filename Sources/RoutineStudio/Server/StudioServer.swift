@@ -1,8 +1,13 @@
-import Foundation
+import Dispatch
+import FoundationEssentials
 import Hummingbird
 import Logging
 import RoutineKit
 import ServiceLifecycle
+
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// `routine studio`: a local web server for one routine file, with the page, its API and the
 /// live channel. See docs/studio.md.
@@ -24,12 +29,12 @@ public struct StudioServer: Sendable {
 
     init(
         path: String, token: String?, history: String?, writer: @escaping StudioDocument.Writer,
-        layoutLimit: Duration = LayoutCache.defaultLimit
+        layoutLimit: Duration = LayoutCache.defaultLimit, drawLimit: Int = StudioLayout.drawLimit
     ) throws(Diagnostic) {
         if let token, let refusal = Self.tokenRefusal(token) { throw refusal }
         self.path = path
         self.token = token ?? Self.randomToken()
-        document = try StudioDocument(path: path, historyPath: history, writer: writer, layoutLimit: layoutLimit)
+        document = try StudioDocument(path: path, historyPath: history, writer: writer, layoutLimit: layoutLimit, drawLimit: drawLimit)
         runs = BrowserRuns(historyPath: history)
     }
 
