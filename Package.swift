@@ -59,7 +59,7 @@ let package = Package(
         ),
         .executableTarget(name: "routine-gen", dependencies: ["RoutineKit"]),
         .testTarget(name: "RoutineKitTests", dependencies: ["RoutineKit"], exclude: ["Fixtures"]),
-        .testTarget(name: "RoutineHistoryTests", dependencies: ["RoutineHistory", "RoutineKit"]),
+        .testTarget(name: "RoutineHistoryTests", dependencies: ["RoutineHistory", "RoutineKit"], exclude: ["Fixtures"]),
         .testTarget(name: "RoutineTerminalTests", dependencies: ["RoutineTerminal"]),
         .testTarget(name: "RoutineLanguageServerTests", dependencies: ["RoutineLanguageServer", "RoutineKit"]),
         // The suites that run the built binary declare it, so `swift test` builds it first.
