@@ -204,7 +204,7 @@ final class Database {
             SELECT 1 FROM sqlite_master WHERE type = 'table' AND lower(name) = lower(?1)
             UNION ALL SELECT 1 FROM sqlite_temp_master WHERE type = 'table' AND lower(name) = lower(?1)
             """
-        return try Bool.fetchOne(self, sql: sql, arguments: [name]) ?? false
+        return try Bool.fetchOne(cachedStatement(sql: sql), arguments: [name]) ?? false
     }
 
     /// A column of a table, as `PRAGMA table_xinfo` lists it.
