@@ -11,13 +11,13 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
-        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         // No traits: swift-configuration and the Foundation-only form coding are not used here.
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: []),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
     ],
     targets: [
         .systemLibrary(name: "CYAML", pkgConfig: "yaml-0.1", providers: [.apt(["libyaml-dev"])]),
+        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CFileAttributes"),
         .systemLibrary(name: "CSpawn"),
         .target(
@@ -27,11 +27,7 @@ let package = Package(
             swiftSettings: [.unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release))]),
         .target(name: "RoutineTerminal"),
         .target(name: "RoutineLanguageServer", dependencies: ["RoutineKit"]),
-        .target(
-            name: "RoutineHistory",
-            dependencies: [
-                "RoutineKit", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "GRDBSQLite", package: "GRDB.swift"),
-            ]),
+        .target(name: "RoutineHistory", dependencies: ["RoutineKit", "CSQLite"]),
         .target(
             name: "RoutineStudio",
             dependencies: [
@@ -59,7 +55,7 @@ let package = Package(
         ),
         .executableTarget(name: "routine-gen", dependencies: ["RoutineKit"]),
         .testTarget(name: "RoutineKitTests", dependencies: ["RoutineKit"], exclude: ["Fixtures"]),
-        .testTarget(name: "RoutineHistoryTests", dependencies: ["RoutineHistory", "RoutineKit"]),
+        .testTarget(name: "RoutineHistoryTests", dependencies: ["RoutineHistory", "RoutineKit", "CSQLite"], exclude: ["Fixtures"]),
         .testTarget(name: "RoutineTerminalTests", dependencies: ["RoutineTerminal"]),
         .testTarget(name: "RoutineLanguageServerTests", dependencies: ["RoutineLanguageServer", "RoutineKit"]),
         // The suites that run the built binary declare it, so `swift test` builds it first.

@@ -1,4 +1,4 @@
-import GRDBSQLite
+import CSQLite
 import RoutineKit
 
 /// A change made to a recorded step afterwards (`routine amend`, the studio's corrections):

@@ -1,5 +1,3 @@
-import GRDB
-
 /// The history's tables, one named migration per change. A migration that has landed is never
 /// edited: a change of schema is a new migration appended here.
 enum HistorySchema {

@@ -1,5 +1,4 @@
-import GRDB
-import GRDBSQLite
+import CSQLite
 import RoutineKit
 
 /// What an amendment sets a habit's record of a day to.
@@ -221,7 +220,7 @@ extension HistoryStore {
         try db.forEachRawRow("SELECT \(StoredStep.columns(store)) FROM step WHERE runId = ? AND step = ?", arguments: [runID, number]) {
             found = StoredStep(raw: $0)
         }
-        guard let found else { throw DatabaseError(resultCode: .SQLITE_NOTFOUND, message: "step \(number) of run \(runID) is missing") }
+        guard let found else { throw DatabaseError(resultCode: .notFound, message: "step \(number) of run \(runID) is missing") }
         return found
     }
 }

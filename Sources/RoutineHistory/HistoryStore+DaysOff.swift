@@ -1,4 +1,3 @@
-import GRDB
 import RoutineKit
 
 /// A day on which a routine is off (sick, on holiday): every habit of it is not due.

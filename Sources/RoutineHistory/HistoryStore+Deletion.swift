@@ -1,5 +1,4 @@
-import GRDB
-import GRDBSQLite
+import CSQLite
 import RoutineKit
 
 /// A run taken out of the history (the studio's "delete run"), with every row that hung on

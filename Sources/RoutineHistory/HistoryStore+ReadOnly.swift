@@ -1,5 +1,3 @@
-import GRDB
-
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -14,7 +12,6 @@ extension HistoryStore {
         try refuseUnappliedChanges(path)
         var configuration = Configuration()
         configuration.readonly = true
-        configuration.label = "routine history"
         let location = "file:" + uriEscaped(path) + "?immutable=1"
         let store: HistoryStore
         do {
@@ -42,7 +39,6 @@ extension HistoryStore {
         try checkMagic(path, size: Int(info.st_size))
         var configuration = Configuration()
         configuration.readonly = true
-        configuration.label = "routine history"
         let writable = isWritable(path)
         if !writable { try refuseUnappliedChanges(path) }
         if writable, hasHotJournal(path) {

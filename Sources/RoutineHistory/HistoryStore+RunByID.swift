@@ -1,5 +1,4 @@
-import GRDB
-import GRDBSQLite
+import CSQLite
 import RoutineKit
 
 /// Where a stored run stands, cheaply read: a runner that keeps a run in memory compares it

@@ -1,5 +1,4 @@
-import GRDB
-import GRDBSQLite
+import CSQLite
 import RoutineKit
 
 extension HistoryStore {

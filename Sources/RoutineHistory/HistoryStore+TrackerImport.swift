@@ -1,4 +1,3 @@
-import GRDB
 import RoutineKit
 
 /// Another tracker's days written as logs of the routine an import wrote.
@@ -49,7 +48,7 @@ extension HistoryStore {
             } catch {
                 // Not SQLite's: handed back as it is, after the rollback.
                 failure = error
-                throw DatabaseError(resultCode: .SQLITE_ABORT, message: "import stopped")
+                throw DatabaseError(resultCode: .abort, message: "import stopped")
             }
         }
     }

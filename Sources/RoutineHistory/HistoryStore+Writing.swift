@@ -1,4 +1,3 @@
-import GRDB
 import RoutineKit
 
 extension HistoryStore {

@@ -1,5 +1,4 @@
-import GRDB
-import GRDBSQLite
+import CSQLite
 
 #if canImport(Glibc)
 import Glibc
@@ -110,8 +109,7 @@ public final class HistoryStore: @unchecked Sendable {
         }
         var configuration = Configuration()
         // Two runs writing at once wait for each other rather than fail.
-        configuration.busyMode = .timeout(10)
-        configuration.label = "routine history"
+        configuration.busyTimeout = 10
         let queue: DatabaseQueue
         do {
             queue = try DatabaseQueue(path: plainPath(path), configuration: configuration)
@@ -163,14 +161,13 @@ public final class HistoryStore: @unchecked Sendable {
     private static func lookAt(_ path: String, readOnly: Bool) throws(HistoryError) -> (HistoryStore, State)? {
         var configuration = Configuration()
         configuration.readonly = true
-        configuration.busyMode = .timeout(10)
-        configuration.label = "routine history"
+        configuration.busyTimeout = 10
         do {
             let store = HistoryStore(
                 path: path, queue: try DatabaseQueue(path: plainPath(path), configuration: configuration), location: plainPath(path))
             return (store, try store.ownershipState())
         } catch {
-            if readOnly, let error = error as? DatabaseError, error.resultCode == .SQLITE_IOERR || error.resultCode == .SQLITE_FULL {
+            if readOnly, let error = error as? DatabaseError, error.resultCode == .ioError || error.resultCode == .full {
                 var info = stat()
                 if stat(path + "-wal", &info) != 0 || info.st_size == 0 { return nil }
             }
@@ -291,24 +288,16 @@ public final class HistoryStore: @unchecked Sendable {
     /// again, so they need no sync: after a power cut the file is as the last fold left it,
     /// and the journals are read again from there.
     private func keepWALOnClose() {
-        guard let configure = Self.databaseConfig, let connection = queue.inDatabase({ $0.sqliteConnection }) else { return }
-        var applied: Int32 = 0
-        _ = configure(connection, SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 1, &applied)
+        queue.inDatabase { db in
+            var applied: Int32 = 0
+            _ = routine_sqlite3_db_config_int(db.sqliteConnection, SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 1, &applied)
+        }
     }
 
     /// The most frames a closing connection leaves in the WAL (about 512 KB). Each process
     /// that opens the history next reads every frame the WAL holds to rebuild its index (two
     /// reads a frame), which `today` pays at every prompt: past this, closing folds them in.
     static let keptWALFrames = 128
-
-    /// `sqlite3_db_config` for an option that takes an int and an int pointer. C declares it
-    /// variadic, which Swift cannot call, so it is called through its address with those two
-    /// arguments: on x86-64 and arm64 Linux, integers and pointers of a variadic call are
-    /// passed as those of a fixed one. Nil when the symbol is not found.
-    private static let databaseConfig: (@convention(c) (OpaquePointer?, Int32, Int32, UnsafeMutablePointer<Int32>?) -> Int32)? = {
-        guard let symbol = dlsym(nil, "sqlite3_db_config") else { return nil }
-        return unsafeBitCast(symbol, to: (@convention(c) (OpaquePointer?, Int32, Int32, UnsafeMutablePointer<Int32>?) -> Int32).self)
-    }()
 
     /// Runs `body` again while SQLite answers that the file is busy in a way its busy
     /// timeout does not cover, for up to about five seconds.
@@ -317,7 +306,7 @@ public final class HistoryStore: @unchecked Sendable {
         while true {
             do {
                 return try body()
-            } catch let error as DatabaseError where error.resultCode == .SQLITE_BUSY && attempt < 250 {
+            } catch let error as DatabaseError where error.resultCode == .busy && attempt < 250 {
                 attempt += 1
                 usleep(20_000)
             }
@@ -346,13 +335,13 @@ public final class HistoryStore: @unchecked Sendable {
         if let error = error as? DatabaseError {
             // The header was read before SQLite was let in: a file that starts as SQLite and
             // then is not, or is malformed further in, is a damaged history.
-            if error.resultCode == .SQLITE_NOTADB || error.resultCode == .SQLITE_CORRUPT
-                || error.extendedResultCode == .SQLITE_IOERR_SHORT_READ
+            if error.resultCode == .notADatabase || error.resultCode == .corrupt
+                || error.extendedResultCode == .ioErrorShortRead
             {
                 return .damaged(path: path, reason: (error.message ?? "\(error.resultCode)").lowercased())
             }
             let reason = (error.message ?? "\(error.resultCode)").lowercased()
-            if error.resultCode == .SQLITE_IOERR || error.resultCode == .SQLITE_FULL, diskIsFull(path) {
+            if error.resultCode == .ioError || error.resultCode == .full, diskIsFull(path) {
                 return .unavailable(path: path, reason: "the disk is full (\(reason)); free some space and try again")
             }
             return .unavailable(path: path, reason: reason)

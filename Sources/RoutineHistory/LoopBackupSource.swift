@@ -1,4 +1,3 @@
-import GRDB
 import RoutineKit
 
 #if canImport(Glibc)
@@ -38,7 +37,6 @@ public struct LoopBackupSource: TrackerSource {
         }
         var configuration = Configuration()
         configuration.readonly = true
-        configuration.label = "Loop backup"
         do {
             let queue = try DatabaseQueue(path: "file:" + HistoryStore.uriEscaped(path) + "?immutable=1", configuration: configuration)
             self.queue = queue

@@ -1,26 +1,14 @@
-import GRDB
-import GRDBSQLite
+import CSQLite
 import RoutineKit
 
 extension Database {
     /// Steps through the rows of `sql` with SQLite's own calls, handing `body` the statement
-    /// positioned on each row: for readers of ten years of steps, where a GRDB row per step
-    /// costs more than the query, and every column read is a plain value.
+    /// positioned on each row: for readers of ten years of steps, where a copied ``Row`` per
+    /// step costs more than the query, and every column read is a plain value.
     /// `cached`: the statement is kept for the connection's next call, for a query made once
     /// per key of a sync.
     func forEachRawRow(_ sql: String, arguments: StatementArguments, cached: Bool = false, _ body: (OpaquePointer) throws -> Void) throws {
-        let statement = try cached ? cachedStatement(sql: sql) : makeStatement(sql: sql)
-        try statement.setArguments(arguments)
-        let raw = statement.sqliteStatement
-        defer { sqlite3_reset(raw) }
-        while true {
-            let code = sqlite3_step(raw)
-            if code == SQLITE_DONE { return }
-            guard code == SQLITE_ROW else {
-                throw DatabaseError(resultCode: ResultCode(rawValue: code), message: String(cString: sqlite3_errmsg(sqliteConnection)))
-            }
-            try body(raw)
-        }
+        try (cached ? cachedStatement(sql: sql) : makeStatement(sql: sql)).forEachRow(arguments: arguments, body)
     }
 }
 
@@ -33,8 +21,8 @@ extension Database {
     }
 
     /// Runs the cached statement `sql` once, its parameters bound in order by `bind` with
-    /// SQLite's own calls: for writers of a hundred thousand steps, where GRDB's arguments (a
-    /// boxed value each) cost more than the insert itself.
+    /// SQLite's own calls: for writers of a hundred thousand steps, where an array of
+    /// ``StatementArguments`` per row would cost more than the insert itself.
     func executeRaw(_ sql: String, _ bind: (inout RawBindings) -> Void) throws {
         let raw = try cachedStatement(sql: sql).sqliteStatement
         defer {

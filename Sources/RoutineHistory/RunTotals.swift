@@ -1,5 +1,4 @@
-import GRDB
-import GRDBSQLite
+import CSQLite
 import RoutineKit
 
 /// What a run amounts to, for a listing: how many habits were done, skipped and passed over,

@@ -1,9 +1,9 @@
-import GRDBSQLite
+import CSQLite
 import RoutineKit
 
 /// A read-only connection of its own to a history, for reading part of it on another thread.
-/// SQLite's C interface directly: a GRDB queue brings a dispatch queue and checks this
-/// reader does not need.
+/// SQLite's C interface directly: a ``DatabaseQueue`` brings a lock, and a transaction and
+/// `query_only` around each read, that this reader does not need.
 final class SecondConnection: @unchecked Sendable {
     /// Below this many runs a second thread costs about what it saves.
     static let runsWorthIt = 400

@@ -1,5 +1,4 @@
-import GRDB
-import GRDBSQLite
+import CSQLite
 import RoutineKit
 
 /// Reads a range of run IDs' steps as statistics need them: each habit step as its node's

@@ -1,4 +1,4 @@
-import GRDBSQLite
+import CSQLite
 import RoutineKit
 
 /// What a stored run is: a walk through the routine, or a log of one habit made outside a run.

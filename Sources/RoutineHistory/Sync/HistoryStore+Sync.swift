@@ -1,6 +1,5 @@
-import Foundation
-import GRDB
-import GRDBSQLite
+import CSQLite
+import FoundationEssentials
 import RoutineKit
 
 #if canImport(Glibc)
@@ -61,7 +60,7 @@ extension HistoryStore {
     }
 
     /// Read with SQLite's own calls, as all of the quick look that `today` makes at every
-    /// prompt: GRDB's first `Row` fetch in a process costs more than the queries.
+    /// prompt: no `Row` is copied for a few values.
     static func syncSettings(_ db: Database) throws -> SyncSettings? {
         guard try SyncSchema.isInstalled(db) else { return nil }
         var settings: SyncSettings?
@@ -304,10 +303,10 @@ extension HistoryStore {
         let prefix = settings.device + "/"
         // Only a file gone from a device folder that is there: a folder that cannot be
         // reached (unmounted, replaced) is no deletion, and its events are owed as they are.
-        var isFolder: ObjCBool = false
+        var info = stat()
         guard let last, last.hasPrefix(prefix), (size ?? 0) > 0,
-            FileManager.default.fileExists(atPath: settings.folder + "/" + settings.device, isDirectory: &isFolder), isFolder.boolValue,
-            !FileManager.default.fileExists(atPath: settings.folder + "/" + last)
+            stat(settings.folder + "/" + settings.device, &info) == 0, info.st_mode & S_IFMT == S_IFDIR,
+            stat(settings.folder + "/" + last, &info) != 0
         else { return }
         let month = String(last.dropFirst(prefix.count).prefix(7))
         try transaction { db in
@@ -389,7 +388,7 @@ extension HistoryStore {
     /// An array, not a set: the first `Set` of a type in a process looks up the type's
     /// `Hashable` conformance among all the program's, a tenth of a millisecond.
     static func recordedFolders(_ db: Database) throws -> [SyncJournal.FolderState]? {
-        // Asked of SQLite's schema table directly: GRDB's `tableExists` loads the whole schema.
+        // Asked of the main schema alone, by the exact name: the quick look of every prompt.
         guard try db.hasRow("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'syncFolder'") else { return nil }
         var folders: [SyncJournal.FolderState] = []
         try db.forEachRawRow("SELECT path, inode, changed FROM syncFolder", arguments: []) { raw in

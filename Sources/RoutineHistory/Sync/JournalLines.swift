@@ -1,4 +1,5 @@
-import Foundation
+import RoutineKit
+import Synchronization
 
 /// The whole lines of one journal file after the point this history last read it to, each
 /// parsed: made before a sync's transaction (on two threads for a join) or within it.
@@ -60,12 +61,11 @@ struct JournalLines: Sendable {
 }
 
 /// Hands out 0, 1, 2 and so on to the threads that ask, each number once.
-final class NextIndex: @unchecked Sendable {
-    private let lock = NSLock()
-    private var next = 0
+final class NextIndex: Sendable {
+    private let next = Mutex(0)
 
     func take(below count: Int) -> Int? {
-        lock.withLock {
+        next.withLock { next in
             guard next < count else { return nil }
             defer { next += 1 }
             return next

@@ -1,5 +1,4 @@
-import GRDB
-import GRDBSQLite
+import CSQLite
 import RoutineKit
 
 /// The merging rules of docs/sync.md: what a key holds is a function of the set of events

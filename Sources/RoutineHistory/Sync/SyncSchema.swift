@@ -1,5 +1,4 @@
 import FoundationEssentials
-import GRDB
 
 /// The tables a history that is a member of a sync folder has, made by `sync init` and
 /// dropped by `sync leave`: a history that does not sync has none of them.
@@ -101,7 +100,7 @@ enum SyncSchema {
         var sql = ""
         for (table, body) in [("run", run), ("step", child), ("amendment", child), ("dayOff", day)] {
             for (change, rows) in [("INSERT", ["NEW"]), ("UPDATE", ["OLD", "NEW"]), ("DELETE", ["OLD"])] {
-                let statements = rows.map { body.replacingOccurrences(of: "%@", with: $0) + ";" }.joined(separator: " ")
+                let statements = rows.map { body.replacing("%@", with: $0) + ";" }.joined(separator: " ")
                 sql +=
                     "CREATE TRIGGER IF NOT EXISTS sync_\(table)_\(change.lowercased()) AFTER \(change) ON \(table) \(quiet) BEGIN \(statements) END;\n"
             }

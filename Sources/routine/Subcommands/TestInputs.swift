@@ -1,6 +1,11 @@
-import Foundation
 import RoutineHistory
 import RoutineKit
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// One test file as `routine test` reads it: parsed, its routine loaded, checked against it.
 struct LoadedTestFile {
@@ -31,21 +36,34 @@ struct LoadedTestFile {
     /// folders and `.build` left out, and only regular files: opening a named pipe of that name
     /// would wait for a writer forever.
     static func discover(under folder: String) -> [String] {
-        guard let walker = FileManager.default.enumerator(atPath: folder) else { return [] }
         var found: [String] = []
-        while let relative = walker.nextObject() as? String {
-            let name = (relative as NSString).lastPathComponent
-            if name.hasPrefix(".") {
-                walker.skipDescendants()
-                continue
-            }
-            if name.hasSuffix(".rt.test") || name.hasSuffix(".yaml.test") || name.hasSuffix(".yml.test") {
-                let path = folder == "." ? relative : (folder.hasSuffix("/") ? folder + relative : folder + "/" + relative)
-                var info = stat()
-                if stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG { found.append(path) }
-            }
+        walk(folder, "") { relative in
+            let path = folder == "." ? relative : (folder.hasSuffix("/") ? folder + relative : folder + "/" + relative)
+            var info = stat()
+            if stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG { found.append(path) }
         }
         return found.sorted()
+    }
+
+    /// Hands `body` the path, relative to `root`, of each test file's name in the folder `root`
+    /// + `relative` and the folders below it. A link to a folder is not followed, and a folder
+    /// that cannot be read is passed over.
+    private static func walk(_ root: String, _ relative: String, _ body: (String) -> Void) {
+        let here = relative.isEmpty ? root : (root.hasSuffix("/") ? root : root + "/") + relative
+        guard let folder = opendir(here) else { return }
+        defer { closedir(folder) }
+        while let entry = readdir(folder) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            // Hidden files and folders (`.build`, `.git`) are left out, and `.` and `..` with them.
+            if name.hasPrefix(".") { continue }
+            let path = relative.isEmpty ? name : relative + "/" + name
+            var info = stat()
+            if lstat(here + "/" + name, &info) == 0, info.st_mode & S_IFMT == S_IFDIR {
+                walk(root, path, body)
+            } else if name.hasSuffix(".rt.test") || name.hasSuffix(".yaml.test") || name.hasSuffix(".yml.test") {
+                body(path)
+            }
+        }
     }
 }
 
