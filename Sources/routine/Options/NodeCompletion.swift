@@ -27,6 +27,6 @@ enum NodeCompletion {
     /// A shell word as the shell would read it, for the plain quoting a file name gets.
     static func unquoted(_ word: String) -> String {
         if word.count >= 2, let first = word.first, first == "'" || first == "\"", word.last == first { return String(word.dropFirst().dropLast()) }
-        return word.replacingOccurrences(of: "\\ ", with: " ")
+        return word.replacing("\\ ", with: " ")
     }
 }

@@ -20,7 +20,7 @@ enum TodayOutput {
             text += "\n"
             var table = TextTable(columns: 3)
             for (node, state) in overview.habits {
-                table.append("  " + (state == .pending ? "due" : state.word.replacingOccurrences(of: "-", with: " ")))
+                table.append("  " + (state == .pending ? "due" : state.word.replacing("-", with: " ")))
                 table.endCell()
                 table.append(visible: routine.title(of: node))
                 table.endCell()
@@ -63,7 +63,7 @@ enum TodayOutput {
     static func short(_ totals: DayTotals) -> String { count(totals) + (next(totals).map { " · " + $0 } ?? "") }
 
     /// tmux's status line: the short form with `#` doubled, which tmux would read as a format.
-    static func tmux(_ totals: DayTotals) -> String { short(totals).replacingOccurrences(of: "#", with: "##") }
+    static func tmux(_ totals: DayTotals) -> String { short(totals).replacing("#", with: "##") }
 
     /// The lines under the count: what is still due, per routine.
     static func pendingLines(_ totals: DayTotals) -> [String] {

@@ -122,6 +122,6 @@ struct ShellHint {
             && text.unicodeScalars.allSatisfy {
                 ($0 >= "a" && $0 <= "z") || ($0 >= "A" && $0 <= "Z") || ($0 >= "0" && $0 <= "9") || "/._-+:,@".unicodeScalars.contains($0)
             }
-        return safe ? text : "'" + Sanitizer.visible(text).replacingOccurrences(of: "'", with: "'\\''") + "'"
+        return safe ? text : "'" + Sanitizer.visible(text).replacing("'", with: "'\\''") + "'"
     }
 }

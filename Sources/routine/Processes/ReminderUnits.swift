@@ -119,7 +119,7 @@ struct ReminderUnits {
     }
 
     /// Text with `%` doubled, as a unit's free-text settings need.
-    static func specifiers(_ text: String) -> String { text.replacingOccurrences(of: "%", with: "%%") }
+    static func specifiers(_ text: String) -> String { text.replacing("%", with: "%%") }
 
     static func twoDigits(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }
 }

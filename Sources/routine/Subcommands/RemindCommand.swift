@@ -176,7 +176,7 @@ struct RemindCommand: ParsableCommand {
         let complaints = (checked.outputText + checked.errorText).split(separator: "\n").filter { $0.contains(units.name) }
         // A failure that names neither unit is the machine's (no manager to ask), not the unit's.
         guard !complaints.isEmpty else { return nil }
-        let reason = complaints.map { $0.replacingOccurrences(of: folder + "/", with: "") }.joined(separator: "; ")
+        let reason = complaints.map { $0.replacing(folder + "/", with: "") }.joined(separator: "; ")
         return .unitRefusedBySystemd(units.name, reason: Sanitizer.visible(reason))
     }
 

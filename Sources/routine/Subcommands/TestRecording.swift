@@ -1,6 +1,9 @@
 import ArgumentParser
-import Foundation
 import RoutineKit
+
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// `routine test --record FILE --answers ANSWERS`: a scripted run written as a case, added to
 /// the test file (created when missing) through the safe writer.

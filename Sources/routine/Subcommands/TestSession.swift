@@ -1,6 +1,9 @@
 import ArgumentParser
-import Foundation
 import RoutineKit
+
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// `routine test` over files and folders: each file parsed and checked, its cases run, the
 /// results written in the chosen format, then coverage and the summary line.
@@ -33,8 +36,8 @@ struct TestSession {
     mutating func run(_ paths: [String]) throws {
         var files: [String] = []
         for path in paths {
-            var isFolder: ObjCBool = false
-            if path != "-", FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue {
+            var info = stat()
+            if path != "-", stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFDIR {
                 files += LoadedTestFile.discover(under: path)
             } else {
                 files.append(path)
