@@ -24,11 +24,17 @@ trap 'rm -rf "$work"' EXIT
 # benchmarks' builds are not relinked. BIN=FOLDER takes the binary already built there.
 bin=${BIN:-}
 if [ -z "$bin" ]; then
-    build=(swift build -c release --static-swift-stdlib -Xlinker -s --build-path .build-install)
+    build=(swift build -c release --static-swift-stdlib -Xlinker -s -Xlinker --no-export-dynamic --build-path .build-install)
     "${build[@]}" --product routine >/dev/null
     bin=$("${build[@]}" --show-bin-path)
 fi
-routine="$bin/routine"
+# Installed as README installs it: without the unwind tables (objcopy, as README does).
+routine="$work/routine"
+if command -v objcopy >/dev/null; then
+    objcopy --remove-section=.eh_frame --remove-section=.eh_frame_hdr "$bin/routine" "$routine"
+else
+    cp "$bin/routine" "$routine"
+fi
 
 # The floor: one line printed by a static Swift program, stripped like the install build.
 echo 'print("routine 0.1.0")' > "$work/floor.swift"
