@@ -27,7 +27,7 @@ enum RoutinePayload {
         case .failure(let diagnostic):
             // No boxes and no lines, but the arrows all the same: the outline says where each card leads.
             var arrows = StudioLayout()
-            arrows.arrows = StudioLayout.dot(for: routine, reachable: nil).arrows
+            arrows.arrows = StudioLayout.dot(for: routine, reachable: nil, text: false).arrows
             laid = arrows
             layoutError = diagnostic.message
         }

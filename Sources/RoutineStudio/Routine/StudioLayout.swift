@@ -83,7 +83,9 @@ struct StudioLayout: Sendable {
     /// With `pins` (card centres by graph name, in the page's points), every card is pinned
     /// where it is given and Graphviz's `neato` only routes the arrows between them: the
     /// picture a person has seen stays put (``StudioLayout/pins(_:fresh:previous:places:)``).
-    static func dot(for routine: Routine, reachable: [Bool]?, pins: [String: (Double, Double)]? = nil) -> (
+    ///
+    /// Without `text`, only the arrows: what a routine shown without its drawing still says.
+    static func dot(for routine: Routine, reachable: [Bool]?, pins: [String: (Double, Double)]? = nil, text: Bool = true) -> (
         text: String, arrows: [Arrow], ports: [String: [(x: Double, width: Double)]]
     ) {
         let effort = routine.nodeCount >= largeRoutine ? "nslimit=0.2, mclimit=0.3" : "nslimit=1"
@@ -103,7 +105,7 @@ struct StudioLayout: Sendable {
         let byID = routine.indexByID()
         var usesEnd = false
         var missing: Set<Int> = []
-        for index in nodes.indices where byID[nodes[index].id] == index {
+        for index in nodes.indices where text && byID[nodes[index].id] == index {
             let node = nodes[index]
             let size = size(of: node)
             if node.isHabit {
@@ -140,7 +142,7 @@ struct StudioLayout: Sendable {
         func name(_ edge: Edge) -> String { routine.name(of: edge.target) }
         func add(_ tail: String, _ edge: Edge, _ arrow: Arrow, extra: String = "") {
             guard let head = target(edge) else { return }
-            out += "  \(tail) -> \(head) [id=\"e\(arrows.count)\"\(extra)];\n"
+            if text { out += "  \(tail) -> \(head) [id=\"e\(arrows.count)\"\(extra)];\n" }
             var arrow = arrow
             arrow.tail = String(tail.prefix { $0 != ":" })
             arrow.head = head
