@@ -24,7 +24,7 @@ trap 'rm -rf "$work"' EXIT
 # benchmarks' builds are not relinked. BIN=FOLDER takes the binary already built there.
 bin=${BIN:-}
 if [ -z "$bin" ]; then
-    build=(swift build -c release --static-swift-stdlib -Xlinker -s -Xlinker --no-export-dynamic --build-path .build-install)
+    build=(swift build -c release --static-swift-stdlib -Xlinker -s -Xlinker --no-export-dynamic -Xlinker -no-pie --build-path .build-install)
     "${build[@]}" --product routine >/dev/null
     bin=$("${build[@]}" --show-bin-path)
 fi
@@ -37,17 +37,20 @@ else
 fi
 
 # The floor: one line printed by a static Swift program, stripped like the install build.
+# Beside it, the same program at a fixed address (-no-pie), as the install build is linked.
 echo 'print("routine 0.1.0")' > "$work/floor.swift"
 swiftc -O -static-stdlib -Xlinker -s "$work/floor.swift" -o "$work/floor"
+swiftc -O -static-stdlib -Xlinker -s -Xclang-linker -no-pie "$work/floor.swift" -o "$work/floor-fixed"
 
 # A year of daily runs of Benchmarks/ten-years.rt (30 steps each); `today` on its last day.
 python3 Benchmarks/history-gen.py 365 > "$work/year.jsonl"
 "$routine" history import "$work/year.jsonl" --history "$work/year.sqlite" >/dev/null 2>&1
 last=$(tail -n 1 "$work/year.jsonl" | python3 -c 'import json, sys; print(json.load(sys.stdin)["date"])')
 
-names=(floor check today version)
+names=(floor fixed check today version)
 commands=(
     "$work/floor"
+    "$work/floor-fixed"
     "$routine check routines/morning.rt"
     "$routine today Benchmarks/ten-years.rt --date $last --history $work/year.sqlite"
     "$routine --version"
@@ -73,6 +76,7 @@ work, rounds, routine, floor = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.a
 names, faults = sys.argv[5].split(), sys.argv[6].split()
 labels = {
     "floor": "static Swift program printing one line (the floor)",
+    "fixed": "the same at a fixed address (`-no-pie`)",
     "check": "`routine check routines/morning.rt`",
     "today": "`routine today` on a year of history (365 runs of 30 steps)",
     "version": "`routine --version`",
@@ -88,7 +92,7 @@ print(f"Binary: {mib(routine):.1f} MB (the floor: {mib(floor):.1f} MB)\n")
 print("| command | median | min | median / floor | min / floor | page faults |")
 print("|---|---|---|---|---|---|")
 for name, fault in zip(names, faults):
-    ratio = "" if name == "floor" else f"{median[name] / median['floor']:.2f}x"
-    ratio_min = "" if name == "floor" else f"{fastest[name] / fastest['floor']:.2f}x"
+    ratio = "" if name in ("floor", "fixed") else f"{median[name] / median['floor']:.2f}x"
+    ratio_min = "" if name in ("floor", "fixed") else f"{fastest[name] / fastest['floor']:.2f}x"
     print(f"| {labels[name]} | {median[name]:.2f} ms | {fastest[name]:.2f} ms | {ratio} | {ratio_min} | {fault} |")
 PY

@@ -31,6 +31,16 @@ extension RoutineCommand {
     static func main() {
         HistoryStore.syncWarning = { report($0, colors: Terminal.wantsColor(.auto, fd: 2)) }
         let arguments = Array(CommandLine.arguments.dropFirst())
+        switch QuickCommandLine.read(arguments) {
+        case .version?:
+            StandardOutput.write((configuration.version) + "\n")
+            return
+        case .command(var command)?:
+            // As ArgumentParser's own main runs a command it has read.
+            do { try command.run() } catch { exit(withError: error) }
+            return
+        case nil: break
+        }
         let names = configuration.subcommands.map { $0._commandName } + ["help"]
         if let first = arguments.first, !first.hasPrefix("-"), !names.contains(first) {
             var message = "Error: '\(first)' is not a routine command"
