@@ -6,6 +6,7 @@ let package = Package(
     platforms: [.macOS(.v13)],
     products: [
         .executable(name: "routine", targets: ["routine"]),
+        .executable(name: "routine-studio", targets: ["routine-studio"]),
         .executable(name: "routine-gen", targets: ["routine-gen"]),
         .library(name: "RoutineKit", targets: ["RoutineKit"]),
     ],
@@ -48,11 +49,13 @@ let package = Package(
                 "RoutineHistory",
                 "RoutineTerminal",
                 "RoutineLanguageServer",
-                "RoutineStudio",
                 "CSpawn",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        // The studio's server, which `routine studio` starts: SwiftNIO and Hummingbird stay
+        // out of the executable that every other command starts.
+        .executableTarget(name: "routine-studio", dependencies: ["RoutineStudio", "RoutineKit"]),
         .executableTarget(name: "routine-gen", dependencies: ["RoutineKit"]),
         .testTarget(name: "RoutineKitTests", dependencies: ["RoutineKit"], exclude: ["Fixtures"]),
         .testTarget(name: "RoutineHistoryTests", dependencies: ["RoutineHistory", "RoutineKit", "CSQLite"], exclude: ["Fixtures"]),
@@ -60,11 +63,11 @@ let package = Package(
         .testTarget(name: "RoutineLanguageServerTests", dependencies: ["RoutineLanguageServer", "RoutineKit"]),
         // The suites that run the built binary declare it, so `swift test` builds it first.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
-        .testTarget(name: "EndToEndTests", dependencies: ["RoutineKit", "TestSupport", "routine"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["RoutineKit", "TestSupport", "routine", "routine-studio"]),
         .testTarget(
             name: "RoutineStudioTests",
             dependencies: [
-                "RoutineStudio", "RoutineKit", "RoutineHistory", "TestSupport", "routine",
+                "RoutineStudio", "RoutineKit", "RoutineHistory", "TestSupport", "routine", "routine-studio",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]),

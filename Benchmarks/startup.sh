@@ -26,15 +26,19 @@ bin=${BIN:-}
 if [ -z "$bin" ]; then
     build=(swift build -c release --static-swift-stdlib -Xlinker -s -Xlinker --no-export-dynamic -Xlinker -no-pie --build-path .build-install)
     "${build[@]}" --product routine >/dev/null
+    "${build[@]}" --product routine-studio >/dev/null
     bin=$("${build[@]}" --show-bin-path)
 fi
 # Installed as README installs it: without the unwind tables (objcopy, as README does).
 routine="$work/routine"
-if command -v objcopy >/dev/null; then
-    objcopy --remove-section=.eh_frame --remove-section=.eh_frame_hdr "$bin/routine" "$routine"
-else
-    cp "$bin/routine" "$routine"
-fi
+for program in routine routine-studio; do
+    [ -e "$bin/$program" ] || continue
+    if command -v objcopy >/dev/null; then
+        objcopy --remove-section=.eh_frame --remove-section=.eh_frame_hdr "$bin/$program" "$work/$program"
+    else
+        cp "$bin/$program" "$work/$program"
+    fi
+done
 
 # The floor: one line printed by a static Swift program, stripped like the install build.
 # Beside it, the same program at a fixed address (-no-pie), as the install build is linked.
@@ -88,7 +92,9 @@ for r in range(1, rounds + 1):
 median = {name: statistics.median(t) * 1000 for name, t in times.items()}
 fastest = {name: min(t) * 1000 for name, t in times.items()}
 mib = lambda path: os.path.getsize(path) / 1e6
-print(f"Binary: {mib(routine):.1f} MB (the floor: {mib(floor):.1f} MB)\n")
+studio = os.path.join(os.path.dirname(routine), "routine-studio")
+studio_size = f", routine-studio {mib(studio):.1f} MB" if os.path.exists(studio) else ""
+print(f"Installed: routine {mib(routine):.1f} MB{studio_size} (the floor: {mib(floor):.1f} MB)\n")
 print("| command | median | min | median / floor | min / floor | page faults |")
 print("|---|---|---|---|---|---|")
 for name, fault in zip(names, faults):

@@ -11,6 +11,7 @@ source scripts/env.sh
 
 source scripts/browser-venv.sh
 swift build -c release --product routine >/dev/null
+swift build -c release --product routine-studio >/dev/null
 swift build -c release --product routine-gen >/dev/null
 bin=$(swift build -c release --show-bin-path)
 work=$(mktemp -d)

@@ -8,5 +8,6 @@ source scripts/env.sh
 
 source scripts/browser-venv.sh
 swift build --product routine >/dev/null
+swift build --product routine-studio >/dev/null
 export ROUTINE="$PWD/.build/debug/routine"
 exec "$venv/bin/python" -m unittest discover -v -s Tests/browser -p "test_*.py" "$@"

@@ -11,7 +11,8 @@ declare -A allowed=(
     [RoutineHistory]="RoutineKit CSQLite FoundationEssentials"
     [RoutineLanguageServer]="RoutineKit"
     [RoutineStudio]="RoutineKit RoutineHistory CSpawn Foundation FoundationEssentials Hummingbird HTTPTypes NIOCore Logging ServiceLifecycle"
-    [routine]="RoutineKit RoutineHistory RoutineTerminal RoutineLanguageServer RoutineStudio CSpawn ArgumentParser Foundation"
+    [routine]="RoutineKit RoutineHistory RoutineTerminal RoutineLanguageServer CSpawn ArgumentParser Foundation"
+    [routine-studio]="RoutineStudio RoutineKit"
     [routine-gen]="RoutineKit"
     [page-assets]="Foundation"
 )

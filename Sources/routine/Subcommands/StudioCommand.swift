@@ -1,8 +1,5 @@
 import ArgumentParser
-import Dispatch
 import RoutineHistory
-import RoutineKit
-import RoutineStudio
 
 #if canImport(Glibc)
 import Glibc
@@ -43,66 +40,26 @@ struct StudioCommand: ParsableCommand {
     }
 
     func run() throws {
-        let token = getenv("ROUTINE_STUDIO_TOKEN").map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 }
-        if let token, let refusal = StudioServer.tokenRefusal(token) {
-            report(refusal, colors: Terminal.wantsColor(.auto, fd: 2))
-            throw Exit.errors
-        }
-        let server: StudioServer
-        var historyPath: String?
+        var historyPath = ""
         if case .file(let path)? = HistoryLocation.resolve(flag: history.history, disabled: noHistory) { historyPath = path }
-        do { server = try StudioServer(path: file, token: token, history: historyPath) } catch {
-            report(error, colors: Terminal.wantsColor(.auto, fd: 2))
-            throw Exit.unreadable
-        }
-        let open = self.open
-        let deadlines = Self.endWithinASecond()
-        defer { deadlines.forEach { $0.cancel() } }
-        // Waited for here rather than by making the command an AsyncParsableCommand: that needs
-        // an async root, whose runtime opens a descriptor before main, at the lowest free number,
-        // so that every subcommand would take a closed standard input or output for open.
-        let done = DispatchSemaphore(value: 0)
-        nonisolated(unsafe) var failure: Error?
-        Task.detached {
-            do {
-                try await server.run(port: port) { address, port in
-                    StandardOutput.write(address + "\n")
-                    // Not the token: a command line is there for every local user to read.
-                    if open { Self.open(server.oneTimeAddress(port: port)) }
-                }
-            } catch { failure = error }
-            done.signal()
-        }
-        done.wait()
-        if let failure {
-            StandardError.write("error: the studio stopped: \(failure)\n")
-            throw Exit.errors
-        }
+        // The server is a program of its own (see Sources/routine-studio), installed beside
+        // this one: the token stays in the environment, where ROUTINE_STUDIO_TOKEN put it.
+        let program = Self.serverPath()
+        let words = [program, file, String(port), open ? "open" : "stay", historyPath]
+        var argv: [UnsafeMutablePointer<CChar>?] = words.map { strdup($0) } + [nil]
+        execv(program, &argv)
+        let reason = String(cString: strerror(errno))
+        for pointer in argv { free(pointer) }
+        StandardError.write(
+            visible: "routine: error: cannot start the studio's server '\(program)': \(reason); "
+                + "README's install puts 'routine-studio' beside 'routine'\n")
+        throw Exit.programMissing
     }
 
-    /// After SIGINT or SIGTERM the server shuts down gracefully; whatever holds that up (a
-    /// request under way), the studio ends within a second all the same.
-    static func endWithinASecond() -> [DispatchSourceSignal] {
-        [SIGINT, SIGTERM].map { number in
-            // Handled by sources only: the default action would skip the graceful shutdown.
-            signal(number, SIG_IGN)
-            // A queue of its own, which gets a thread even while every shared one is busy.
-            let queue = DispatchQueue(label: "routine-studio.end")
-            let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
-            source.setEventHandler {
-                queue.asyncAfter(deadline: .now() + .milliseconds(800)) { _exit(Exit.signalled(by: number).rawValue) }
-            }
-            source.resume()
-            return source
-        }
-    }
-
-    /// Runs `xdg-open ADDRESS` when it exists, without waiting for it.
-    static func open(_ address: String) {
-        var pid: pid_t = 0
-        var argv: [UnsafeMutablePointer<CChar>?] = [strdup("xdg-open"), strdup(address), nil]
-        defer { argv.forEach { free($0) } }
-        // Not waited for: a browser it starts may outlive the studio.
-        _ = posix_spawnp(&pid, "xdg-open", nil, nil, &argv, environ)
+    /// `routine-studio` in the folder of the running executable.
+    static func serverPath() -> String {
+        let executable = RemindCommand.executablePath()
+        let folder = executable.lastIndex(of: "/").map { String(executable[..<$0]) } ?? "."
+        return folder + "/routine-studio"
     }
 }
