@@ -15,7 +15,10 @@ enum QuickCommandLine {
     /// What `arguments` (without the program's name) ask for, when it is read here.
     enum Reading {
         case version
-        case command(any ParsableCommand)
+        case check(CheckCommand)
+        /// Not a `TodayCommand`: its property wrappers, each a generic type made at run time,
+        /// cost more than the rest of the reading.
+        case today(Today)
     }
 
     static func read(_ arguments: [String]) -> Reading? {
@@ -23,8 +26,8 @@ enum QuickCommandLine {
         let rest = arguments.dropFirst()
         switch first {
         case "--version" where rest.isEmpty: return .version
-        case "check": return check(rest).map { .command($0) }
-        case "today": return today(rest).map { .command($0) }
+        case "check": return check(rest).map { .check($0) }
+        case "today": return today(rest).map { .today($0) }
         default: return nil
         }
     }
@@ -41,27 +44,24 @@ enum QuickCommandLine {
         return validated(command, groups: [input])
     }
 
-    static func today(_ words: ArraySlice<String>) -> TodayCommand? {
+    static func today(_ words: ArraySlice<String>) -> Today? {
         guard
             let words = Words(
                 words, options: ["date", "format", "snooze", "click", "history", "input-format", "color"], flags: ["json", "check", "notify"]),
             let format = words.value("format", default: TodayFormat.table), let click = words.optionalValue("click", as: BarClick.self),
-            let input = input(words)
+            let inputFormat = words.optionalValue("input-format", as: SourceFormat.self), let color = words.value("color", default: ColorChoice.auto)
         else { return nil }
-        var history = HistoryOptions()
-        history.history = words.options["history"]
-        var command = TodayCommand()
-        command.files = words.positionals
-        command.date = words.options["date"]
-        command.json = words.flags.contains("json")
-        command.format = format
-        command.check = words.flags.contains("check")
-        command.notify = words.flags.contains("notify")
-        command.snooze = words.options["snooze"]
-        command.click = click
-        command.history = history
-        command.input = input
-        return validated(command, groups: [history, input])
+        let today = Today(
+            files: words.positionals, date: words["date"], json: words.flags.contains("json"), format: format,
+            check: words.flags.contains("check"), notify: words.flags.contains("notify"), snooze: words["snooze"], click: click,
+            // Never an empty name, which HistoryOptions refuses: `Words` takes no empty value.
+            history: NamedHistory(history: words["history"]), input: ChosenInput(inputFormat: inputFormat, color: color))
+        do {
+            try today.validate()
+            return today
+        } catch {
+            return nil
+        }
     }
 
     private static func input(_ words: Words) -> InputOptions? {
@@ -93,10 +93,11 @@ enum QuickCommandLine {
     /// beginning with '-'.
     struct Words {
         var positionals: [String] = []
-        var options: [String: String] = [:]
-        var flags: Set<String> = []
+        /// Names and values in the order given: a few, looked through in place.
+        var options: [(name: String, value: String)] = []
+        var flags: [String] = []
 
-        init?(_ words: ArraySlice<String>, options known: Set<String>, flags knownFlags: Set<String>) {
+        init?(_ words: ArraySlice<String>, options known: [String], flags knownFlags: [String]) {
             var index = words.startIndex
             while index < words.endIndex {
                 let word = words[index]
@@ -116,27 +117,34 @@ enum QuickCommandLine {
                 } else {
                     name = String(body)
                     if knownFlags.contains(name) {
-                        guard flags.insert(name).inserted else { return nil }
+                        guard !flags.contains(name) else { return nil }
+                        flags.append(name)
                         continue
                     }
                     guard known.contains(name), index < words.endIndex else { return nil }
                     value = words[index]
                     index += 1
                 }
-                guard !value.isEmpty, !value.hasPrefix("-"), options.updateValue(value, forKey: name) == nil else { return nil }
+                guard !value.isEmpty, !value.hasPrefix("-"), self[name] == nil else { return nil }
+                options.append((name, value))
             }
+        }
+
+        /// The value given to option `name`.
+        subscript(name: String) -> String? {
+            options.first { $0.name == name }?.value
         }
 
         /// The value of option `name` read as ArgumentParser reads it, or `fallback` when it
         /// is not given; nil when the value is not one of `Value`'s.
         func value<Value: ExpressibleByArgument>(_ name: String, default fallback: Value) -> Value? {
-            guard let text = options[name] else { return fallback }
+            guard let text = self[name] else { return fallback }
             return Value(argument: text)
         }
 
         /// The value of an option without a default: `.some(nil)` when it is not given.
         func optionalValue<Value: ExpressibleByArgument>(_ name: String, as: Value.Type) -> Value?? {
-            guard let text = options[name] else { return .some(nil) }
+            guard let text = self[name] else { return .some(nil) }
             return Value(argument: text).map { .some($0) }
         }
     }

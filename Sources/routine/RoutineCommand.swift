@@ -35,9 +35,12 @@ extension RoutineCommand {
         case .version?:
             StandardOutput.write((configuration.version) + "\n")
             return
-        case .command(var command)?:
-            // As ArgumentParser's own main runs a command it has read.
+        // As ArgumentParser's own main runs a command it has read.
+        case .check(let command)?:
             do { try command.run() } catch { exit(withError: error) }
+            return
+        case .today(let today)?:
+            do { try today.run() } catch { exit(withError: error) }
             return
         case nil: break
         }

@@ -58,7 +58,8 @@ extension Parser {
             return
         }
         let list = Span(start: keyword.upperBound + (nextLine == nil ? 1 : 0), end: span.upperBound)
-        let spaced = text(list).split(whereSeparator: { $0 == "," || $0 == " " || $0 == "\t" || $0.isNewline }).joined(separator: " ")
+        // Only a fix-it needs it: made when one is given, not for every list of days.
+        var spaced: String { text(list).split(whereSeparator: { $0 == "," || $0 == " " || $0 == "\t" || $0.isNewline }).joined(separator: " ") }
         if let nextLine {
             diagnostics.append(
                 .daysOnNextLine(

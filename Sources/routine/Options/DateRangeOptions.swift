@@ -21,10 +21,13 @@ struct DateRangeOptions: ParsableArguments {
 
     /// Refuses a value that is not a date within the supported years, naming its flag.
     static func checkDates(_ values: [(String, String?)]) throws {
-        for (name, value) in values {
-            if let value, case .failure(let problem) = CalendarDate.checked(value) {
-                throw ValidationError("\(name) '\(value)' \(problem.reason)")
-            }
+        for (name, value) in values { try checkDate(name, value) }
+    }
+
+    /// Refuses one value that is not a date within the supported years, naming its flag.
+    static func checkDate(_ name: String, _ value: String?) throws {
+        if let value, case .failure(let problem) = CalendarDate.checked(value) {
+            throw ValidationError("\(name) '\(value)' \(problem.reason)")
         }
     }
 }

@@ -18,7 +18,22 @@ struct HistoryOptions: ParsableArguments {
     func validate() throws {
         if history == "" { throw ValidationError("--history needs a file name; '' names none") }
     }
+}
 
+/// `--history FILE` read apart from ArgumentParser (``QuickCommandLine``), which never gives
+/// an empty name.
+struct NamedHistory: HistoryChoice {
+    var history: String?
+}
+
+/// The history a command names (nil: the default), and how the command opens it.
+protocol HistoryChoice {
+    var history: String? { get }
+}
+
+extension HistoryOptions: HistoryChoice {}
+
+extension HistoryChoice {
     /// The history file a command that inspects it names: it must exist (exit 66 otherwise).
     func existingPath() throws -> String {
         guard case .file(let path)? = HistoryLocation.resolve(flag: history, disabled: false) else {

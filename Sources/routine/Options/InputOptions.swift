@@ -35,6 +35,12 @@ struct RTInputOptions: ParsableArguments, RoutineInput {
     var inputFormat: SourceFormat? { nil }
 }
 
+/// ``InputOptions`` read apart from ArgumentParser (``QuickCommandLine``).
+struct ChosenInput: RoutineInput {
+    var inputFormat: SourceFormat?
+    var color: ColorChoice
+}
+
 /// How a subcommand reads its routine: the form forced by an option, and the colours of its
 /// diagnostics.
 protocol RoutineInput {

@@ -13,7 +13,7 @@ struct Notifier {
     let program: String
     /// How long Snooze waits.
     let snooze: Int
-    let command: TodayCommand
+    let command: Today
     /// Snoozes in a row before giving up: a day's worth of the shortest.
     static let mostSnoozes = 288
 

@@ -104,7 +104,7 @@ enum LogArguments {
 
     /// The history a log is written to; without one (no HOME, a history that cannot be
     /// written) nothing can be logged, which is an error.
-    static func openStore(_ options: HistoryOptions) throws -> HistoryStore {
+    static func openStore(_ options: some HistoryChoice) throws -> HistoryStore {
         var problem: Diagnostic?
         let store = try options.openForWriting(
             disabled: false,

@@ -53,8 +53,34 @@ struct TodayCommand: ParsableCommand {
 
     @OptionGroup var input: InputOptions
 
+    /// What the options ask for, as a plain value: the quick reading of a command line
+    /// (``QuickCommandLine``) makes the same without ArgumentParser's property wrappers.
+    var today: Today {
+        Today(
+            files: files, date: date, json: json, format: format, check: check, notify: notify, snooze: snooze, click: click,
+            history: NamedHistory(history: history.history), input: ChosenInput(inputFormat: input.inputFormat, color: input.color))
+    }
+
+    func validate() throws { try today.validate() }
+
+    func run() throws { try today.run() }
+}
+
+/// `routine today` with its options read.
+struct Today {
+    var files: [String]
+    var date: String?
+    var json: Bool
+    var format: TodayFormat
+    var check: Bool
+    var notify: Bool
+    var snooze: String?
+    var click: BarClick?
+    var history: NamedHistory
+    var input: ChosenInput
+
     func validate() throws {
-        try DateRangeOptions.checkDates([("--date", date)])
+        try DateRangeOptions.checkDate("--date", date)
         if json, format != .table { throw ValidationError("--json and --format \(format.rawValue) contradict each other: choose one") }
         if snooze != nil, !notify { throw ValidationError("--snooze goes with --notify") }
         if click != nil, notify || json || check { throw ValidationError("--click acts and prints nothing: no --notify, --json or --check") }
@@ -161,7 +187,7 @@ struct TodayState {
 
     /// Records habit `node` of routine `day` done (a numeric habit: its target) or skipped, by the
     /// rules of `routine done`; returns the refusal, nothing written.
-    func log(_ node: Int, day: Int, skip: Bool, history: HistoryOptions) throws -> Diagnostic? {
+    func log(_ node: Int, day: Int, skip: Bool, history: some HistoryChoice) throws -> Diagnostic? {
         let (path, loaded) = loaded[day]
         let routine = loaded.routine
         let request = LogRequest(
