@@ -2,6 +2,7 @@ import CSpawn
 import Dispatch
 import FoundationEssentials
 import RoutineKit
+import Synchronization
 
 #if canImport(Glibc)
 import Glibc
@@ -148,17 +149,16 @@ final class GraphvizWorker {
 }
 
 /// Process ids behind a lock, for a signal's handler to read on its own queue.
-final class ProcessSet: @unchecked Sendable {
-    private let lock = Lock()
-    private var ids: Set<pid_t> = []
+final class ProcessSet: Sendable {
+    private let ids = Mutex<Set<pid_t>>([])
 
-    func insert(_ id: pid_t) { lock.withLock { _ = ids.insert(id) } }
-    func remove(_ id: pid_t) { lock.withLock { _ = ids.remove(id) } }
-    var count: Int { lock.withLock { ids.count } }
+    func insert(_ id: pid_t) { ids.withLock { _ = $0.insert(id) } }
+    func remove(_ id: pid_t) { ids.withLock { _ = $0.remove(id) } }
+    var count: Int { ids.withLock { $0.count } }
 
     func kill() {
         // Under the lock: an id is reaped, and could be reused, only after its removal here.
-        lock.withLock { for id in ids { _ = Glibc.kill(id, SIGKILL) } }
+        ids.withLock { ids in for id in ids { _ = Glibc.kill(id, SIGKILL) } }
     }
 }
 
@@ -233,20 +233,31 @@ enum TiedChild {
 
 /// One thread that never ends, running one piece of work at a time for any caller.
 private final class SpawnThread: @unchecked Sendable {
-    private let lock = Lock()
+    /// One caller at a time; `work` is handed over under it, through the two semaphores.
+    private let lock = Mutex(())
     private let asked = DispatchSemaphore(value: 0)
     private let answered = DispatchSemaphore(value: 0)
     private var work: (() -> Void)?
 
+    /// Whether the thread runs. Without it (no thread could be made) each caller starts its
+    /// children itself: they are then tied to the caller's thread, which may end before the
+    /// studio, but a layout still works.
+    private var serving = false
+
     init() {
         var thread = pthread_t()
+        let retained = Unmanaged.passRetained(self)
         let started = pthread_create(
             &thread, nil,
             { raw in
                 Unmanaged<SpawnThread>.fromOpaque(raw!).takeRetainedValue().serve()
                 return nil
-            }, Unmanaged.passRetained(self).toOpaque())
-        precondition(started == 0, "the studio's spawning thread could not start")
+            }, retained.toOpaque())
+        guard started == 0 else {
+            retained.release()
+            return
+        }
+        serving = true
         pthread_detach(thread)
     }
 
@@ -259,14 +270,15 @@ private final class SpawnThread: @unchecked Sendable {
     }
 
     func run<T>(_ body: () -> T) -> T {
-        lock.lock()
-        defer { lock.unlock() }
+        guard serving else { return body() }
         var result: T?
-        withoutActuallyEscaping(body) { body in
-            work = { result = body() }
-            asked.signal()
-            answered.wait()
-            work = nil
+        lock.withLock { _ in
+            withoutActuallyEscaping(body) { body in
+                work = { result = body() }
+                asked.signal()
+                answered.wait()
+                work = nil
+            }
         }
         return result!
     }

@@ -1,6 +1,7 @@
 import Dispatch
 import FoundationEssentials
 import RoutineKit
+import Synchronization
 
 #if canImport(Glibc)
 import Glibc
@@ -423,51 +424,54 @@ actor StudioDocument {
 
 /// The part of a document every view reads, behind a lock rather than the document's actor:
 /// the text and its version, the history's version, and the pages listening.
-final class StudioLive: @unchecked Sendable {
-    private let lock = Lock()
-    private var text: [UInt8] = []
-    private var textVersion = 1
-    private var history = 1
-    private var historyIdentity: [FileIdentity?]
-    private var listeners: [UUID: AsyncStream<LiveEvent>.Continuation] = [:]
+final class StudioLive: Sendable {
+    private struct State {
+        var text: [UInt8] = []
+        var textVersion = 1
+        var history = 1
+        var historyIdentity: [FileIdentity?]
+        var listeners: [UUID: AsyncStream<LiveEvent>.Continuation] = [:]
+    }
 
-    init(historyIdentity: [FileIdentity?]) { self.historyIdentity = historyIdentity }
+    private let state: Mutex<State>
 
-    var bytes: [UInt8] { lock.withLock { text } }
-    var version: Int { lock.withLock { textVersion } }
-    var historyVersion: Int { lock.withLock { history } }
-    var listenerCount: Int { lock.withLock { listeners.count } }
+    init(historyIdentity: [FileIdentity?]) { state = Mutex(State(historyIdentity: historyIdentity)) }
+
+    var bytes: [UInt8] { state.withLock { $0.text } }
+    var version: Int { state.withLock { $0.textVersion } }
+    var historyVersion: Int { state.withLock { $0.history } }
+    var listenerCount: Int { state.withLock { $0.listeners.count } }
 
     func set(bytes: [UInt8], version: Int) {
-        lock.withLock {
-            text = bytes
-            textVersion = version
-            for listener in listeners.values { listener.yield(.version(version)) }
+        state.withLock { state in
+            state.text = bytes
+            state.textVersion = version
+            for listener in state.listeners.values { listener.yield(.version(version)) }
         }
     }
 
     /// A new history version when the files changed, or `always`.
     func historyChanged(to identity: [FileIdentity?], always: Bool) {
-        lock.withLock {
-            guard always || identity != historyIdentity else { return }
-            historyIdentity = identity
-            history += 1
-            for listener in listeners.values { listener.yield(.history(history)) }
+        state.withLock { state in
+            guard always || identity != state.historyIdentity else { return }
+            state.historyIdentity = identity
+            state.history += 1
+            for listener in state.listeners.values { listener.yield(.history(state.history)) }
         }
     }
 
     func listen() -> AsyncStream<LiveEvent> {
         let (stream, continuation) = AsyncStream.makeStream(of: LiveEvent.self, bufferingPolicy: .bufferingNewest(4))
         let id = UUID()
-        lock.withLock { listeners[id] = continuation }
-        continuation.onTermination = { [weak self] _ in self?.lock.withLock { self?.listeners[id] = nil } }
+        state.withLock { $0.listeners[id] = continuation }
+        continuation.onTermination = { [weak self] _ in self?.state.withLock { $0.listeners[id] = nil } }
         return stream
     }
 
     func closeListeners() {
-        let ended = lock.withLock {
-            defer { listeners.removeAll() }
-            return Array(listeners.values)
+        let ended = state.withLock { state in
+            defer { state.listeners.removeAll() }
+            return Array(state.listeners.values)
         }
         // Outside the lock: finishing runs each channel's termination, which takes it.
         for listener in ended { listener.finish() }

@@ -2,6 +2,7 @@ import Dispatch
 import FoundationEssentials
 import HTTPTypes
 import Hummingbird
+import Synchronization
 
 #if canImport(Glibc)
 import Glibc
@@ -106,22 +107,21 @@ struct StudioSecurity: Sendable {
 /// Codes that each open the studio once, shortly after they are made: the address `studio
 /// --open` gives the browser, which every local user can read in its command line. The first
 /// load exchanges the code for the cookie and forgets it; by then the address grants nothing.
-final class OneTimeCodes: @unchecked Sendable {
+final class OneTimeCodes: Sendable {
     /// Long enough for a browser to start on a slow machine.
     static let lifetime = Duration.seconds(120)
-    private let lock = Lock()
-    private var pending: [String: ContinuousClock.Instant] = [:]
+    private let pending = Mutex<[String: ContinuousClock.Instant]>([:])
 
     /// A new code, good once within ``lifetime``.
     func issue() -> String {
         let code = StudioServer.randomToken()
-        lock.withLock { pending[code] = .now + Self.lifetime }
+        pending.withLock { $0[code] = .now + Self.lifetime }
         return code
     }
 
     /// Whether `code` is one issued and neither used nor expired; it is forgotten either way.
     func redeem(_ code: String) -> Bool {
-        lock.withLock {
+        pending.withLock { pending in
             let now = ContinuousClock.now
             pending = pending.filter { $0.value > now }
             // Each stored code compared in full, so the time taken tells nothing about it.
