@@ -51,11 +51,7 @@ let package = Package(
                 "RoutineLanguageServer",
                 "CSpawn",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ],
-            // At a fixed address: no start relocates tens of thousands of pointers, about a
-            // millisecond of every start (BENCHMARKS.md, "Start-up and size"). The server that
-            // listens, routine-studio, keeps address randomisation.
-            linkerSettings: [.unsafeFlags(["-Xlinker", "-no-pie"])]
+            ]
         ),
         // The studio's server, which `routine studio` starts: SwiftNIO and Hummingbird stay
         // out of the executable that every other command starts.

@@ -24,7 +24,7 @@ trap 'rm -rf "$work"' EXIT
 # benchmarks' builds are not relinked. BIN=FOLDER takes the binary already built there.
 bin=${BIN:-}
 if [ -z "$bin" ]; then
-    build=(swift build -c release --static-swift-stdlib -Xlinker -s -Xlinker --no-export-dynamic --build-path .build-install)
+    build=(swift build -c release --static-swift-stdlib -Xlinker -s -Xlinker --no-export-dynamic -Xlinker -no-pie --build-path .build-install)
     "${build[@]}" --product routine >/dev/null
     "${build[@]}" --product routine-studio >/dev/null
     bin=$("${build[@]}" --show-bin-path)
@@ -41,7 +41,7 @@ for program in routine routine-studio; do
 done
 
 # The floor: one line printed by a static Swift program, stripped like the install build.
-# Beside it, the same program at a fixed address (-no-pie), as Package.swift links `routine`.
+# Beside it, the same program at a fixed address (-no-pie), as README links the programs.
 echo 'print("routine 0.1.0")' > "$work/floor.swift"
 swiftc -O -static-stdlib -Xlinker -s "$work/floor.swift" -o "$work/floor"
 swiftc -O -static-stdlib -Xlinker -s -Xclang-linker -no-pie "$work/floor.swift" -o "$work/floor-fixed"
