@@ -93,7 +93,9 @@ extension LanguageServer {
             if publish, let test = testDocuments[uri] { publishDiagnostics(test) }
             return
         }
-        documents[uri] = Snapshot(uri: uri, version: version, text: text, format: format, encoding: encoding, positions: positions)
+        documents[uri] = Snapshot(
+            uri: uri, version: version, text: text, format: format, encoding: encoding, positions: positions,
+            previous: documents[uri])
         if publish, let snapshot = documents[uri] {
             publishDiagnostics(snapshot)
             // The open test files of this routine are checked again against what it now says.
