@@ -93,9 +93,11 @@ extension LanguageServer {
             if publish, let test = testDocuments[uri] { publishDiagnostics(test) }
             return
         }
+        // The version replaced is let go of only once the new one's diagnostics are sent: freeing
+        // a large routine's arrays and strings then overlaps with the client reading them.
+        let replaced = documents[uri]
         documents[uri] = Snapshot(
-            uri: uri, version: version, text: text, format: format, encoding: encoding, positions: positions,
-            previous: documents[uri])
+            uri: uri, version: version, text: text, format: format, encoding: encoding, positions: positions, previous: replaced)
         if publish, let snapshot = documents[uri] {
             publishDiagnostics(snapshot)
             // The open test files of this routine are checked again against what it now says.
@@ -104,6 +106,7 @@ extension LanguageServer {
                 publishDiagnostics(testDocuments[test.uri]!)
             }
         }
+        withExtendedLifetime(replaced) {}
     }
 
     func publishDiagnostics(_ snapshot: Snapshot) {
