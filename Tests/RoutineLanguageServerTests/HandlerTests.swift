@@ -10,7 +10,11 @@ final class TestServer: @unchecked Sendable {
     private var nextID = 100
 
     init(text: String, uri: String = "file:///tmp/t.rt", encodings: [String] = []) {
-        server = LanguageServer(send: { [sent] message in sent.withLock { $0.append(message) } })
+        // Kept as a client reads them: parts written straight to bytes (`raw`) become values.
+        server = LanguageServer(send: { [sent] message in
+            let read = (try? JSONParser.parse(message.serialized)) ?? "not JSON"
+            sent.withLock { $0.append(read) }
+        })
         _ = request("initialize", ["capabilities": ["general": ["positionEncodings": .array(encodings.map { .string($0) })]]])
         server.handle(["jsonrpc": "2.0", "method": "initialized", "params": [:]])
         server.handle([

@@ -37,3 +37,37 @@ struct RelatedInformationTests {
         #expect(related.last?["message"] == "and 149 more")
     }
 }
+
+/// The diagnostics published as bytes are those of the tree of values the server builds for
+/// the other requests (code actions), serialized: every diagnostics fixture, in both position
+/// encodings, with and without a documentation address, and a large cut-off region.
+struct LanguageServerDiagnosticBytesTests {
+    static let sources: [String] = {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: RelatedInformationTests.folder.path)) ?? []
+        var sources = names.filter { $0.hasSuffix(".rt") || $0.hasSuffix(".yaml") }.sorted()
+        sources.append("chain")
+        return sources
+    }()
+
+    @Test(arguments: sources, [PositionEncoding.utf8, .utf16])
+    func theBytesAreTheTreeSerialized(source: String, encoding: PositionEncoding) throws {
+        let bytes: [UInt8]
+        if source == "chain" {
+            var text = "routine \"C\"\n"
+            for i in 0..<300 { text += "habit n\(i) \"S é\"" + (i == 149 ? " -> n150x" : i < 299 ? " -> n\(i + 1)" : "") + "\n" }
+            bytes = Array(text.utf8)
+        } else {
+            bytes = Array(try Data(contentsOf: RelatedInformationTests.folder.appendingPathComponent(source)))
+        }
+        let uri = "file:///tmp/a%20b/" + (source == "chain" ? "c.rt" : source)
+        let snapshot = Snapshot(uri: uri, version: 1, text: bytes, format: nil, encoding: encoding)
+        #expect(!snapshot.loaded.diagnostics.isEmpty)
+        for documentation in [nil, "https://example.org/grammar.md"] {
+            let server = LanguageServer(documentation: documentation, send: { _ in })
+            let diagnostics = snapshot.loaded.diagnostics
+            let tree = JSON.array(diagnostics.map { server.lspDiagnostic($0, uri: uri, positions: snapshot.positions) })
+            let written = server.diagnosticBytes(diagnostics, uri: uri, positions: snapshot.positions)
+            #expect(String(decoding: written, as: UTF8.self) == tree.text, "\(source)")
+        }
+    }
+}

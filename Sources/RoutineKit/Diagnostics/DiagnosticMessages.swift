@@ -424,8 +424,26 @@ extension Diagnostic {
         summary.summarizesRelated = true
         var diagnostic = Diagnostic(
             .unreachableNode, "node '\(id)' and \(count) after it can never be reached", at: span, notes: [summary, Note(advice)])
-        diagnostic.related = after.map { Label($0.span, "'\($0.message)' can never be reached either") }
+        diagnostic.related = after.map { Label($0.span, reachedEither($0.message)) }
         return diagnostic
+    }
+
+    /// `'ID' can never be reached either`. Thousands of these for a chain cut off in its middle,
+    /// made again at each keystroke in an editor: each is written into a string of its final
+    /// size at once, where interpolation and appending grow it step by step.
+    static func reachedEither(_ id: String) -> String {
+        let suffix: StaticString = "' can never be reached either"
+        var id = id
+        return id.withUTF8 { name in
+            let count = 1 + name.count + suffix.utf8CodeUnitCount
+            return String(unsafeUninitializedCapacity: count) { out in
+                out[0] = UInt8(ascii: "'")
+                _ = UnsafeMutableBufferPointer(rebasing: out[1...]).initialize(from: name)
+                _ = UnsafeMutableBufferPointer(rebasing: out[(1 + name.count)...])
+                    .initialize(from: UnsafeBufferPointer(start: suffix.utf8Start, count: suffix.utf8CodeUnitCount))
+                return count
+            }
+        }
     }
 
     /// `2499` as `2,499`: counts in messages are read, not parsed.

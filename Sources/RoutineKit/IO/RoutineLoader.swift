@@ -7,6 +7,8 @@ public struct LoadedRoutine: Sendable {
     public var diagnostics: [Diagnostic]
     /// Comment spans of a `.rt` file.
     public var comments: [Span]
+    /// The validator's "did you mean" answers, for the next version of an edited document.
+    public var suggestions = SuggestionMemo()
 
     public var hasErrors: Bool { diagnostics.hasErrors }
 }
@@ -14,8 +16,9 @@ public struct LoadedRoutine: Sendable {
 /// Reads a routine in either form and validates it.
 public enum RoutineLoader {
     /// Parses `file` as `format` (or the form its extension names, `.rt` by default) and,
-    /// unless reading failed outright, runs the validator.
-    public static func load(_ file: SourceFile, format: SourceFormat? = nil) -> LoadedRoutine {
+    /// unless reading failed outright, runs the validator. `previous`, an earlier version of
+    /// the same document, lends the validator its suggestions where they are sure to be the same.
+    public static func load(_ file: SourceFile, format: SourceFormat? = nil, previous: LoadedRoutine? = nil) -> LoadedRoutine {
         let format = format ?? file.formatFromExtension ?? .rt
         if let encoding = WideEncoding(file.bytes) {
             // Read as UTF-8 it is noise, and libyaml would take UTF-16 with wrong positions.
@@ -34,7 +37,8 @@ public enum RoutineLoader {
             }
         case .yaml: parsed = YAMLRoutineReader.read(file)
         }
-        var found = parsed.isComplete ? Validator.validate(parsed.routine, form: format) : DiagnosticList()
+        var memo = previous?.suggestions ?? SuggestionMemo()
+        var found = parsed.isComplete ? Validator.validate(parsed.routine, form: format, suggestions: &memo) : DiagnosticList()
         if parsed.diagnostics.hasErrors {
             // After a syntax error part of the graph is missing, so "unreachable" and "empty"
             // would mostly describe the parser's recovery, not the author's routine.
@@ -54,7 +58,7 @@ public enum RoutineLoader {
         let diagnostics = parsed.diagnostics + found
         return LoadedRoutine(
             file: file, format: format, routine: parsed.routine, diagnostics: diagnostics.finished(),
-            comments: parsed.comments)
+            comments: parsed.comments, suggestions: parsed.isComplete ? memo : SuggestionMemo())
     }
 }
 

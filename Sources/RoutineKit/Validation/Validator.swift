@@ -8,6 +8,13 @@ public enum Validator {
     /// `form` words the advice for the form the routine was written in; in YAML a question
     /// without options has been reported by the reader, in its own terms.
     public static func validate(_ routine: Routine, form: SourceFormat = .rt) -> DiagnosticList {
+        var memo = SuggestionMemo()
+        return validate(routine, form: form, suggestions: &memo)
+    }
+
+    /// The same, reusing the "did you mean" answers of `memo` when it was left by a routine with
+    /// the same IDs (an earlier version of the document), and leaving this routine's in it.
+    public static func validate(_ routine: Routine, form: SourceFormat = .rt, suggestions memo: inout SuggestionMemo) -> DiagnosticList {
         var diagnostics = DiagnosticList()
         if routine.name.isEmpty, !routine.nameSpan.isEmpty {
             diagnostics.append(.emptyText("the routine's name", at: routine.nameSpan))
@@ -16,7 +23,7 @@ public enum Validator {
         if routine.records.isEmpty, !routine.nameSpan.isEmpty {
             diagnostics.append(.emptyRoutine(routine.name, at: routine.nameSpan))
         }
-        var edgeChecker = EdgeChecker(routine: routine)
+        var edgeChecker = EdgeChecker(routine: routine, memo: memo)
         routine.explicitStart.withUnsafeBufferPointer { edgeChecker.check($0, isStart: true) }
         routine.edges.withUnsafeBufferPointer { edges in
             for i in routine.records.indices {
@@ -31,6 +38,7 @@ public enum Validator {
             }
         }
         diagnostics += edgeChecker.diagnostics
+        memo = SuggestionMemo(routine: routine, answers: edgeChecker.answers)
 
         let graph = RoutineGraph(routine)
         let components = StronglyConnectedComponents(graph)
@@ -182,8 +190,18 @@ private struct EdgeChecker {
     private var suggestions: [Int: String?] = [:]
     /// Every node's ID, built when the first unknown target needs a suggestion.
     private var ids: [String]?
+    /// The answers of an earlier routine, until the first suggestion asks whether its IDs are these.
+    private var memo: SuggestionMemo?
+    /// The memo's answers, once they are known to apply to this routine's IDs.
+    private var known: [String: String?] = [:]
+    /// The answer for each unknown name of this routine, for the next version's memo (only
+    /// these, so that names typed and gone over a long session are not kept).
+    private(set) var answers: [String: String?] = [:]
 
-    init(routine: Routine) { self.routine = routine }
+    init(routine: Routine, memo: SuggestionMemo) {
+        self.routine = routine
+        self.memo = memo
+    }
 
     mutating func check(_ edges: UnsafeBufferPointer<Edge>, isStart: Bool) {
         var endSpan: Span?
@@ -219,11 +237,21 @@ private struct EdgeChecker {
     var suggestedNames: Set<String> { Set(suggestions.values.compactMap { $0 }) }
 
     private mutating func suggestion(for missing: Int) -> String? {
-        if let known = suggestions[missing] { return known }
+        if let done = suggestions[missing] { return done }
         var found: String?
         if suggestions.count < Validator.detailLimit {
-            if ids == nil { ids = routine.records.indices.map { routine.id(of: $0) } }
-            found = closestMatch(to: routine.missingNames[missing], among: ids!)
+            let name = routine.missingNames[missing]
+            if let memo {
+                known = memo.answers(for: routine)
+                self.memo = nil
+            }
+            if let answer = known[name] {
+                found = answer
+            } else {
+                if ids == nil { ids = routine.records.indices.map { routine.id(of: $0) } }
+                found = closestMatch(to: name, among: ids!)
+            }
+            answers[name] = .some(found)
         }
         suggestions[missing] = .some(found)
         return found

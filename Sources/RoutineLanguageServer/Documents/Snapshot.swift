@@ -63,12 +63,16 @@ public final class Snapshot: Sendable {
     static let waysBudget = 300_000_000
 
     /// `positions`, when the caller has them (an incremental change carries its predecessor's
-    /// forward), spare a scan of the text.
-    init(uri: String, version: Int?, text: [UInt8], format: SourceFormat?, encoding: PositionEncoding, positions: PositionMap? = nil) {
+    /// forward), spare a scan of the text; `previous`, the version this one replaces, lends
+    /// what it worked out that is sure to be the same (the "did you mean" answers).
+    init(
+        uri: String, version: Int?, text: [UInt8], format: SourceFormat?, encoding: PositionEncoding, positions: PositionMap? = nil,
+        previous: Snapshot? = nil
+    ) {
         self.uri = uri
         self.version = version
         let file = SourceFile(name: (try? FileURI.path(uri).get()) ?? uri, bytes: text)
-        loaded = RoutineLoader.load(file, format: format)
+        loaded = RoutineLoader.load(file, format: format, previous: previous?.loaded)
         self.encoding = encoding
         if let positions, positions.encoding == encoding { cache.withLock { $0.positions = positions } }
     }

@@ -93,7 +93,11 @@ extension LanguageServer {
             if publish, let test = testDocuments[uri] { publishDiagnostics(test) }
             return
         }
-        documents[uri] = Snapshot(uri: uri, version: version, text: text, format: format, encoding: encoding, positions: positions)
+        // The version replaced is let go of only once the new one's diagnostics are sent: freeing
+        // a large routine's arrays and strings then overlaps with the client reading them.
+        let replaced = documents[uri]
+        documents[uri] = Snapshot(
+            uri: uri, version: version, text: text, format: format, encoding: encoding, positions: positions, previous: replaced)
         if publish, let snapshot = documents[uri] {
             publishDiagnostics(snapshot)
             // The open test files of this routine are checked again against what it now says.
@@ -102,6 +106,7 @@ extension LanguageServer {
                 publishDiagnostics(testDocuments[test.uri]!)
             }
         }
+        withExtendedLifetime(replaced) {}
     }
 
     func publishDiagnostics(_ snapshot: Snapshot) {
@@ -114,14 +119,17 @@ extension LanguageServer {
 
     /// `positions` are asked for only when there is a diagnostic to place.
     private func publish(_ diagnostics: [Diagnostic], uri: String, version: Int?, positions: @autoclosure () -> PositionMap) {
-        let placed = diagnostics.isEmpty ? [] : { map in diagnostics.map { lspDiagnostic($0, uri: uri, positions: map) } }(positions())
-        var params: JSON = ["uri": .string(uri), "diagnostics": .array(placed)]
+        let placed: JSON = diagnostics.isEmpty ? [] : .raw(diagnosticBytes(diagnostics, uri: uri, positions: positions()))
+        var params: JSON = ["uri": .string(uri), "diagnostics": placed]
         if let version, case .object(var fields) = params {
             fields["version"] = JSON(version)
             params = .object(fields)
         }
         send(Outgoing.notification("textDocument/publishDiagnostics", params))
     }
+
+    /// Past a hundred places a list is not read, and every keystroke would resend it.
+    static let relatedListed = 100
 
     func lspDiagnostic(_ diagnostic: Diagnostic, in snapshot: Snapshot) -> JSON {
         lspDiagnostic(diagnostic, uri: snapshot.uri, positions: snapshot.positions)
@@ -148,8 +156,7 @@ extension LanguageServer {
         if let fix = diagnostic.fixIt {
             related.append(["location": ["uri": .string(uri), "range": positions.range(fix.span)], "message": .string("help: " + fix.message)])
         }
-        // Past a hundred places a list is not read, and every keystroke would resend it.
-        let listed = 100
+        let listed = Self.relatedListed
         for label in diagnostic.related.prefix(listed) {
             related.append(["location": ["uri": .string(uri), "range": positions.range(label.span)], "message": .string(label.message)])
         }
