@@ -55,7 +55,7 @@ let package = Package(
         ),
         // The studio's server, which `routine studio` starts: SwiftNIO and Hummingbird stay
         // out of the executable that every other command starts.
-        .executableTarget(name: "routine-studio", dependencies: ["RoutineStudio", "RoutineKit"]),
+        .executableTarget(name: "routine-studio", dependencies: ["RoutineStudio", "RoutineHistory", "RoutineKit"]),
         .executableTarget(name: "routine-gen", dependencies: ["RoutineKit"]),
         .testTarget(name: "RoutineKitTests", dependencies: ["RoutineKit"], exclude: ["Fixtures"]),
         .testTarget(name: "RoutineHistoryTests", dependencies: ["RoutineHistory", "RoutineKit", "CSQLite"], exclude: ["Fixtures"]),

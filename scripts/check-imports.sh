@@ -12,7 +12,7 @@ declare -A allowed=(
     [RoutineLanguageServer]="RoutineKit"
     [RoutineStudio]="RoutineKit RoutineHistory CSpawn Foundation FoundationEssentials Hummingbird HTTPTypes NIOCore Logging ServiceLifecycle"
     [routine]="RoutineKit RoutineHistory RoutineTerminal RoutineLanguageServer CSpawn ArgumentParser Foundation"
-    [routine-studio]="RoutineStudio RoutineKit"
+    [routine-studio]="RoutineStudio RoutineHistory RoutineKit"
     [routine-gen]="RoutineKit"
     [page-assets]="Foundation"
 )

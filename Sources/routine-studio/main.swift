@@ -8,8 +8,10 @@
 // The token comes, as it came to `routine studio`, from ROUTINE_STUDIO_TOKEN, never from a
 // command line, which every local user can read.
 import Dispatch
+import RoutineHistory
 import RoutineKit
 import RoutineStudio
+import Synchronization
 
 #if canImport(Glibc)
 import Glibc
@@ -33,6 +35,18 @@ func writeAll(_ fd: Int32, _ text: String) {
         if n < 0, errno == EINTR { continue }
         if n <= 0 { return }
         start += n
+    }
+}
+
+/// Sync's warnings, as `routine` says them: a sync folder that cannot be read or written is
+/// said, not hidden. The studio looks at the history every second or so, from any thread, so
+/// a problem that lasts is said once.
+enum SyncWarnings {
+    private static let said = Mutex<Set<String>>([])
+
+    static func sayOnce(_ diagnostic: Diagnostic) {
+        guard said.withLock({ $0.insert(diagnostic.message).inserted }) else { return }
+        report(diagnostic)
     }
 }
 
@@ -67,6 +81,7 @@ guard arguments.count == 5, let port = Int(arguments[2]), (0...65535).contains(p
     writeAll(2, "routine-studio: this is the studio's server, which 'routine studio FILE' starts; see 'routine studio --help'\n")
     exit(64)
 }
+HistoryStore.syncWarning = SyncWarnings.sayOnce
 let path = arguments[1]
 let openBrowser = arguments[3] == "open"
 let history = arguments[4].isEmpty ? nil : arguments[4]

@@ -115,3 +115,55 @@ struct StudioRunKillTests {
         #expect(run.steps.last?.decision.node == "h300")
     }
 }
+
+/// `routine studio` is `routine-studio` once it starts: what the server's history says about
+/// sync (a journal it cannot write) still reaches standard error, as from `routine`.
+@Suite(.serialized)
+struct StudioServerProgramTests {
+    @Test func aJournalThatCannotBeWrittenIsSaidOnStandardError() async throws {
+        signal(SIGPIPE, SIG_IGN)
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("studio-sync-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("r.rt").path
+        try "routine \"R\"\nhabit water \"Water\"\n".write(toFile: path, atomically: true, encoding: .utf8)
+        let history = folder.appendingPathComponent("h.sqlite").path
+        let shared = folder.appendingPathComponent("shared").path
+        let joined = try StudioRunBinary.run(["sync", "init", shared, "--device", "laptop", "--history", history])
+        let id = try #require(joined.stdout.split(separator: "(").dropFirst().first?.prefix(32), "\(joined)")
+        // The device's journal folder made a file: no journal can be written there.
+        let own = shared + "/" + id
+        try FileManager.default.removeItem(atPath: own)
+        try Data().write(to: URL(fileURLWithPath: own))
+        let logged = try StudioRunBinary.run(["done", path, "water", "--date", "2026-11-23", "--history", history])
+        #expect(logged.stderr.contains("E703"), "\(logged.stderr)")
+
+        let port = try StudioServer.freePort()
+        let token = "0123456789abcdef0123456789abcdef"
+        let server = StudioRunBinary.process(
+            ["studio", path, "--port", String(port), "--history", history], environment: ["ROUTINE_STUDIO_TOKEN": token])
+        // A file, not a pipe that nobody reads until the end: a server that said too much
+        // would block on it.
+        let errorsPath = folder.appendingPathComponent("stderr").path
+        FileManager.default.createFile(atPath: errorsPath, contents: nil)
+        server.standardOutput = FileHandle.nullDevice
+        server.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: errorsPath))
+        try server.run()
+        let http = RawHTTP(port: port)
+        let headers = [("Host", "127.0.0.1:\(port)"), ("Authorization", "Bearer \(token)")]
+        var today: RawHTTP.Answer?
+        for _ in 0..<100 {
+            today = await http.request("GET", "/api/today", headers: headers)
+            if today?.status == 200 { break }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        #expect(today?.status == 200)
+        // The server looks at the history about every second: the problem lasts, and is said once.
+        try await Task.sleep(for: .seconds(3))
+        kill(server.processIdentifier, SIGTERM)
+        server.waitUntilExit()
+        let said = try String(contentsOfFile: errorsPath, encoding: .utf8)
+        #expect(said.contains("E703") && said.contains("cannot sync with"), "\(said)")
+        #expect(said.components(separatedBy: "E703").count - 1 == 1, "\(said)")
+    }
+}
