@@ -17,18 +17,23 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
     ],
     targets: [
-        .systemLibrary(name: "CYAML", pkgConfig: "yaml-0.1", providers: [.apt(["libyaml-dev"])]),
-        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        // The C libraries are linked by the targets that use them (below), not by their module maps:
+        // a release build takes them from their static archives (libsqlite3-dev, libyaml-dev).
+        .systemLibrary(name: "CYAML", providers: [.apt(["libyaml-dev"])]),
+        .systemLibrary(name: "CSQLite", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CFileAttributes"),
         .systemLibrary(name: "CSpawn"),
         .target(
             name: "RoutineKit", dependencies: ["CYAML", "CFileAttributes", "CSpawn"],
             // Exclusivity is checked at run time in debug builds, where every test runs; in the
             // release build the checks were 8% of `check x.yaml` (BENCHMARKS.md, "Sixth round").
-            swiftSettings: [.unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release))]),
-        .target(name: "RoutineTerminal"),
-        .target(name: "RoutineLanguageServer", dependencies: ["RoutineKit"]),
-        .target(name: "RoutineHistory", dependencies: ["RoutineKit", "CSQLite"]),
+            swiftSettings: [.unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release))] + directMetadata,
+            linkerSettings: staticInRelease("yaml")),
+        .target(name: "RoutineTerminal", swiftSettings: directMetadata),
+        .target(name: "RoutineLanguageServer", dependencies: ["RoutineKit"], swiftSettings: directMetadata),
+        .target(
+            name: "RoutineHistory", dependencies: ["RoutineKit", "CSQLite"], swiftSettings: directMetadata,
+            linkerSettings: staticInRelease("sqlite3")),
         .target(
             name: "RoutineStudio",
             dependencies: [
@@ -51,7 +56,8 @@ let package = Package(
                 "RoutineLanguageServer",
                 "CSpawn",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ]
+            ],
+            swiftSettings: directMetadata
         ),
         // The studio's server, which `routine studio` starts: SwiftNIO and Hummingbird stay
         // out of the executable that every other command starts.
@@ -74,3 +80,18 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+/// Links C library `name` from its shared object in debug builds and from its static archive in
+/// release builds: loading and binding a shared object at every start cost 0.4 ms of a
+/// `routine today` of about 4 ms (BENCHMARKS.md, "Start-up and size").
+func staticInRelease(_ name: String) -> [LinkerSetting] {
+    [.linkedLibrary(name, .when(configuration: .debug)), .unsafeFlags(["-Xlinker", "-l:lib\(name).a"], .when(configuration: .release))]
+}
+
+/// In release builds, the metadata of a generic type this code names (a `[String: Int]`) comes
+/// from an accessor given the conformances the compiler knows, not from its mangled name: the
+/// runtime would look each conformance up by scanning all 4,000 records of the binary, about
+/// 50 microseconds a lookup at every start (BENCHMARKS.md, "Start-up and size").
+var directMetadata: [SwiftSetting] {
+    [.unsafeFlags(["-Xfrontend", "-disable-concrete-type-metadata-mangled-name-accessors"], .when(configuration: .release))]
+}
