@@ -13,7 +13,12 @@ import Glibc
 /// studio's feet. So a header is read through one descriptor per file, never closed.
 final class HeaderReaders: Sendable {
     static let shared = HeaderReaders()
-    private let descriptors = Mutex<[String: (device: UInt64, inode: UInt64, fd: Int32)]>([:])
+    private struct Kept {
+        var device, inode: UInt64
+        var fd: Int32
+    }
+
+    private let descriptors = Mutex<[String: Kept]>([:])
 
     /// A descriptor open on the file now at `path`; -1 (with errno) when it cannot be opened.
     func descriptor(_ path: String) -> Int32 {
@@ -24,7 +29,7 @@ final class HeaderReaders: Sendable {
             let fd = open(path, O_RDONLY | O_CLOEXEC)
             guard fd >= 0 else { return -1 }
             // One of a file no longer at `path` stays open too: SQLite may still hold that file.
-            known[path] = (UInt64(info.st_dev), UInt64(info.st_ino), fd)
+            known[path] = Kept(device: UInt64(info.st_dev), inode: UInt64(info.st_ino), fd: fd)
             return fd
         }
     }

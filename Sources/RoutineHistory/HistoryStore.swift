@@ -21,6 +21,8 @@ public final class HistoryStore: @unchecked Sendable {
     var hasAnswerAmendments = true
     /// Whether this history is a member of a sync folder: each write then goes to the journal.
     var syncOn = false
+    /// Whether opening found no sync's tables, so that the sync on opening has nothing to ask.
+    var syncKnownOff = false
     /// What the sync on opening brought in, for `routine sync` to say.
     var syncArrived: [SyncArrival] = []
     /// Whether this writer's file was sound when opened (checked, stamped, or new): closing
@@ -98,7 +100,10 @@ public final class HistoryStore: @unchecked Sendable {
                     checked = true
                 }
                 sound = !readOnly
-                if readOnly, state.isMarked, state.isWAL, state.isMigrated { return look }
+                if readOnly, state.isMarked, state.isWAL, state.isMigrated {
+                    look.syncKnownOff = !state.syncs
+                    return look
+                }
             }
         } else if errno == ENOENT {
             guard create else { return nil }
@@ -120,6 +125,8 @@ public final class HistoryStore: @unchecked Sendable {
         store.isWriter = true
         store.walFrames.install(on: queue)
         let state = try store.checkOwnership()
+        // A history that joins a sync meanwhile gets its triggers' keys drained at the next open.
+        store.syncKnownOff = !state.syncs
         store.foldsOnClose = !state.isMigrated
         store.journalMarkAtOpen = store.journalMark()
         try store.prepare(state)
@@ -162,6 +169,7 @@ public final class HistoryStore: @unchecked Sendable {
         var configuration = Configuration()
         configuration.readonly = true
         configuration.busyTimeout = 10
+        configuration.probesAtOpen = false
         do {
             let store = HistoryStore(
                 path: path, queue: try DatabaseQueue(path: plainPath(path), configuration: configuration), location: plainPath(path))
@@ -194,6 +202,8 @@ public final class HistoryStore: @unchecked Sendable {
         var isMarked: Bool
         var isWAL: Bool
         var isMigrated: Bool
+        /// Whether it has the sync's tables: a member of a sync folder.
+        var syncs: Bool
     }
 
     /// Refuses another application's database and a schema newer than this binary knows.
@@ -206,24 +216,48 @@ public final class HistoryStore: @unchecked Sendable {
     }
 
     private func ownershipState() throws -> State {
-        let migrator = HistorySchema.migrator
-        return try queue.read { db in
-            let id = try Int32.fetchOne(db, sql: "PRAGMA application_id") ?? 0
-            let tables = try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'") ?? 0
+        try queue.read { db in
+            var id: Int32 = 0
+            var isWAL = false
+            var tables: Int64 = 0
+            var hasMigrations = false
+            var syncs = false
+            // Plain PRAGMA statements: their table-valued forms cost a virtual table each.
+            try db.forEachRawRow("PRAGMA application_id", arguments: []) { id = sqlite3_column_int($0, 0) }
+            try db.forEachRawRow("PRAGMA journal_mode", arguments: []) { isWAL = columnText($0, 0)?.lowercased() == "wal" }
+            try db.forEachRawRow(Self.lookSQL, arguments: []) { raw in
+                tables = sqlite3_column_int64(raw, 0)
+                hasMigrations = sqlite3_column_int64(raw, 1) != 0
+                syncs = sqlite3_column_int64(raw, 2) != 0
+            }
             if id != HistorySchema.applicationID, id != 0 || tables > 0 {
                 throw HistoryError.notAHistory(path: path, reason: "it is another application's database")
             }
+            var applied: [String] = []
+            if hasMigrations {
+                try db.forEachRawRow("SELECT identifier FROM grdb_migrations", arguments: []) { raw in
+                    applied.append(columnText(raw, 0) ?? "")
+                }
+            }
+            let known = HistorySchema.migrator.identifiers
             // Only a sound file's own version mark says "newer": damage can look like one.
-            if try migrator.hasBeenSuperseded(db) {
+            if applied.contains(where: { !known.contains($0) }) {
                 if let problem = try Self.firstIntegrityProblem(db) { throw HistoryError.damaged(path: path, reason: problem) }
                 throw HistoryError.newerSchema(path: path)
             }
             return State(
-                isMarked: id == HistorySchema.applicationID,
-                isWAL: try String.fetchOne(db, sql: "PRAGMA journal_mode")?.lowercased() == "wal",
-                isMigrated: try migrator.hasCompletedMigrations(db))
+                isMarked: id == HistorySchema.applicationID, isWAL: isWAL, isMigrated: known.allSatisfy(applied.contains),
+                syncs: syncs)
         }
     }
+
+    /// What a file's tables are, in one statement rather than one for each question: a reader
+    /// of an up-to-date history asks little before its own query (`today` at every prompt).
+    /// How many tables it has, and whether it has the migrations' table and the sync's.
+    private static let lookSQL = """
+        SELECT count(*), count(*) FILTER (WHERE lower(name) = 'grdb_migrations'), count(*) FILTER (WHERE name = 'syncState')
+        FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'
+        """
 
     /// The application id, WAL, then the migrations this file lacks. The id comes first, so
     /// that another process opening the same new file meanwhile knows it for a history.

@@ -7,6 +7,9 @@ struct Configuration {
     /// How long a statement waits for another connection's lock before it fails with
     /// `SQLITE_BUSY`, in seconds; zero fails at once.
     var busyTimeout: Double = 0
+    /// Whether opening reads the schema, so that a file that is not a database fails there;
+    /// false for a connection whose first statement follows at once and fails the same way.
+    var probesAtOpen = true
 }
 
 /// How a transaction takes its locks: a deferred one when it first reads or writes, an
@@ -60,9 +63,11 @@ final class Database {
         var applied: Int32 = 0
         _ = routine_sqlite3_db_config_int(sqliteConnection, SQLITE_DBCONFIG_DQS_DDL, 0, &applied)
         _ = routine_sqlite3_db_config_int(sqliteConnection, SQLITE_DBCONFIG_DQS_DML, 0, &applied)
-        try execute(sql: "PRAGMA foreign_keys = ON")
+        // A read-only connection writes nothing for the keys to check.
+        if !configuration.readonly { try execute(sql: "PRAGMA foreign_keys = ON") }
         sqlite3_extended_result_codes(sqliteConnection, 1)
         // A file that is not a database fails here, at opening, rather than at its first use.
+        guard configuration.probesAtOpen else { return }
         _ = try makeStatement(sql: "SELECT * FROM sqlite_master LIMIT 1").withFirstRow(arguments: []) { _ in () }
     }
 

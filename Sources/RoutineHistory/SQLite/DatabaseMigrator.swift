@@ -10,6 +10,9 @@ struct DatabaseMigrator {
         migrations.append((identifier, migrate))
     }
 
+    /// The names of the migrations, in order.
+    var identifiers: [String] { migrations.map { $0.identifier } }
+
     /// Applies every migration the file has not.
     func migrate(_ queue: DatabaseQueue) throws {
         guard let last = migrations.last else { return }
@@ -69,11 +72,5 @@ struct DatabaseMigrator {
     func hasCompletedMigrations(_ db: Database) throws -> Bool {
         let applied = try appliedIdentifiers(db)
         return migrations.allSatisfy { applied.contains($0.identifier) }
-    }
-
-    /// Whether the file records a migration this binary does not know: a newer binary's.
-    func hasBeenSuperseded(_ db: Database) throws -> Bool {
-        let known = Set(migrations.map(\.identifier))
-        return try appliedIdentifiers(db).contains { !known.contains($0) }
     }
 }

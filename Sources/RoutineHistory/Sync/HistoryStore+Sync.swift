@@ -148,6 +148,7 @@ extension HistoryStore {
     /// Called once a store is open: a member of a sync folder writes what it owes and reads
     /// what changed. Nothing but two queries and a `stat` or two per device when nothing did.
     func syncAfterOpen(readOnly: Bool) {
+        if syncKnownOff { return }
         // One read transaction for all a status bar's `today` asks before it knows nothing changed.
         let state: (SyncSettings, Bool, Looked)?? = try? read { db in
             guard let settings = try Self.syncSettings(db) else { return nil }
