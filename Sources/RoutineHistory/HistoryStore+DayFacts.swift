@@ -27,28 +27,59 @@ extension HistoryStore {
             if sqlite3_column_int64(raw, 1) != 0 { facts.runCompleted = true }
         }
         let ids = routine.indexByID()
-        var doneDays: [Int: Set<String>] = [:]
+        let dayBytes = Array(day.utf8)
+        // The days before `date` on which each habit was done: the rows come in order of their
+        // day, so a day is counted once per habit when it differs from the last one counted.
+        var doneDays = [Int](repeating: 0, count: routine.nodeCount)
+        var lastCounted = [Int](repeating: -1, count: routine.nodeCount)
+        var earlierDay: [UInt8] = []
+        var earlierDays = -1
+        // Ordered by day alone, as the index on (routine, date) gives the runs: the day's own
+        // entries, a few dozen, are put in order here, where SQLite would sort the whole week.
         let sql = """
-            SELECT run.date, run.\(kind) = 'log', run.utcOffset, step.node, step.result, step.value, step.seconds, step.decidedAt
+            SELECT run.date, run.\(kind) = 'log', run.utcOffset, step.node, step.result, step.value, step.seconds, step.decidedAt,
+                run.id, step.step
             FROM run CROSS JOIN step ON step.runId = run.id
             WHERE run.routine = ? AND run.date BETWEEN ? AND ? AND run.id IS NOT ? AND step.kind = 'habit'
-            ORDER BY run.date, step.decidedAt, run.id, step.step
+            ORDER BY run.date
             """
+        struct Ordered {
+            var decidedAt: [UInt8]
+            var run, step: Int64
+            var entry: DayEntry
+        }
+        var entries: [Ordered] = []
         try db.forEachRawRow(sql, arguments: [routine.name, date.weekStart.description, day, excluded]) { raw in
-            guard let rowDay = columnText(raw, 0), let node = columnText(raw, 3).flatMap({ ids[$0] }),
+            guard let rowDay = columnBytes(raw, 0), let node = columnText(raw, 3).flatMap({ ids[$0] }),
                 let result = columnResult(raw, 4)
             else { return }
-            if rowDay != day {
-                if result == .done { doneDays[node, default: []].insert(rowDay) }
+            if !rowDay.elementsEqual(dayBytes) {
+                guard result == .done else { return }
+                if !rowDay.elementsEqual(earlierDay) {
+                    earlierDay = Array(rowDay)
+                    earlierDays += 1
+                }
+                if lastCounted[node] != earlierDays {
+                    lastCounted[node] = earlierDays
+                    doneDays[node] += 1
+                }
                 return
             }
-            let at = columnBytes(raw, 7).flatMap(Timestamp.init(utf8:)) ?? Timestamp(milliseconds: 0)
-            facts.entries.append(
-                DayEntry(
-                    node: node, result: result, value: columnDouble(raw, 5), seconds: sqlite3_column_double(raw, 6),
-                    source: sqlite3_column_int64(raw, 1) != 0 ? .log : .run, time: at.clockTime(offset: Int(sqlite3_column_int64(raw, 2)))))
+            let decidedAt = columnBytes(raw, 7)
+            let at = decidedAt.flatMap(Timestamp.init(utf8:)) ?? Timestamp(milliseconds: 0)
+            let entry = DayEntry(
+                node: node, result: result, value: columnDouble(raw, 5), seconds: sqlite3_column_double(raw, 6),
+                source: sqlite3_column_int64(raw, 1) != 0 ? .log : .run, time: at.clockTime(offset: Int(sqlite3_column_int64(raw, 2))))
+            let (run, step) = (sqlite3_column_int64(raw, 8), sqlite3_column_int64(raw, 9))
+            entries.append(Ordered(decidedAt: decidedAt.map(Array.init) ?? [], run: run, step: step, entry: entry))
         }
-        facts.doneEarlierThisWeek = doneDays.mapValues(\.count)
+        // As SQLite orders text: by bytes.
+        entries.sort { a, b in
+            if a.decidedAt != b.decidedAt { return a.decidedAt.lexicographicallyPrecedes(b.decidedAt) }
+            return a.run != b.run ? a.run < b.run : a.step < b.step
+        }
+        facts.entries = entries.map { $0.entry }
+        for (node, count) in doneDays.enumerated() where count > 0 { facts.doneEarlierThisWeek[node] = count }
         if facts.hadRun, !facts.runCompleted, let reachable = try stillReachable(db, routine, facts, excluding: excluded) {
             facts.stillReachable = reachable
             facts.reachableAreCertain = !reachable.contains { routine.isQuestion($0) || routine.targets(of: $0).contains(.end) }
