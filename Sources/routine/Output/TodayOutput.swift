@@ -20,7 +20,7 @@ enum TodayOutput {
             text += "\n"
             var table = TextTable(columns: 3)
             for (node, state) in overview.habits {
-                table.append("  " + (state == .pending ? "due" : state.word.replacing("-", with: " ")))
+                table.append("  " + Self.word(state))
                 table.endCell()
                 table.append(visible: routine.title(of: node))
                 table.endCell()
@@ -30,6 +30,12 @@ enum TodayOutput {
             text += table.text
         }
         return text
+    }
+
+    /// A habit's state as the table's first column says it: its word, with a space for "not-due".
+    static func word(_ state: HabitState) -> String {
+        if case .notDue = state { return "not due" }
+        return state.word
     }
 
     /// What the last column says of a habit: when and how it was done, or why it is not due.
