@@ -41,7 +41,10 @@ struct DayFactsOrderTests {
                         INSERT INTO run (id, routine, path, sourceHash, date, startedAt, utcOffset, result, kind)
                         VALUES (?, ?, '/m.rt', 'h', ?, ?, ?, ?, ?)
                         """,
-                    arguments: [id, routine, day, day + "T06:\(id < 10 ? "0" : "")\(id):00.000Z", 3600 * Int.random(in: -2...2, using: &random), "quit", kind])
+                    arguments: [
+                        id, routine, day, day + "T06:\(id < 10 ? "0" : "")\(id):00.000Z", 3600 * Int.random(in: -2...2, using: &random), "quit",
+                        kind,
+                    ])
                 for step in 1...Int.random(in: 1...5, using: &random) {
                     let question = Int.random(in: 0..<5, using: &random) == 0
                     try db.execute(
