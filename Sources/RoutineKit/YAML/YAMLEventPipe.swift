@@ -8,10 +8,13 @@ import Darwin
 
 /// libyaml's parse of a large input on a thread of its own, handed to the reader a chunk of
 /// events at a time: the parse and the building of the routine then run on two cores, and
-/// the threads meet once per chunk, not once per event. A chunk owns copies of its scalars'
-/// bytes and tags, so they stay valid until the reader moves past the event.
+/// the threads meet once per chunk, not once per event. A chunk holds libyaml's events as
+/// they were parsed, their scalars' bytes and tags included, so they stay valid until the
+/// reader moves past the chunk; the parse thread, which allocated them, frees them when the
+/// chunk comes back empty. The reader turns each event's marks into byte offsets: the parse
+/// thread is the longer of the two, and does nothing but parse.
 final class YAMLEventPipe: @unchecked Sendable {
-    /// Events per chunk, and chunks parsed ahead of the reader at most: about 3 MB in all.
+    /// Events per chunk, and chunks parsed ahead of the reader at most: about 4 MB in all.
     static let chunkSize = 4096
     static let chunksAhead = 8
 
@@ -32,8 +35,12 @@ final class YAMLEventPipe: @unchecked Sendable {
     private var current: Chunk?
     private var next = 0
     private var last = YAMLEvent(kind: .streamEnd, span: Span(at: 0))
+    private let bytes: UnsafeBufferPointer<UInt8>
+    /// Made at the first event, once the parse has begun.
+    private lazy var offsets = CharacterOffsets(bytes)
 
     private init(_ bytes: UnsafeBufferPointer<UInt8>) {
+        self.bytes = bytes
         source = YAMLEventSource(bytes)
         pthread_mutex_init(lock, nil)
         pthread_cond_init(changed, nil)
@@ -87,7 +94,7 @@ final class YAMLEventPipe: @unchecked Sendable {
             current = chunk
             next = 0
         }
-        current!.fill(&event, at: next)
+        event.fill(from: current!.events + next, offsets: &offsets)
         next += 1
         last.span = event.span
         return true
@@ -99,7 +106,6 @@ final class YAMLEventPipe: @unchecked Sendable {
         pthread_mutex_lock(lock)
         defer { pthread_mutex_unlock(lock) }
         if let done = current {
-            done.clear()
             spare.append(done)
             current = nil
             pthread_cond_broadcast(changed)
@@ -111,15 +117,14 @@ final class YAMLEventPipe: @unchecked Sendable {
     /// The side thread: parses into chunks until the stream ends, an error, or `stop()`.
     private func produce() {
         var chunk = Chunk()
-        var event = YAMLEvent(kind: .streamStart, span: Span(at: 0))
         var failure: Diagnostic?
         while true {
-            guard source.read(into: &event) else {
+            guard source.parse(into: chunk.events + chunk.count) else {
                 failure = source.syntaxError()
                 break
             }
-            chunk.append(event)
-            if event.kind == .streamEnd { break }
+            chunk.count += 1
+            if chunk.events[chunk.count - 1].type == YAML_STREAM_END_EVENT { break }
             if chunk.count == Self.chunkSize {
                 guard let empty = hand(chunk) else { return }
                 chunk = empty
@@ -137,91 +142,36 @@ final class YAMLEventPipe: @unchecked Sendable {
     /// behind; nil once the reader has stopped.
     private func hand(_ chunk: Chunk) -> Chunk? {
         pthread_mutex_lock(lock)
-        defer { pthread_mutex_unlock(lock) }
         ready.append(chunk)
         pthread_cond_broadcast(changed)
         while !cancelled, ready.count >= Self.chunksAhead { pthread_cond_wait(changed, lock) }
         if cancelled {
             finished = true
+            pthread_mutex_unlock(lock)
             return nil
         }
-        return spare.popLast() ?? Chunk()
+        let empty = spare.popLast() ?? Chunk()
+        pthread_mutex_unlock(lock)
+        // Freed here, outside the lock, by the thread that allocated them.
+        empty.clear()
+        return empty
     }
 
-    /// Events with their scalars' bytes and tags copied, each tag followed by a NUL.
+    /// libyaml's events, deleted when the chunk is cleared or goes away.
     final class Chunk {
-        private struct Stored {
-            var kind: YAMLEvent.Kind
-            var isPlain: Bool
-            var hasAnchor: Bool
-            var span: Span
-            var bytes: Range<Int>
-            var tag: Int
+        let events: UnsafeMutablePointer<yaml_event_t>
+        var count = 0
+
+        init() { events = .allocate(capacity: YAMLEventPipe.chunkSize) }
+
+        deinit {
+            clear()
+            events.deallocate()
         }
-
-        private var events: [Stored] = []
-        private var storage: UnsafeMutablePointer<UInt8>
-        private var capacity = 1 << 16
-        private var used = 0
-
-        init() {
-            storage = .allocate(capacity: capacity)
-            events.reserveCapacity(YAMLEventPipe.chunkSize)
-        }
-
-        deinit { storage.deallocate() }
-
-        var count: Int { events.count }
 
         func clear() {
-            events.removeAll(keepingCapacity: true)
-            used = 0
-        }
-
-        func append(_ event: YAMLEvent) {
-            // Only a scalar's bytes are its own; other events leave the field as it was.
-            let bytes = event.kind == .scalar ? copy(UnsafeRawBufferPointer(event.bytes), terminated: false) : 0..<0
-            var tag = -1
-            if let pointer = event.tag {
-                tag =
-                    copy(
-                        UnsafeRawBufferPointer(start: pointer, count: strlen(UnsafeRawPointer(pointer).assumingMemoryBound(to: CChar.self))),
-                        terminated: true
-                    ).lowerBound
-            }
-            events.append(Stored(kind: event.kind, isPlain: event.isPlain, hasAnchor: event.hasAnchor, span: event.span, bytes: bytes, tag: tag))
-        }
-
-        func fill(_ event: inout YAMLEvent, at index: Int) {
-            let stored = events[index]
-            event.kind = stored.kind
-            event.isPlain = stored.isPlain
-            event.hasAnchor = stored.hasAnchor
-            event.span = stored.span
-            event.bytes = UnsafeBufferPointer(start: storage + stored.bytes.lowerBound, count: stored.bytes.count)
-            event.tag = stored.tag < 0 ? nil : UnsafePointer(storage + stored.tag)
-        }
-
-        private func copy(_ bytes: UnsafeRawBufferPointer, terminated: Bool) -> Range<Int> {
-            let needed = bytes.count + (terminated ? 1 : 0)
-            if used + needed > capacity {
-                // Only the producer writes a chunk, and only before handing it on.
-                var larger = capacity * 2
-                while used + needed > larger { larger *= 2 }
-                let grown = UnsafeMutablePointer<UInt8>.allocate(capacity: larger)
-                grown.update(from: storage, count: used)
-                storage.deallocate()
-                storage = grown
-                capacity = larger
-            }
-            let start = used
-            if bytes.count > 0 { (storage + used).update(from: bytes.baseAddress!.assumingMemoryBound(to: UInt8.self), count: bytes.count) }
-            used += bytes.count
-            if terminated {
-                storage[used] = 0
-                used += 1
-            }
-            return start..<start + bytes.count
+            for k in 0..<count { yaml_event_delete(events + k) }
+            count = 0
         }
     }
 }

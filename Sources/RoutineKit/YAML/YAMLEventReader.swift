@@ -34,6 +34,40 @@ struct YAMLEvent {
             && Lexer.packed(bytes) == word.withUTF8Buffer { Lexer.packed($0) }
     }
 
+    /// This event made from libyaml's `raw`, its marks turned into byte offsets by `offsets`.
+    /// Its bytes and tag point into `raw`, valid until it is deleted.
+    @inline(__always)
+    mutating func fill(from raw: UnsafePointer<yaml_event_t>, offsets: inout CharacterOffsets) {
+        span = Span(
+            start: offsets.byteOffset(ofCharacter: raw.pointee.start_mark.index),
+            end: offsets.byteOffset(ofCharacter: raw.pointee.end_mark.index))
+        hasAnchor = false
+        tag = nil
+        switch raw.pointee.type {
+        case YAML_SCALAR_EVENT:
+            kind = .scalar
+            bytes = UnsafeBufferPointer(start: raw.pointee.data.scalar.value, count: raw.pointee.data.scalar.length)
+            isPlain = raw.pointee.data.scalar.style == YAML_PLAIN_SCALAR_STYLE
+            hasAnchor = raw.pointee.data.scalar.anchor != nil
+            tag = UnsafePointer(raw.pointee.data.scalar.tag)
+        case YAML_MAPPING_START_EVENT:
+            kind = .mappingStart
+            hasAnchor = raw.pointee.data.mapping_start.anchor != nil
+            tag = UnsafePointer(raw.pointee.data.mapping_start.tag)
+        case YAML_MAPPING_END_EVENT: kind = .mappingEnd
+        case YAML_SEQUENCE_START_EVENT:
+            kind = .sequenceStart
+            hasAnchor = raw.pointee.data.sequence_start.anchor != nil
+            tag = UnsafePointer(raw.pointee.data.sequence_start.tag)
+        case YAML_SEQUENCE_END_EVENT: kind = .sequenceEnd
+        case YAML_STREAM_START_EVENT: kind = .streamStart
+        case YAML_DOCUMENT_START_EVENT: kind = .documentStart
+        case YAML_DOCUMENT_END_EVENT: kind = .documentEnd
+        case YAML_ALIAS_EVENT: kind = .alias
+        default: kind = .streamEnd
+        }
+    }
+
     /// The tag, when it is not one of YAML's standard ones, as written.
     var unsupportedTag: String? {
         guard let tag else { return nil }
@@ -85,15 +119,18 @@ final class YAMLEventSource {
     private let parser: UnsafeMutablePointer<yaml_parser_t>
     private let eventStorage: UnsafeMutablePointer<yaml_event_t>
     private var hasEvent = false
-    private var offsets: CharacterOffsets
+    private let bytes: UnsafeBufferPointer<UInt8>
+    /// Made at the first event or error: a piped parse converts its events on the reader's
+    /// side, and the parse thread should not wait for a scan of the whole input to start.
+    private lazy var offsets = CharacterOffsets(bytes)
 
     init(_ bytes: UnsafeBufferPointer<UInt8>) {
+        self.bytes = bytes
         parser = .allocate(capacity: 1)
         eventStorage = .allocate(capacity: 1)
         eventStorage.initialize(to: yaml_event_t())
         yaml_parser_initialize(parser)
         yaml_parser_set_input_string(parser, bytes.baseAddress ?? UnsafePointer(bitPattern: 1)!, bytes.count)
-        offsets = CharacterOffsets(bytes)
     }
 
     deinit {
@@ -114,39 +151,18 @@ final class YAMLEventSource {
         }
         guard yaml_parser_parse(parser, eventStorage) != 0 else { return false }
         hasEvent = true
-        let raw = eventStorage
-        event.span = Span(
-            start: offsets.byteOffset(ofCharacter: raw.pointee.start_mark.index),
-            end: offsets.byteOffset(ofCharacter: raw.pointee.end_mark.index))
-        event.hasAnchor = false
-        event.tag = nil
-        switch raw.pointee.type {
-        case YAML_SCALAR_EVENT:
-            event.kind = .scalar
-            event.bytes = UnsafeBufferPointer(start: raw.pointee.data.scalar.value, count: raw.pointee.data.scalar.length)
-            event.isPlain = raw.pointee.data.scalar.style == YAML_PLAIN_SCALAR_STYLE
-            event.hasAnchor = raw.pointee.data.scalar.anchor != nil
-            event.tag = UnsafePointer(raw.pointee.data.scalar.tag)
-        case YAML_MAPPING_START_EVENT:
-            event.kind = .mappingStart
-            event.hasAnchor = raw.pointee.data.mapping_start.anchor != nil
-            event.tag = UnsafePointer(raw.pointee.data.mapping_start.tag)
-        case YAML_MAPPING_END_EVENT: event.kind = .mappingEnd
-        case YAML_SEQUENCE_START_EVENT:
-            event.kind = .sequenceStart
-            event.hasAnchor = raw.pointee.data.sequence_start.anchor != nil
-            event.tag = UnsafePointer(raw.pointee.data.sequence_start.tag)
-        case YAML_SEQUENCE_END_EVENT: event.kind = .sequenceEnd
-        case YAML_STREAM_START_EVENT: event.kind = .streamStart
-        case YAML_DOCUMENT_START_EVENT: event.kind = .documentStart
-        case YAML_DOCUMENT_END_EVENT: event.kind = .documentEnd
-        case YAML_ALIAS_EVENT: event.kind = .alias
-        default: event.kind = .streamEnd
-        }
+        event.fill(from: eventStorage, offsets: &offsets)
         return true
     }
 
-    /// The error that made ``read(into:)`` return false, with a hint for the common causes.
+    /// Parses the next event into `raw` as libyaml gives it, for the caller to convert and
+    /// then to delete (`yaml_event_delete`); false on a syntax error, which leaves nothing to delete.
+    func parse(into raw: UnsafeMutablePointer<yaml_event_t>) -> Bool {
+        yaml_parser_parse(parser, raw) != 0
+    }
+
+    /// The error that made ``read(into:)`` or ``parse(into:)`` return false, with a hint for the
+    /// common causes.
     func syntaxError() -> Diagnostic {
         let p = parser.pointee
         let problem = p.problem.map { String(cString: $0) } ?? "invalid YAML"
