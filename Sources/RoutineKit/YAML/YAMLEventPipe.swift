@@ -135,6 +135,16 @@ final class YAMLEventPipe: @unchecked Sendable {
         error = failure
         finished = true
         pthread_cond_broadcast(changed)
+        // The chunks the reader is done with are freed here as they come back, until it stops
+        // the pipe: otherwise it would free them all itself, at the end, after the parse.
+        while !cancelled {
+            let returned = spare
+            spare.removeAll()
+            pthread_mutex_unlock(lock)
+            for done in returned { done.clear() }
+            pthread_mutex_lock(lock)
+            while !cancelled, spare.isEmpty { pthread_cond_wait(changed, lock) }
+        }
         pthread_mutex_unlock(lock)
     }
 
