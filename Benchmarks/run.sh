@@ -35,7 +35,8 @@ if [ -z "$bin" ]; then
     swift build -c release --product routine-gen >/dev/null
     bin=$(swift build -c release --show-bin-path)
 fi
-gcc -O2 Benchmarks/yaml-parse.c -lyaml -o "$work/yaml-parse"
+# Linked as the release build links libyaml: from its archive.
+gcc -O2 Benchmarks/yaml-parse.c -l:libyaml.a -o "$work/yaml-parse"
 
 date=2026-11-23
 # Runs are taken in rounds that cycle through the commands, so that a slow minute of a shared

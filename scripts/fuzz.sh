@@ -21,8 +21,8 @@ if [ ! -x "$binary" ] || [ -n "$(find Sources/RoutineKit Fuzz -newer "$binary" -
     # noise in a log and show it only if the build fails.
     # shellcheck disable=SC2086
     if ! swiftc -O -sanitize=fuzzer,address -parse-as-library -module-name RoutineKit \
-        -I Sources/CYAML -I Sources/CFileAttributes -I Sources/CSpawn $(pkg-config --libs yaml-0.1) \
-        $sources Fuzz/FuzzTargets.swift -o "$binary" > "$build/build.log" 2>&1; then
+        -I Sources/CYAML -I Sources/CFileAttributes -I Sources/CSpawn \
+        $sources Fuzz/FuzzTargets.swift $(pkg-config --libs yaml-0.1) -o "$binary" > "$build/build.log" 2>&1; then
         grep -v "Cannot export local symbol" "$build/build.log" >&2
         exit 1
     fi
