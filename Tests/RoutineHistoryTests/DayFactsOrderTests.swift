@@ -7,21 +7,12 @@ import Testing
 /// The day's facts as `today` reads them, against the plain reading of the same rows: every
 /// step of the week in SQLite's order (day, decision time as text, run, step), and each
 /// habit's earlier days counted as a set. Seeded weeks of runs and logs, with decision times
-/// that tie, that differ in form (with and without milliseconds), and runs of other routines.
+/// that tie, that differ in form (with and without milliseconds), steps of nodes the routine
+/// does not have, and runs of other routines.
 struct DayFactsOrderTests {
-    static let source = """
-        routine "Morning"
-        habit water "Water" -> read
-        habit read "Read" 2 per week -> mood
-        question mood "Mood?"
-          "Good" -> gym
-          "Bad" -> end
-        habit gym "Gym" -> stretch
-        habit stretch "Stretch"
-
-        """
-
-    static var routine: Routine { RoutineLoader.load(SourceFile(name: "m.rt", bytes: Array(source.utf8))).routine }
+    /// `LogStoreTests`' routine: the steps of `stretch` and `gone` below name nodes it does
+    /// not have, which both readings pass over.
+    static var routine: Routine { LogStoreTests.routine }
 
     /// Runs and their steps written straight into the tables, as any version of the program
     /// may have left them.
