@@ -60,10 +60,18 @@ class StatsToggleTests(unittest.TestCase):
         return {h["id"]: math.floor(h["rateAll"] * 100 + 0.5) for h in json.loads(stats.stdout)["habits"] if h["rateAll"] is not None}
 
     def shown(self):
-        """The percent on each rated card, and the count on each answer."""
-        rates = {c.get_attribute("data-node"): c.find_element(By.CSS_SELECTOR, ".stat.rate").text
-                 for c in base.driver.find_elements(By.CSS_SELECTOR, ".card.stat-rated")}
-        chosen = [p.text for p in base.driver.find_elements(By.CSS_SELECTOR, '.port[data-node="mood"] .stat.chosen')]
+        """The percent on each rated card, and the count on each answer, read in one script:
+        the cards may be drawn again between two reads (the figures arriving), which made an
+        element read one at a time stale."""
+        rates, chosen = base.driver.execute_script("""
+            const rates = {};
+            for (const card of document.querySelectorAll(".card.stat-rated")) {
+                const rate = card.querySelector(".stat.rate");
+                rates[card.dataset.node] = rate ? rate.innerText.trim() : null;
+            }
+            const chosen = [...document.querySelectorAll('.port[data-node="mood"] .stat.chosen')].map(p => p.innerText.trim());
+            return [rates, chosen];
+        """)
         return rates, chosen
 
     def test_cards_coloured_by_rate_and_answers_counted(self):
@@ -78,8 +86,11 @@ class StatsToggleTests(unittest.TestCase):
             button.click()
             wait(lambda: base.driver.find_elements(By.CSS_SELECTOR, ".card.stat-rated"), message="the rated cards")
             self.assertEqual(button.get_attribute("aria-pressed"), "true")
+            want = {habit: f"{percent}%" for habit, percent in expected.items()}
+            # Once drawn, the figures stay; a wrong figure still fails below, after the wait.
+            wait(lambda: self.shown()[0] == want, message="the rates on the cards")
             rates, chosen = self.shown()
-            self.assertEqual(rates, {habit: f"{percent}%" for habit, percent in expected.items()})
+            self.assertEqual(rates, want)
             self.assertEqual(chosen, ["· 3×", "· 1×"])
             # Filled with graph --stats' colours; a card no run reached is faded.
             dot = self.routine(studio, "graph", str(studio.path), "--stats").stdout
