@@ -145,6 +145,20 @@ struct GraphExportTests {
         #expect(out.bytes == Array(out.text.utf8))
     }
 
+    /// Short pieces are copied in overlapping loads and stores: every length, after every
+    /// offset, lands whole and touches nothing written before it.
+    @Test(arguments: 0...20)
+    func byteWriterCopiesEveryLengthWhole(_ length: Int) {
+        let piece = Array("0123456789abcdefghijklmnopqrstuvwxyz".utf8.prefix(length))
+        for offset in 0...9 {
+            var out = ByteWriter(capacity: 1)
+            for _ in 0..<offset { out.byte(UInt8(ascii: "-")) }
+            piece.withUnsafeBufferPointer { out.write(bytes: $0) }
+            out.byte(UInt8(ascii: "|"))
+            #expect(out.bytes == Array(repeating: UInt8(ascii: "-"), count: offset) + piece + [UInt8(ascii: "|")], "after \(offset)")
+        }
+    }
+
     @Test(arguments: [0, 7, 10, -1, 1_000_000, Int.max, Int.min])
     func byteWriterWritesNumbersAsSwiftDoes(_ number: Int) {
         var out = ByteWriter(capacity: 1)
@@ -152,17 +166,20 @@ struct GraphExportTests {
         #expect(out.text == String(number))
     }
 
-    /// Labels are copied eight bytes at a time up to the first byte that needs an escape;
-    /// wherever that byte sits, the result is the scalar-by-scalar escape of the whole text.
+    /// Labels are copied eight bytes at a time, and their last one to seven bytes as one word,
+    /// up to the first byte that needs an escape; wherever that byte sits in a text of any
+    /// length, the result is the scalar-by-scalar escape of the whole text.
     @Test(arguments: ["\"", "\\", "\n", "\r\n", "\t", "\u{0}", "\u{1F}", "\u{7F}", "\u{85}", "\u{2028}", "é", "😀", "\u{FFFF}"])
     func escapeFindsTheFirstSpecialByteAnywhere(_ special: String) {
         let plain = "abcdefghijklmnopqrstuvwx"
-        for position in [0, 1, 6, 7, 8, 9, 15, 16, 17, 23, 24] {
-            var text = plain
-            text.insert(contentsOf: special, at: text.index(text.startIndex, offsetBy: position))
-            var out = ByteWriter()
-            Array(text.utf8).withUnsafeBufferPointer { DOTWriter.escape($0, into: &out) }
-            #expect("\"" + out.text + "\"" == DOTWriter.quote(text), "at \(position)")
+        for length in 0...plain.count {
+            for position in 0...length {
+                var text = String(plain.prefix(length))
+                text.insert(contentsOf: special, at: text.index(text.startIndex, offsetBy: position))
+                var out = ByteWriter()
+                Array(text.utf8).withUnsafeBufferPointer { DOTWriter.escape($0, into: &out) }
+                #expect("\"" + out.text + "\"" == DOTWriter.quote(text), "at \(position) of \(length)")
+            }
         }
         for length in 0...17 {
             var out = ByteWriter()

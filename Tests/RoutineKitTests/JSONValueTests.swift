@@ -16,18 +16,21 @@ struct JSONValueTests {
         #expect(!json.contains("\u{2028}") && !json.contains("\n"))
     }
 
-    /// Strings are copied eight bytes at a time up to the first byte that needs an escape;
-    /// wherever that byte sits, a JSON parser reads back the string written.
+    /// Strings are copied eight bytes at a time, and their last one to seven bytes as one word,
+    /// up to the first byte that needs an escape; wherever that byte sits in a string of any
+    /// length, a JSON parser reads back the string written.
     @Test(arguments: ["\"", "\\", "\n", "\u{0}", "\u{1F}", "\u{7F}", "é", "\u{2028}", "😀"])
     func escapesAnywhereInTheString(_ special: String) throws {
         let plain = "abcdefghijklmnopqrstuvwx"
-        for position in [0, 1, 7, 8, 9, 15, 16, 17, 24] {
-            var text = plain
-            text.insert(contentsOf: special, at: text.index(text.startIndex, offsetBy: position))
-            let json = JSONValue.array([.string(text)]).text
-            let parsed = try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String]
-            #expect(parsed == [text], "at \(position): \(json)")
-            #expect(!json.contains("\u{2028}") && !json.unicodeScalars.contains { $0.value < 0x20 })
+        for length in 0...plain.count {
+            for position in 0...length {
+                var text = String(plain.prefix(length))
+                text.insert(contentsOf: special, at: text.index(text.startIndex, offsetBy: position))
+                let json = JSONValue.array([.string(text)]).text
+                let parsed = try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String]
+                #expect(parsed == [text], "at \(position) of \(length): \(json)")
+                #expect(!json.contains("\u{2028}") && !json.unicodeScalars.contains { $0.value < 0x20 })
+            }
         }
     }
 }

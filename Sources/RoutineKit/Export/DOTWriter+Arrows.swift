@@ -5,12 +5,12 @@ extension DOTWriter {
     /// names the targets of all its far arrows; of its far gathers, all labelled "then", one
     /// arrow is drawn.
     static func writeArrows(
-        _ view: GraphView, _ buffers: RoutineBuffers, xlabels: Bool, far: (arrows: [Bool], gathers: [Int: [Int]]),
+        _ view: GraphView, _ buffers: RoutineBuffers, xlabels: Bool, far: [Bool], gathers: GatherTails,
         into out: inout ByteWriter
     ) {
         let key: StaticString = xlabels ? " [xlabel=\"" : " [label=\""
-        var notes = FarNotes(far: far.arrows)
-        forEachList(view, buffers, gathers: far.gathers) { edges, from, label, option, isGather in
+        var notes = FarNotes(far: far)
+        forEachList(view, buffers, gathers: gathers) { edges, from, label, option, isGather in
             writeArrows(
                 edges, from: from, label: label, option: option, isGather: isGather, key: key, notes: &notes, view, buffers,
                 into: &out)
@@ -51,11 +51,32 @@ extension DOTWriter {
         }
     }
 
+    /// The nodes each question's gather is drawn from (``GatherEnds/Walk/tails(of:)``), found
+    /// once for the two passes over the arrows.
+    struct GatherTails {
+        /// The tails of record `i`'s gather are `tails[first[i]..<first[i + 1]]`.
+        private var first: [Int32]
+        private var tails: [Int32] = []
+
+        init(_ routine: Routine) {
+            first = [0]
+            first.reserveCapacity(routine.records.count + 1)
+            var walk = GatherEnds.Walk(routine)
+            for i in routine.records.indices {
+                if routine.records[i].kind == .question, routine.records[i].next.count > 0 {
+                    for tail in walk.tails(of: i) { tails.append(Int32(tail)) }
+                }
+                first.append(Int32(tails.count))
+            }
+        }
+
+        func of(_ question: Int) -> ArraySlice<Int32> { tails[Int(first[question])..<Int(first[question + 1])] }
+    }
+
     /// Every list of arrows, in the order they are written: `body(edges, from, label, option,
-    /// isGather)`, `from` nil for the start. `gathers` holds the tails of the gathers already
-    /// found, by question, so that a second walk does not look for them again.
+    /// isGather)`, `from` nil for the start.
     static func forEachList(
-        _ view: GraphView, _ buffers: RoutineBuffers, gathers: [Int: [Int]] = [:],
+        _ view: GraphView, _ buffers: RoutineBuffers, gathers: GatherTails,
         _ body: (UnsafeBufferPointer<Edge>, Int?, TextRef?, Int?, Bool) -> Void
     ) {
         view.routine.start.withUnsafeBufferPointer { start in body(start, nil, nil, nil, false) }
@@ -69,7 +90,7 @@ extension DOTWriter {
                 continue
             }
             // A gather is drawn from where the branches end, which is where a run goes on to it.
-            for tail in gathers[i] ?? GatherEnds.tails(of: i, in: view.routine) { body(buffers.edges(record.next), tail, nil, nil, true) }
+            for tail in gathers.of(i) { body(buffers.edges(record.next), Int(tail), nil, nil, true) }
         }
     }
 
@@ -86,21 +107,15 @@ extension DOTWriter {
     /// placement and spline routing then work on all of them: a gather drawn from the last
     /// node of a routine back to a node near its top crosses every rank between. Empty for a
     /// routine under ``largeRoutine`` nodes, which draws every arrow whole.
-    /// Also returns the tails of every gather, by question, for the arrows' writer.
-    static func farArrows(_ view: GraphView, _ buffers: RoutineBuffers) -> (arrows: [Bool], gathers: [Int: [Int]]) {
+    static func farArrows(_ view: GraphView, _ buffers: RoutineBuffers, gathers: GatherTails) -> [Bool] {
         let nodes = buffers.records.count
-        guard nodes >= largeRoutine else { return ([], [:]) }
+        guard nodes >= largeRoutine else { return [] }
         // Graph nodes: the records, then the start, the end, and each missing name.
         let start = nodes
         let end = nodes + 1
         let count = nodes + 2 + view.routine.missingNames.count
         var tails: [Int32] = []
         var heads: [Int32] = []
-        var gathers: [Int: [Int]] = [:]
-        var walk = GatherEnds.Walk(view.routine)
-        for i in buffers.records.indices where buffers.records[i].kind == .question {
-            gathers[i] = walk.tails(of: i)
-        }
         forEachList(view, buffers, gathers: gathers) { edges, from, _, _, _ in
             for edge in edges where isDrawn(edge, view) {
                 tails.append(Int32(from ?? start))
@@ -162,7 +177,7 @@ extension DOTWriter {
             }
         }
         for a in far.indices where !far[a] && rank[Int(heads[a])] - rank[Int(tails[a])] > farRankSpan { far[a] = true }
-        return (far, gathers)
+        return far
     }
 
     /// The name of the note by `tail` that its far arrows end at.

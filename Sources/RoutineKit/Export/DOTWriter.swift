@@ -45,7 +45,11 @@ public enum DOTWriter {
                 out.write("];\n")
             }
         }
-        routine.withBuffers { buffers in writeArrows(view, buffers, xlabels: xlabels, far: farArrows(view, buffers), into: &out) }
+        let gathers = GatherTails(routine)
+        routine.withBuffers { buffers in
+            let far = farArrows(view, buffers, gathers: gathers)
+            writeArrows(view, buffers, xlabels: xlabels, far: far, gathers: gathers, into: &out)
+        }
         if let history = view.history { writeLegend(history, into: &out) }
         out.write("}\n")
         return out
@@ -65,7 +69,7 @@ public enum DOTWriter {
     public static let largeRoutine = 100
 
     /// How many ranks an arrow of a large routine may cross before it is drawn to a note by
-    /// its tail instead (``farArrows(_:_:)``). Past it, the arrows of every shape in
+    /// its tail instead (``farArrows(_:_:gathers:)``). Past it, the arrows of every shape in
     /// `Benchmarks/shapes-gen.py` cost `dot` most of its time; within it, a branch and the
     /// arrows that skip a few steps stay whole.
     public static let farRankSpan: Int32 = 8
@@ -73,7 +77,7 @@ public enum DOTWriter {
     /// How many characters of its target's title a far arrow's note shows.
     static let farNoteLength = 32
 
-    /// The arrows ``writeArrows(_:_:xlabels:far:into:)`` labels: every answer's, every gather's,
+    /// The arrows ``writeArrows(_:_:xlabels:far:gathers:into:)`` labels: every answer's, every gather's,
     /// and every arrow of a list of several.
     static func labelledArrowCount(_ buffers: RoutineBuffers) -> Int {
         var count = 0

@@ -42,13 +42,15 @@ public enum GatherEnds {
         /// `marks[n] == stamp`: node `n` was seen by the current walk.
         var marks: [UInt32]
         var stamp: UInt32 = 0
-        var stack: [Int] = []
+        /// Room for every node: a walk pushes each at most once.
+        var stack: [Int32]
         /// How many more nodes the walks may look at.
         var budget: Int
 
         public init(_ routine: Routine) {
             self.routine = routine
             marks = Array(repeating: 0, count: routine.records.count)
+            stack = Array(repeating: 0, count: routine.records.count)
             budget = 4 * max(routine.records.count, GatherEnds.walkLimit)
         }
 
@@ -69,11 +71,6 @@ public enum GatherEnds {
             return true
         }
 
-        /// Pushes the targets of `edges` not seen yet, reversed so that the first is looked at first.
-        mutating func follow(_ edges: ArraySlice<Edge>) {
-            for edge in edges.reversed() { if case .node(let t) = edge.target, see(t) { stack.append(t) } }
-        }
-
         /// The ends of question `question`'s branches, in the order a reader meets them: its
         /// own answers without an arrow first, then the ends found following each answer's
         /// arrows. A branch that reaches the gather's own targets, or `end`, ends nowhere of its
@@ -84,32 +81,81 @@ public enum GatherEnds {
         public mutating func sources(of question: Int) -> [Source] {
             let record = routine.records[question]
             guard record.kind == .question, record.next.count > 0 else { return [] }
-            _ = nextStamp()
-            stack.removeAll(keepingCapacity: true)
-            var sources: [Source] = []
-            _ = see(question)
-            for edge in routine.edges[record.next.range] { if case .node(let t) = edge.target { _ = see(t) } }
-            for (k, option) in record.options.enumerated() where routine.optionRecords[option].next.count == 0 {
-                sources.append(.option(node: question, option: k))
+            let stamp = nextStamp()
+            // Moved out for the walk, so that it runs over buffers without touching `self`:
+            // a picture of a generated routine walks hundreds of thousands of nodes.
+            var marks: [UInt32] = []
+            var stack: [Int32] = []
+            swap(&marks, &self.marks)
+            swap(&stack, &self.stack)
+            defer {
+                swap(&marks, &self.marks)
+                swap(&stack, &self.stack)
             }
-            for option in record.options.reversed() { follow(routine.edges[routine.optionRecords[option].next.range]) }
-            // Each node is looked at once: the walk is linear in the branches' size.
             let limit = min(walkLimit, budget)
             var looked = 0
-            while let n = stack.popLast() {
+            let found = routine.withBuffers { buffers in
+                marks.withUnsafeMutableBufferPointer { marks in
+                    stack.withUnsafeMutableBufferPointer { stack in
+                        Self.walk(
+                            from: question, buffers, marks: marks, stamp: stamp, stack: stack, limit: limit, looked: &looked)
+                    }
+                }
+            }
+            budget -= looked
+            return found ?? []
+        }
+
+        /// ``sources(of:)`` over the routine's buffers; nil past `limit` nodes. `stack` has room
+        /// for every node, as a node is pushed at most once a walk.
+        private static func walk(
+            from question: Int, _ buffers: RoutineBuffers, marks: UnsafeMutableBufferPointer<UInt32>, stamp: UInt32,
+            stack: UnsafeMutableBufferPointer<Int32>, limit: Int, looked: inout Int
+        ) -> [Source]? {
+            var top = 0
+            @inline(__always) func see(_ n: Int) -> Bool {
+                guard marks[n] != stamp else { return false }
+                marks[n] = stamp
+                return true
+            }
+            // Pushes the targets not seen yet, the last first, so that the first is looked at first.
+            @inline(__always) func follow(_ range: EdgeRange) {
+                var k = range.range.upperBound
+                while k > range.range.lowerBound {
+                    k -= 1
+                    if case .node(let t) = buffers.edges[k].target, see(t) {
+                        stack[top] = Int32(t)
+                        top += 1
+                    }
+                }
+            }
+            @inline(__always) func hasArrow(_ option: Int) -> Bool { buffers.options[option].next.count > 0 }
+            let record = buffers.records[question]
+            var sources: [Source] = []
+            _ = see(question)
+            for edge in buffers.edges(record.next) { if case .node(let t) = edge.target { _ = see(t) } }
+            for (k, option) in record.options.enumerated() where !hasArrow(option) {
+                sources.append(.option(node: question, option: k))
+            }
+            for option in record.options.reversed() { follow(buffers.options[option].next) }
+            // Each node is looked at once: the walk is linear in the branches' size.
+            while top > 0 {
+                top -= 1
+                let n = Int(stack[top])
                 looked += 1
-                budget -= 1
-                if looked > limit { return [] }
-                let node = routine.records[n]
+                if looked > limit { return nil }
+                let node = buffers.records[n]
                 if node.kind == .habit {
                     if node.next.count == 0 { sources.append(.node(n)) }
-                    follow(routine.edges[node.next.range])
+                    follow(node.next)
                 } else {
-                    for (k, option) in node.options.enumerated() where routine.optionRecords[option].next.count == 0 && node.next.count == 0 {
-                        sources.append(.option(node: n, option: k))
+                    if node.next.count == 0 {
+                        for (k, option) in node.options.enumerated() where !hasArrow(option) {
+                            sources.append(.option(node: n, option: k))
+                        }
                     }
-                    follow(routine.edges[node.next.range])
-                    for option in node.options.reversed() { follow(routine.edges[routine.optionRecords[option].next.range]) }
+                    follow(node.next)
+                    for option in node.options.reversed() { follow(buffers.options[option].next) }
                 }
             }
             return sources

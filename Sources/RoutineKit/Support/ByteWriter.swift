@@ -30,13 +30,37 @@ public struct ByteWriter: ~Copyable, @unchecked Sendable {
         guard let source = more.baseAddress else { return }
         let n = more.count
         reserve(n)
-        let destination = base + count
         if n <= 16 {
-            for k in 0..<n { destination[k] = source[k] }
+            Self.copySmall(from: UnsafeRawPointer(source), to: UnsafeMutableRawPointer(base + count), n)
         } else {
-            destination.update(from: source, count: n)
+            (base + count).update(from: source, count: n)
         }
         count += n
+    }
+
+    /// Copies `n` bytes, at most 16, in two overlapping loads and stores of the widest size
+    /// that fits: the writers' pieces (IDs, numbers, punctuation) are mostly this short, and a
+    /// loop over their bytes or a call to `memmove` costs more than the copy.
+    @inline(__always) private static func copySmall(from source: UnsafeRawPointer, to destination: UnsafeMutableRawPointer, _ n: Int) {
+        if n >= 8 {
+            let low = source.loadUnaligned(as: UInt64.self)
+            let high = source.loadUnaligned(fromByteOffset: n - 8, as: UInt64.self)
+            destination.storeBytes(of: low, as: UInt64.self)
+            destination.storeBytes(of: high, toByteOffset: n - 8, as: UInt64.self)
+        } else if n >= 4 {
+            let low = source.loadUnaligned(as: UInt32.self)
+            let high = source.loadUnaligned(fromByteOffset: n - 4, as: UInt32.self)
+            destination.storeBytes(of: low, as: UInt32.self)
+            destination.storeBytes(of: high, toByteOffset: n - 4, as: UInt32.self)
+        } else if n > 0 {
+            // The first, middle and last byte are every byte of one to three.
+            let first = source.load(as: UInt8.self)
+            let middle = source.load(fromByteOffset: n >> 1, as: UInt8.self)
+            let last = source.load(fromByteOffset: n - 1, as: UInt8.self)
+            destination.storeBytes(of: first, as: UInt8.self)
+            destination.storeBytes(of: middle, toByteOffset: n >> 1, as: UInt8.self)
+            destination.storeBytes(of: last, toByteOffset: n - 1, as: UInt8.self)
+        }
     }
 
     /// Appends a literal; the writers' literals are their fixed syntax, written millions of times.
@@ -105,6 +129,16 @@ public struct ByteWriter: ~Copyable, @unchecked Sendable {
             guard isPlainWord(UInt64(littleEndian: word)) else { break }
             destination.storeBytes(of: word, toByteOffset: i, as: UInt64.self)
             i += 8
+        }
+        let rest = n - i
+        if rest > 0 && rest < 8 {
+            // The last one to seven bytes checked as one word: the bytes themselves (some twice),
+            // and plain letters in the places three or fewer leave empty.
+            let word = UnsafeBufferPointer<UInt8>.tail(source + i, rest) | (rest < 4 ? 0x4141_4141_4100_0000 : 0)
+            if isPlainWord(word) {
+                Self.copySmall(from: raw + i, to: destination + i, rest)
+                i = n
+            }
         }
         while i < n, isPlain(source[i]) {
             destination.storeBytes(of: source[i], toByteOffset: i, as: UInt8.self)
