@@ -119,6 +119,32 @@ struct ScalingTests {
         }
     }
 
+    /// The same on random routines (those of ``PathOracleTests``): random answers, each step
+    /// taken back at random, sometimes several in a row; after each, the run's records, node
+    /// and whole agenda are those of a replay of the decisions kept.
+    @Test(arguments: 0..<200)
+    func goingBackOnRandomRoutinesLeavesTheRunAsAReplayWould(_ seed: UInt64) {
+        let routine = PathOracleTests.routine(seed: seed)
+        var random = RoutineGenerator(seed: seed &+ 7919)
+        let date = CalendarDate(year: 2026, month: 11, day: 23)
+        var run = RoutineRun(routine: routine, date: date)
+        var kept: [RunDecision] = []
+        for _ in 0..<40 {
+            if let node = run.current, random.next() % 3 != 0 {
+                let options = routine.optionCount(of: node)
+                let decision: RunDecision = options > 0 ? .option(Int(random.next() % UInt64(options))) : .done(value: nil)
+                run.decide(decision)
+                kept.append(decision)
+            } else {
+                for _ in 0..<(1 + Int(random.next() % 3)) where run.back() != nil { kept.removeLast() }
+            }
+            var replay = RoutineRun(routine: routine, date: date)
+            for decision in kept { replay.decide(decision) }
+            #expect(replay.records == run.records && replay.current == run.current, "seed \(seed)")
+            #expect(replay.reachedEnd == run.reachedEnd && replay.agendaTargets == run.agendaTargets, "seed \(seed)")
+        }
+    }
+
     @Test func workInsideOneSegmentCountsAgainstTheBudget() {
         // One question, after a start list of 5,000 habits: two segments, each one very long.
         var text = "routine \"R\"\nstart -> " + (0..<5_000).map { "h\($0)" }.joined(separator: ", ") + ", q\n"

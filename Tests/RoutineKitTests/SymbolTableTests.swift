@@ -48,6 +48,12 @@ struct RecordLayoutTests {
         #expect(MemoryLayout<Edge>.stride <= 12)
     }
 
+    /// A run keeps several agenda changes for each step, for going back: a scripted run of a
+    /// large routine keeps millions.
+    @Test func agendaChangesStayCompact() {
+        #expect(MemoryLayout<AgendaChange>.stride <= 8)
+    }
+
     @Test(arguments: [Target.node(0), .node(1), .node(Int(Int32.max)), .end, .missing(0), .missing(7)])
     func edgesKeepTheirTargets(_ target: Target) {
         var edge = Edge(target, span: Span(start: 1, end: 2))

@@ -35,11 +35,15 @@ public struct Agenda: Sendable {
     public init(graph: RoutineGraph, start: [Target]) {
         self.graph = graph
         let n = graph.nodeCount
+        precondition(n < Self.maximumNodes, "a routine of more than \(Self.maximumNodes) nodes cannot run")
         live = Array(repeating: false, count: n)
         liveArrowsIn = Array(repeating: 0, count: n)
         onAgenda = Array(repeating: false, count: n + 1)
         ran = Array(repeating: false, count: n)
         position = Array(repeating: 0, count: n + 1)
+        // A step writes about seven changes; room for a whole run is reserved, not touched,
+        // so that a long run's journal is not copied as it grows.
+        journal.reserveCapacity(8 * n)
         markLive(from: start.compactMap(\.nodeIndex))
         enqueue(start)
     }
@@ -54,9 +58,8 @@ public struct Agenda: Sendable {
     /// Records that `node` ran and puts `targets` at the front of the agenda, in order.
     /// A target already on the agenda keeps its place; a node that already ran is not added.
     public mutating func complete(_ node: Int, targets: [Target]) {
-        journal.append(.onAgenda(Int32(node), onAgenda[node]))
-        journal.append(.ran(Int32(node), ran[node]))
-        journal.append(.live(Int32(node), live[node]))
+        let flags = (onAgenda[node] ? 1 : 0) | (ran[node] ? 2 : 0) | (live[node] ? 4 : 0)
+        journal.append(AgendaChange(.completed, node, Int32(flags)))
         onAgenda[node] = false
         ran[node] = true
         live[node] = false
@@ -95,14 +98,14 @@ public struct Agenda: Sendable {
         for target in targets {
             guard let index = Self.index(of: target, end: endIndex), !onAgenda[index] else { continue }
             if index < graph.nodeCount, ran[index] { continue }
-            journal.append(.onAgenda(Int32(index), false))
             onAgenda[index] = true
             fresh.append(index)
         }
-        journal.append(.front(front))
+        guard !fresh.isEmpty else { return }
+        journal.append(AgendaChange(.front, 0, Int32(front)))
         front -= fresh.count
         for (k, index) in fresh.enumerated() {
-            journal.append(.position(Int32(index), position[index]))
+            journal.append(AgendaChange(.enqueued, index, Int32(position[index])))
             position[index] = front + k
             if index == endIndex || liveArrowsIn[index] == 0 { ready.push((front + k, index), journal: &journal) }
         }
@@ -133,13 +136,13 @@ public struct Agenda: Sendable {
         while let v = stack.popLast() {
             for w in graph.successors(of: Int(v)) {
                 let t = Int(w)
-                journal.append(.arrows(w, liveArrowsIn[t]))
+                journal.append(AgendaChange(.arrows, t, liveArrowsIn[t]))
                 liveArrowsIn[t] -= 1
                 guard liveArrowsIn[t] == 0, live[t] else { continue }
                 if onAgenda[t] {
                     ready.push((position[t], t), journal: &journal)
                 } else {
-                    journal.append(.live(w, true))
+                    journal.append(AgendaChange(.dropped, t, 0))
                     live[t] = false
                     stack.append(w)
                 }
@@ -148,25 +151,42 @@ public struct Agenda: Sendable {
     }
 }
 
-/// A binary min-heap of (agenda position, node), journaling every write of its array.
+/// A binary min-heap of (agenda position, node), journaling every write of its array. An
+/// entry is one word, position above node, so that an entry and a journal of its writes stay
+/// small: positions are unique, so the words order as the positions do.
 struct MinHeap: Sendable {
-    fileprivate var items: [(Int, Int)] = []
+    fileprivate var items: [UInt64] = []
 
     var isEmpty: Bool { items.isEmpty }
 
+    /// Positions and nodes both fit 32 bits: a routine has fewer than 2^31 nodes, and each
+    /// is put on an agenda at most once, so positions count down no further than that.
+    @inline(__always) static func pack(_ item: (Int, Int)) -> UInt64 {
+        let position = UInt32(bitPattern: Int32(item.0)) ^ 0x8000_0000
+        return UInt64(position) << 32 | UInt64(UInt32(bitPattern: Int32(item.1)))
+    }
+
+    /// The node of an entry, as the journal keeps it: its position is the node's agenda
+    /// position, which does not change while the node waits in the heap.
+    @inline(__always) static func node(_ word: UInt64) -> Int32 { Int32(bitPattern: UInt32(truncatingIfNeeded: word)) }
+
+    @inline(__always) static func unpack(_ word: UInt64) -> (Int, Int) {
+        (Int(Int32(bitPattern: UInt32(truncatingIfNeeded: word >> 32) ^ 0x8000_0000)), Int(Int32(bitPattern: UInt32(truncatingIfNeeded: word))))
+    }
+
     private mutating func swap(_ i: Int, _ j: Int, _ journal: inout [AgendaChange]) {
-        journal.append(.heapSet(Int32(i), items[i]))
-        journal.append(.heapSet(Int32(j), items[j]))
+        journal.append(AgendaChange(.heapSet, i, Self.node(items[i])))
+        journal.append(AgendaChange(.heapSet, j, Self.node(items[j])))
         items.swapAt(i, j)
     }
 
     mutating func push(_ item: (Int, Int), journal: inout [AgendaChange]) {
-        journal.append(.heapAppend)
-        items.append(item)
+        journal.append(AgendaChange(.heapAppend, 0, 0))
+        items.append(Self.pack(item))
         var i = items.count - 1
         while i > 0 {
             let parent = (i - 1) / 2
-            guard items[i].0 < items[parent].0 else { break }
+            guard items[i] < items[parent] else { break }
             swap(i, parent, &journal)
             i = parent
         }
@@ -176,46 +196,82 @@ struct MinHeap: Sendable {
         guard !items.isEmpty else { return nil }
         let top = items[0]
         let last = items.removeLast()
-        journal.append(.heapRemoveLast(last))
+        journal.append(AgendaChange(.heapRemoveLast, 0, Self.node(last)))
         if !items.isEmpty {
-            journal.append(.heapSet(0, items[0]))
+            journal.append(AgendaChange(.heapSet, 0, Self.node(items[0])))
             items[0] = last
-            siftDown(count: items.count, isLess: { items[$0].0 < items[$1].0 }, swap: { swap($0, $1, &journal) })
+            siftDown(count: items.count, isLess: { items[$0] < items[$1] }, swap: { swap($0, $1, &journal) })
         }
-        return top
+        return Self.unpack(top)
     }
 }
 
-/// One write to the agenda, with the value it replaced.
-enum AgendaChange: Sendable {
-    case live(Int32, Bool)
-    case arrows(Int32, Int32)
-    case onAgenda(Int32, Bool)
-    case ran(Int32, Bool)
-    case position(Int32, Int)
-    case front(Int)
-    case heapSet(Int32, (Int, Int))
-    case heapAppend
-    case heapRemoveLast((Int, Int))
+/// One write to the agenda, with what it replaced. A run keeps one for every write of every
+/// step, so that going back costs only that step; in one word, a scripted run of a large
+/// routine keeps several for each of its nodes and stays near the size of the routine.
+/// A heap entry is kept as its node alone: undone newest first, the agenda's positions are
+/// as they were when the entry was written, and a node keeps its position while it waits.
+struct AgendaChange: Sendable {
+    enum Kind: UInt32, Sendable {
+        /// A node ran: `value` holds its old on-agenda, ran and live flags (bits 0, 1, 2).
+        case completed
+        /// A node was put on the agenda: it was not on it, and `value` was its position.
+        case enqueued
+        case front
+        /// `value` was the node's count of live arrows in.
+        case arrows
+        /// A node stopped being live.
+        case dropped
+        /// Heap slot `index` held node `value`.
+        case heapSet
+        case heapAppend
+        /// The heap's last entry, node `value`, was removed.
+        case heapRemoveLast
+    }
+
+    /// The kind in the top three bits, the node or heap slot below.
+    private let tagged: UInt32
+    let value: Int32
+
+    /// Node indexes and heap slots fit the 29 bits left by the kind (``Agenda/maximumNodes``).
+    init(_ kind: Kind, _ index: Int, _ value: Int32) {
+        tagged = kind.rawValue << 29 | UInt32(truncatingIfNeeded: index)
+        self.value = value
+    }
+
+    var kind: Kind { Kind(rawValue: tagged >> 29)! }
+    var index: Int { Int(tagged & (1 << 29 - 1)) }
 }
 
 extension Agenda {
+    /// The most nodes a run's agenda takes: its journal keeps a node's index in 29 bits.
+    public static let maximumNodes = 1 << 29 - 1
+
+    /// The heap entry of `node`, which is on the agenda.
+    private func heapEntry(_ node: Int) -> UInt64 { MinHeap.pack((position[node], node)) }
+
     /// A point in the agenda's history that ``undo(to:)`` can return to.
     public var mark: Int { journal.count }
 
     /// Takes the agenda back to how it was at `mark`, undoing the changes since, newest first.
     public mutating func undo(to mark: Int) {
         while journal.count > mark {
-            switch journal.removeLast() {
-            case .live(let n, let old): live[Int(n)] = old
-            case .arrows(let n, let old): liveArrowsIn[Int(n)] = old
-            case .onAgenda(let n, let old): onAgenda[Int(n)] = old
-            case .ran(let n, let old): ran[Int(n)] = old
-            case .position(let n, let old): position[Int(n)] = old
-            case .front(let old): front = old
-            case .heapSet(let i, let old): ready.items[Int(i)] = old
+            let change = journal.removeLast()
+            let n = change.index
+            switch change.kind {
+            case .completed:
+                onAgenda[n] = change.value & 1 != 0
+                ran[n] = change.value & 2 != 0
+                live[n] = change.value & 4 != 0
+            case .enqueued:
+                onAgenda[n] = false
+                position[n] = Int(change.value)
+            case .front: front = Int(change.value)
+            case .arrows: liveArrowsIn[n] = change.value
+            case .dropped: live[n] = true
+            case .heapSet: ready.items[n] = heapEntry(Int(change.value))
             case .heapAppend: ready.items.removeLast()
-            case .heapRemoveLast(let old): ready.items.append(old)
+            case .heapRemoveLast: ready.items.append(heapEntry(Int(change.value)))
             }
         }
     }

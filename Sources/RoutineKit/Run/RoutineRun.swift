@@ -42,10 +42,11 @@ public struct RoutineRun: Sendable {
     /// Where each decision was taken, newest last, for ``back()``.
     private var checkpoints: [Checkpoint] = []
 
+    /// In 32-bit fields: a scripted run of a large routine keeps one for every step.
     private struct Checkpoint: Sendable {
         var agenda: Int
-        var records: Int
-        var node: Int
+        var records: Int32
+        var node: Int32
     }
     public private(set) var records: [RunRecord] = []
     /// The node waiting for a decision; nil once the run is over.
@@ -128,7 +129,7 @@ public struct RoutineRun: Sendable {
     /// person, passing over habits not scheduled today.
     public mutating func decide(_ decision: RunDecision) {
         guard let node = current else { return }
-        checkpoints.append(Checkpoint(agenda: agenda.mark, records: records.count, node: node))
+        checkpoints.append(Checkpoint(agenda: agenda.mark, records: Int32(records.count), node: Int32(node)))
         apply(decision, to: node)
         advance()
     }
@@ -139,8 +140,8 @@ public struct RoutineRun: Sendable {
     public mutating func back() -> Int? {
         guard let checkpoint = checkpoints.popLast() else { return nil }
         agenda.undo(to: checkpoint.agenda)
-        records.removeSubrange(checkpoint.records...)
-        current = checkpoint.node
+        records.removeSubrange(Int(checkpoint.records)...)
+        current = Int(checkpoint.node)
         reachedEnd = false
         // Back along the stretch the run is on, the stretch still holds: each step of it
         // follows from the one before. Back past its start it no longer matches, and a
