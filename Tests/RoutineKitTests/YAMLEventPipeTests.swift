@@ -5,20 +5,25 @@ import Testing
 
 /// A large input is parsed on a side thread and handed over in chunks; every event must be
 /// the one libyaml gives when read directly: kind, span, bytes, style, anchor and tag, up to
-/// and including a syntax error at the end.
+/// and including a syntax error at the end. The pipe copies each event's bytes into its
+/// chunk, so a scalar longer than a chunk's first storage is among them.
 struct YAMLEventPipeTests {
-    /// About 1.3 MB of routine, a tag and a non-ASCII title in it, then `tail`.
-    static func large(tail: String) -> [UInt8] {
+    /// About 1.5 MB of routine, a tag, a 200 KB note and non-ASCII titles in it (and an
+    /// anchor, which a routine may not have, when `anchored`), then `tail`.
+    static func large(tail: String, anchored: Bool = false) -> [UInt8] {
         var text = "routine: Big\nnodes:\n"
         for i in 0..<20_000 {
-            text += "  - habit: n\(i)\n    title: \(i == 7 ? "!secret " : "")\"Step \(i) · é\"\n    next: \(i < 19_999 ? "n\(i + 1)" : "end")\n"
+            let title = (i == 7 ? "!secret " : i == 11 && anchored ? "&shared " : "") + "\"Step \(i) · é\""
+            text += "  - habit: n\(i)\n    title: \(title)\n    next: \(i < 19_999 ? "n\(i + 1)" : "end")\n"
+            if i == 13 { text += "    note: " + String(repeating: "long ", count: 40_000) + "\n" }
         }
         return Array((text + tail).utf8)
     }
 
     struct Event: Equatable {
-        var kind: String, span: Span, bytes: [UInt8], isPlain: Bool, tag: String?
+        var kind: String, span: Span, bytes: [UInt8], isPlain: Bool, hasAnchor: Bool, tag: String?
         init(_ e: YAMLEvent) {
+            hasAnchor = e.hasAnchor
             kind = "\(e.kind)"
             span = e.span
             bytes = e.kind == .scalar ? Array(e.bytes) : []
@@ -29,7 +34,7 @@ struct YAMLEventPipeTests {
 
     @Test(arguments: ["", "  - habit: x\n    title: \"unclosed\n"])
     func pipedEventsAreTheDirectOnes(_ tail: String) {
-        let bytes = Self.large(tail: tail)
+        let bytes = Self.large(tail: tail, anchored: true)
         #expect(bytes.count >= YAMLEventReader.pipedFrom)
         bytes.withUnsafeBufferPointer { buffer in
             let direct = YAMLEventSource(buffer)

@@ -8,11 +8,15 @@ import Darwin
 
 /// libyaml's parse of a large input on a thread of its own, handed to the reader a chunk of
 /// events at a time: the parse and the building of the routine then run on two cores, and
-/// the threads meet once per chunk, not once per event. A chunk holds libyaml's events as
-/// they were parsed, their scalars' bytes and tags included, so they stay valid until the
-/// reader moves past the chunk; the parse thread, which allocated them, frees them when the
-/// chunk comes back empty. The reader turns each event's marks into byte offsets: the parse
-/// thread is the longer of the two, and does nothing but parse.
+/// the threads meet once per chunk, not once per event.
+///
+/// The parse thread copies each event into its chunk, the scalar's bytes and the tag into the
+/// chunk's own storage, and deletes libyaml's event at once. libyaml allocates and frees a
+/// few blocks per event; freed at once, they go back to the thread's own cache of blocks and
+/// the next event takes them from there, as in a parse on one thread. Kept until the chunk
+/// came back, the parse thread's allocations missed that cache and took the allocator's lock,
+/// a quarter of the thread's time. The reader turns each event's marks into byte offsets: the
+/// parse thread is the longer of the two.
 final class YAMLEventPipe: @unchecked Sendable {
     /// Events per chunk, and chunks parsed ahead of the reader at most: about 4 MB in all.
     static let chunkSize = 4096
@@ -94,7 +98,7 @@ final class YAMLEventPipe: @unchecked Sendable {
             current = chunk
             next = 0
         }
-        event.fill(from: current!.events + next, offsets: &offsets)
+        event.fill(from: current!.events + next, storage: current!.storage, offsets: &offsets)
         next += 1
         last.span = event.span
         return true
@@ -118,13 +122,17 @@ final class YAMLEventPipe: @unchecked Sendable {
     private func produce() {
         var chunk = Chunk()
         var failure: Diagnostic?
+        let raw = UnsafeMutablePointer<yaml_event_t>.allocate(capacity: 1)
+        defer { raw.deallocate() }
         while true {
-            guard source.parse(into: chunk.events + chunk.count) else {
+            guard source.parse(into: raw) else {
                 failure = source.syntaxError()
                 break
             }
-            chunk.count += 1
-            if chunk.events[chunk.count - 1].type == YAML_STREAM_END_EVENT { break }
+            chunk.append(raw)
+            let isEnd = raw.pointee.type == YAML_STREAM_END_EVENT
+            yaml_event_delete(raw)
+            if isEnd { break }
             if chunk.count == Self.chunkSize {
                 guard let empty = hand(chunk) else { return }
                 chunk = empty
@@ -135,16 +143,6 @@ final class YAMLEventPipe: @unchecked Sendable {
         error = failure
         finished = true
         pthread_cond_broadcast(changed)
-        // The chunks the reader is done with are freed here as they come back, until it stops
-        // the pipe: otherwise it would free them all itself, at the end, after the parse.
-        while !cancelled {
-            let returned = spare
-            spare.removeAll()
-            pthread_mutex_unlock(lock)
-            for done in returned { done.clear() }
-            pthread_mutex_lock(lock)
-            while !cancelled, spare.isEmpty { pthread_cond_wait(changed, lock) }
-        }
         pthread_mutex_unlock(lock)
     }
 
@@ -162,26 +160,95 @@ final class YAMLEventPipe: @unchecked Sendable {
         }
         let empty = spare.popLast() ?? Chunk()
         pthread_mutex_unlock(lock)
-        // Freed here, outside the lock, by the thread that allocated them.
         empty.clear()
         return empty
     }
 
-    /// libyaml's events, deleted when the chunk is cleared or goes away.
+    /// Events copied from libyaml's, their scalars' bytes and tags in the chunk's storage.
     final class Chunk {
-        let events: UnsafeMutablePointer<yaml_event_t>
+        let events: UnsafeMutablePointer<PipedEvent>
         var count = 0
+        /// The scalars' bytes and the tags (each with a closing zero), back to back.
+        private(set) var storage: UnsafeMutablePointer<UInt8>
+        private var used = 0
+        private var capacity = 1 << 16
 
-        init() { events = .allocate(capacity: YAMLEventPipe.chunkSize) }
+        init() {
+            events = .allocate(capacity: YAMLEventPipe.chunkSize)
+            storage = .allocate(capacity: capacity)
+        }
 
         deinit {
-            clear()
             events.deallocate()
+            storage.deallocate()
         }
 
         func clear() {
-            for k in 0..<count { yaml_event_delete(events + k) }
             count = 0
+            used = 0
         }
+
+        /// Copies `raw`, which the caller then deletes.
+        @inline(__always) func append(_ raw: UnsafePointer<yaml_event_t>) {
+            let event = events + count
+            count += 1
+            event.initialize(to: PipedEvent(type: raw.pointee.type, start: raw.pointee.start_mark.index, end: raw.pointee.end_mark.index))
+            switch raw.pointee.type {
+            case YAML_SCALAR_EVENT:
+                let scalar = raw.pointee.data.scalar
+                event.pointee.value = keep(scalar.value, count: scalar.length)
+                event.pointee.length = scalar.length
+                event.pointee.isPlain = scalar.style == YAML_PLAIN_SCALAR_STYLE
+                event.pointee.hasAnchor = scalar.anchor != nil
+                if let tag = scalar.tag { event.pointee.tag = keep(tag) }
+            case YAML_MAPPING_START_EVENT:
+                event.pointee.hasAnchor = raw.pointee.data.mapping_start.anchor != nil
+                if let tag = raw.pointee.data.mapping_start.tag { event.pointee.tag = keep(tag) }
+            case YAML_SEQUENCE_START_EVENT:
+                event.pointee.hasAnchor = raw.pointee.data.sequence_start.anchor != nil
+                if let tag = raw.pointee.data.sequence_start.tag { event.pointee.tag = keep(tag) }
+            default: break
+            }
+        }
+
+        /// Copies `count` bytes into the storage, with a zero after them; returns where.
+        private func keep(_ bytes: UnsafePointer<yaml_char_t>?, count: Int) -> Int {
+            if used + count + 1 > capacity {
+                capacity = max(capacity * 2, used + count + 1)
+                let grown = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)
+                grown.update(from: storage, count: used)
+                storage.deallocate()
+                storage = grown
+            }
+            let at = used
+            if let bytes, count > 0 { (storage + at).update(from: bytes, count: count) }
+            storage[at + count] = 0
+            used += count + 1
+            return at
+        }
+
+        private func keep(_ text: UnsafePointer<yaml_char_t>) -> Int {
+            keep(text, count: strlen(UnsafeRawPointer(text).assumingMemoryBound(to: CChar.self)))
+        }
+    }
+}
+
+/// One event as a chunk keeps it: what ``YAMLEvent`` is made of, the marks still libyaml's
+/// character indexes and the bytes as offsets into the chunk's storage.
+struct PipedEvent {
+    let type: yaml_event_type_t
+    let start: Int
+    let end: Int
+    var value = 0
+    var length = 0
+    /// Where the tag starts in the storage, or -1.
+    var tag = -1
+    var isPlain = false
+    var hasAnchor = false
+
+    init(type: yaml_event_type_t, start: Int, end: Int) {
+        self.type = type
+        self.start = start
+        self.end = end
     }
 }

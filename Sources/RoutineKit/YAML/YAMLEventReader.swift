@@ -68,6 +68,31 @@ struct YAMLEvent {
         }
     }
 
+    /// This event made from a piped one, whose bytes are in `storage`, valid while its chunk is
+    /// read.
+    @inline(__always)
+    mutating func fill(from piped: UnsafePointer<PipedEvent>, storage: UnsafeMutablePointer<UInt8>, offsets: inout CharacterOffsets) {
+        let event = piped.pointee
+        span = Span(start: offsets.byteOffset(ofCharacter: event.start), end: offsets.byteOffset(ofCharacter: event.end))
+        hasAnchor = event.hasAnchor
+        tag = event.tag < 0 ? nil : UnsafePointer(storage + event.tag)
+        switch event.type {
+        case YAML_SCALAR_EVENT:
+            kind = .scalar
+            bytes = UnsafeBufferPointer(start: storage + event.value, count: event.length)
+            isPlain = event.isPlain
+        case YAML_MAPPING_START_EVENT: kind = .mappingStart
+        case YAML_MAPPING_END_EVENT: kind = .mappingEnd
+        case YAML_SEQUENCE_START_EVENT: kind = .sequenceStart
+        case YAML_SEQUENCE_END_EVENT: kind = .sequenceEnd
+        case YAML_STREAM_START_EVENT: kind = .streamStart
+        case YAML_DOCUMENT_START_EVENT: kind = .documentStart
+        case YAML_DOCUMENT_END_EVENT: kind = .documentEnd
+        case YAML_ALIAS_EVENT: kind = .alias
+        default: kind = .streamEnd
+        }
+    }
+
     /// The tag, when it is not one of YAML's standard ones, as written.
     var unsupportedTag: String? {
         guard let tag else { return nil }
