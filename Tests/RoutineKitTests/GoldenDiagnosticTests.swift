@@ -45,6 +45,20 @@ struct GoldenDiagnosticTests {
         try assertGolden(text, Self.folder.appendingPathComponent("unreachable-region.json"))
     }
 
+    /// A large routine's graph is checked on a second thread while its nodes are checked:
+    /// for every bad routine here, the report is the same, in the same order, either way.
+    @Test(arguments: fixtures)
+    func graphCheckedAlongsideGivesTheSameReport(_ name: String) throws {
+        let bytes = try [UInt8](Data(contentsOf: Self.folder.appendingPathComponent(name)))
+        let loaded = RoutineLoader.load(SourceFile(name: "diagnostics/" + name, bytes: bytes))
+        let form: SourceFormat = name.hasSuffix(".rt") ? .rt : .yaml
+        var memo = SuggestionMemo()
+        let inline = Validator.validate(loaded.routine, form: form, suggestions: &memo, alongsideFrom: .max)
+        memo = SuggestionMemo()
+        let alongside = Validator.validate(loaded.routine, form: form, suggestions: &memo, alongsideFrom: 0)
+        #expect(Array(alongside) == Array(inline))
+    }
+
     @Test func colouredRenderingWrapsEscapes() throws {
         let loaded = load("routine \"R\"\nhabit a \"A\" -> b")
         let text = DiagnosticRenderer(style: .rich, colors: true).render(loaded.diagnostics, in: loaded.file)

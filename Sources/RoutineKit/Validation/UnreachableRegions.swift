@@ -2,7 +2,7 @@
 /// misspelt arrow that cuts off half a chain) is reported once, where the region would be
 /// entered, and not once per node.
 struct UnreachableRegions {
-    struct Region {
+    struct Region: Sendable {
         /// The node through which the region would be entered.
         let entry: Int
         /// The other unreachable nodes reached from the entry, in file order; `nil` when the

@@ -15,6 +15,13 @@ public enum Validator {
     /// The same, reusing the "did you mean" answers of `memo` when it was left by a routine with
     /// the same IDs (an earlier version of the document), and leaving this routine's in it.
     public static func validate(_ routine: Routine, form: SourceFormat = .rt, suggestions memo: inout SuggestionMemo) -> DiagnosticList {
+        validate(routine, form: form, suggestions: &memo, alongsideFrom: alongsideFrom)
+    }
+
+    /// The same, the graph's checks on a second thread from `alongsideFrom` nodes.
+    static func validate(
+        _ routine: Routine, form: SourceFormat, suggestions memo: inout SuggestionMemo, alongsideFrom: Int
+    ) -> DiagnosticList {
         var diagnostics = DiagnosticList()
         if routine.name.isEmpty, !routine.nameSpan.isEmpty {
             diagnostics.append(.emptyText("the routine's name", at: routine.nameSpan))
@@ -24,29 +31,55 @@ public enum Validator {
             diagnostics.append(.emptyRoutine(routine.name, at: routine.nameSpan))
         }
         var edgeChecker = EdgeChecker(routine: routine, memo: memo)
-        routine.explicitStart.withUnsafeBufferPointer { edgeChecker.check($0, isStart: true) }
-        routine.edges.withUnsafeBufferPointer { edges in
-            for i in routine.records.indices {
-                let record = routine.records[i]
-                if record.kind == .question || record.title.count == 0 || record.daysSpan != nil {
-                    checkNode(record, of: routine, edges: edges, form: form, into: &diagnostics)
+        func checkNodes() {
+            routine.explicitStart.withUnsafeBufferPointer { edgeChecker.check($0, isStart: true) }
+            routine.edges.withUnsafeBufferPointer { edges in
+                for i in routine.records.indices {
+                    let record = routine.records[i]
+                    if record.kind == .question || record.title.count == 0 || record.daysSpan != nil {
+                        checkNode(record, of: routine, edges: edges, form: form, into: &diagnostics)
+                    }
+                    for k in record.options {
+                        edgeChecker.check(UnsafeBufferPointer(rebasing: edges[routine.optionRecords[k].next.range]), isStart: false)
+                    }
+                    edgeChecker.check(UnsafeBufferPointer(rebasing: edges[record.next.range]), isStart: false)
                 }
-                for k in record.options {
-                    edgeChecker.check(UnsafeBufferPointer(rebasing: edges[routine.optionRecords[k].next.range]), isStart: false)
-                }
-                edgeChecker.check(UnsafeBufferPointer(rebasing: edges[record.next.range]), isStart: false)
             }
+        }
+        let shape: GraphShape
+        if routine.records.count >= alongsideFrom {
+            (shape, _) = alongside({ GraphShape(routine) }, checkNodes)
+        } else {
+            checkNodes()
+            shape = GraphShape(routine)
         }
         diagnostics += edgeChecker.diagnostics
         memo = SuggestionMemo(routine: routine, answers: edgeChecker.answers)
-
-        let graph = RoutineGraph(routine)
-        let components = StronglyConnectedComponents(graph)
-        for cycle in components.representativeCycles(graph).prefix(detailLimit) {
-            diagnostics.append(cycleDiagnostic(cycle, routine))
-        }
-        checkReachability(routine, graph, components, suggested: edgeChecker.suggestedNames, form: form, into: &diagnostics)
+        for cycle in shape.cycles { diagnostics.append(cycleDiagnostic(cycle, routine)) }
+        checkReachability(routine, shape.unreachable, suggested: edgeChecker.suggestedNames, form: form, into: &diagnostics)
         return diagnostics
+    }
+
+    /// From this many nodes, the graph's checks run on a second thread while the nodes and
+    /// arrows are checked on this one: each is about half of validating a large routine, and
+    /// validating is what is left once a large file is read. Below, a thread costs more than
+    /// it saves.
+    static let alongsideFrom = 20_000
+
+    /// What the checks of the routine as a graph find, without a word of the report: worked
+    /// out apart from the checks of nodes and arrows, and at the same time on a large routine.
+    private struct GraphShape: Sendable {
+        /// One cycle through each cyclic part, at most ``Validator/detailLimit``.
+        let cycles: [[Int]]
+        let unreachable: [UnreachableRegions.Region]
+
+        init(_ routine: Routine) {
+            let graph = RoutineGraph(routine)
+            let components = StronglyConnectedComponents(graph)
+            cycles = Array(components.representativeCycles(graph).prefix(detailLimit))
+            let reached = graph.reachable(from: routine.start.compactMap(\.target.nodeIndex))
+            unreachable = reached.contains(false) ? UnreachableRegions(graph, reached: reached, components: components).regions : []
+        }
     }
 
     private static func checkNode(
@@ -163,14 +196,11 @@ public enum Validator {
     /// fixed it is reached, and the error already says so) or a redeclared ID's copy (already
     /// an error).
     private static func checkReachability(
-        _ routine: Routine, _ graph: RoutineGraph, _ components: StronglyConnectedComponents,
-        suggested: Set<String>, form: SourceFormat, into diagnostics: inout DiagnosticList
+        _ routine: Routine, _ regions: [UnreachableRegions.Region], suggested: Set<String>, form: SourceFormat,
+        into diagnostics: inout DiagnosticList
     ) {
-        let roots = routine.start.compactMap(\.target.nodeIndex)
-        let reached = graph.reachable(from: roots)
-        guard reached.contains(false) else { return }
         var firstOfID: [String: Int]?
-        for region in UnreachableRegions(graph, reached: reached, components: components).regions {
+        for region in regions {
             let i = region.entry
             let id = routine.id(of: i)
             if region.after?.isEmpty ?? false {
