@@ -41,30 +41,22 @@ struct YAMLEvent {
         span = Span(
             start: offsets.byteOffset(ofCharacter: raw.pointee.start_mark.index),
             end: offsets.byteOffset(ofCharacter: raw.pointee.end_mark.index))
+        kind = Self.kind(of: raw.pointee.type)
         hasAnchor = false
         tag = nil
-        switch raw.pointee.type {
-        case YAML_SCALAR_EVENT:
-            kind = .scalar
+        switch kind {
+        case .scalar:
             bytes = UnsafeBufferPointer(start: raw.pointee.data.scalar.value, count: raw.pointee.data.scalar.length)
             isPlain = raw.pointee.data.scalar.style == YAML_PLAIN_SCALAR_STYLE
             hasAnchor = raw.pointee.data.scalar.anchor != nil
             tag = UnsafePointer(raw.pointee.data.scalar.tag)
-        case YAML_MAPPING_START_EVENT:
-            kind = .mappingStart
+        case .mappingStart:
             hasAnchor = raw.pointee.data.mapping_start.anchor != nil
             tag = UnsafePointer(raw.pointee.data.mapping_start.tag)
-        case YAML_MAPPING_END_EVENT: kind = .mappingEnd
-        case YAML_SEQUENCE_START_EVENT:
-            kind = .sequenceStart
+        case .sequenceStart:
             hasAnchor = raw.pointee.data.sequence_start.anchor != nil
             tag = UnsafePointer(raw.pointee.data.sequence_start.tag)
-        case YAML_SEQUENCE_END_EVENT: kind = .sequenceEnd
-        case YAML_STREAM_START_EVENT: kind = .streamStart
-        case YAML_DOCUMENT_START_EVENT: kind = .documentStart
-        case YAML_DOCUMENT_END_EVENT: kind = .documentEnd
-        case YAML_ALIAS_EVENT: kind = .alias
-        default: kind = .streamEnd
+        default: break
         }
     }
 
@@ -76,20 +68,25 @@ struct YAMLEvent {
         span = Span(start: offsets.byteOffset(ofCharacter: event.start), end: offsets.byteOffset(ofCharacter: event.end))
         hasAnchor = event.hasAnchor
         tag = event.tag < 0 ? nil : UnsafePointer(storage + event.tag)
-        switch event.type {
-        case YAML_SCALAR_EVENT:
-            kind = .scalar
+        kind = Self.kind(of: event.type)
+        if kind == .scalar {
             bytes = UnsafeBufferPointer(start: storage + event.value, count: event.length)
             isPlain = event.isPlain
-        case YAML_MAPPING_START_EVENT: kind = .mappingStart
-        case YAML_MAPPING_END_EVENT: kind = .mappingEnd
-        case YAML_SEQUENCE_START_EVENT: kind = .sequenceStart
-        case YAML_SEQUENCE_END_EVENT: kind = .sequenceEnd
-        case YAML_STREAM_START_EVENT: kind = .streamStart
-        case YAML_DOCUMENT_START_EVENT: kind = .documentStart
-        case YAML_DOCUMENT_END_EVENT: kind = .documentEnd
-        case YAML_ALIAS_EVENT: kind = .alias
-        default: kind = .streamEnd
+        }
+    }
+
+    @inline(__always) static func kind(of type: yaml_event_type_t) -> Kind {
+        switch type {
+        case YAML_SCALAR_EVENT: .scalar
+        case YAML_MAPPING_START_EVENT: .mappingStart
+        case YAML_MAPPING_END_EVENT: .mappingEnd
+        case YAML_SEQUENCE_START_EVENT: .sequenceStart
+        case YAML_SEQUENCE_END_EVENT: .sequenceEnd
+        case YAML_STREAM_START_EVENT: .streamStart
+        case YAML_DOCUMENT_START_EVENT: .documentStart
+        case YAML_DOCUMENT_END_EVENT: .documentEnd
+        case YAML_ALIAS_EVENT: .alias
+        default: .streamEnd
         }
     }
 
