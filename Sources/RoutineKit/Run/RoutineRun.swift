@@ -68,6 +68,10 @@ public struct RoutineRun: Sendable {
         self.doneThisWeek = doneThisWeek
         self.doneEarlier = doneEarlier
         agenda = Agenda(graph: graph, start: routine.start.map(\.target))
+        // Each node runs at most once: room for the longest run, reserved and not touched, so
+        // that a long scripted run does not hold an old and a new copy of either as they grow.
+        records.reserveCapacity(routine.nodeCount)
+        checkpoints.reserveCapacity(routine.nodeCount)
         advance()
     }
 

@@ -30,29 +30,18 @@ public enum Validator {
         if routine.records.isEmpty, !routine.nameSpan.isEmpty {
             diagnostics.append(.emptyRoutine(routine.name, at: routine.nameSpan))
         }
-        var edgeChecker = EdgeChecker(routine: routine, memo: memo)
-        func checkNodes() {
-            routine.explicitStart.withUnsafeBufferPointer { edgeChecker.check($0, isStart: true) }
-            routine.edges.withUnsafeBufferPointer { edges in
-                for i in routine.records.indices {
-                    let record = routine.records[i]
-                    if record.kind == .question || record.title.count == 0 || record.daysSpan != nil {
-                        checkNode(record, of: routine, edges: edges, form: form, into: &diagnostics)
-                    }
-                    for k in record.options {
-                        edgeChecker.check(UnsafeBufferPointer(rebasing: edges[routine.optionRecords[k].next.range]), isStart: false)
-                    }
-                    edgeChecker.check(UnsafeBufferPointer(rebasing: edges[record.next.range]), isStart: false)
-                }
-            }
-        }
         let shape: GraphShape
+        let (nodes, edgeChecker): (DiagnosticList, EdgeChecker)
+        let given = memo
         if routine.records.count >= alongsideFrom {
-            (shape, _) = alongside({ GraphShape(routine) }, checkNodes)
+            // The graph's large arrays are made on this thread, whose freed memory the rest of
+            // the command (a run, a picture) reuses; the nodes' checks allocate little.
+            ((nodes, edgeChecker), shape) = alongside({ checkNodes(routine, form: form, memo: given) }, { GraphShape(routine) })
         } else {
-            checkNodes()
+            (nodes, edgeChecker) = checkNodes(routine, form: form, memo: given)
             shape = GraphShape(routine)
         }
+        diagnostics += nodes
         diagnostics += edgeChecker.diagnostics
         memo = SuggestionMemo(routine: routine, answers: edgeChecker.answers)
         for cycle in shape.cycles { diagnostics.append(cycleDiagnostic(cycle, routine)) }
@@ -60,8 +49,28 @@ public enum Validator {
         return diagnostics
     }
 
-    /// From this many nodes, the graph's checks run on a second thread while the nodes and
-    /// arrows are checked on this one: each is about half of validating a large routine, and
+    /// Each node's own checks, and its arrows', in file order.
+    private static func checkNodes(_ routine: Routine, form: SourceFormat, memo: SuggestionMemo) -> (DiagnosticList, EdgeChecker) {
+        var diagnostics = DiagnosticList()
+        var edgeChecker = EdgeChecker(routine: routine, memo: memo)
+        routine.explicitStart.withUnsafeBufferPointer { edgeChecker.check($0, isStart: true) }
+        routine.edges.withUnsafeBufferPointer { edges in
+            for i in routine.records.indices {
+                let record = routine.records[i]
+                if record.kind == .question || record.title.count == 0 || record.daysSpan != nil {
+                    checkNode(record, of: routine, edges: edges, form: form, into: &diagnostics)
+                }
+                for k in record.options {
+                    edgeChecker.check(UnsafeBufferPointer(rebasing: edges[routine.optionRecords[k].next.range]), isStart: false)
+                }
+                edgeChecker.check(UnsafeBufferPointer(rebasing: edges[record.next.range]), isStart: false)
+            }
+        }
+        return (diagnostics, edgeChecker)
+    }
+
+    /// From this many nodes, the nodes and arrows are checked on a second thread while the
+    /// graph's checks run on this one: each is about half of validating a large routine, and
     /// validating is what is left once a large file is read. Below, a thread costs more than
     /// it saves.
     static let alongsideFrom = 20_000
@@ -216,7 +225,7 @@ public enum Validator {
 }
 
 /// Checks arrows: unknown targets (with a suggestion), repeated targets, targets after `end`.
-private struct EdgeChecker {
+private struct EdgeChecker: Sendable {
     let routine: Routine
     var diagnostics = DiagnosticList()
     private var suggestions: [Int: String?] = [:]
