@@ -10,65 +10,40 @@ import Testing
 struct YAMLEventPipeTests {
     /// About 1.5 MB of routine, a tag, a 200 KB note and non-ASCII titles in it (and an
     /// anchor, which a routine may not have, when `anchored`), then `tail`.
-    static func large(tail: String, anchored: Bool = false) -> [UInt8] {
+    static func large(tail: String, anchored: Bool = false, nodes: Int = 20_000) -> [UInt8] {
         var text = "routine: Big\nnodes:\n"
-        for i in 0..<20_000 {
+        for i in 0..<nodes {
             let title = (i == 7 ? "!secret " : i == 11 && anchored ? "&shared " : "") + "\"Step \(i) · é\""
-            text += "  - habit: n\(i)\n    title: \(title)\n    next: \(i < 19_999 ? "n\(i + 1)" : "end")\n"
+            text += "  - habit: n\(i)\n    title: \(title)\n    next: \(i < nodes - 1 ? "n\(i + 1)" : "end")\n"
             if i == 13 { text += "    note: " + String(repeating: "long ", count: 40_000) + "\n" }
         }
         return Array((text + tail).utf8)
     }
 
-    struct Event: Equatable {
-        var kind: String, span: Span, bytes: [UInt8], isPlain: Bool, hasAnchor: Bool, tag: String?
-        init(_ e: YAMLEvent) {
-            hasAnchor = e.hasAnchor
-            kind = "\(e.kind)"
-            span = e.span
-            bytes = e.kind == .scalar ? Array(e.bytes) : []
-            isPlain = e.kind == .scalar && e.isPlain
-            tag = e.tag.map { String(cString: $0) }
-        }
-    }
-
-    @Test(arguments: ["", "  - habit: x\n    title: \"unclosed\n"])
-    func pipedEventsAreTheDirectOnes(_ tail: String) {
+    @Test(arguments: ["", "  - habit: x\n    title: \"unclosed\n"], [false, true])
+    func pipedEventsAreTheDirectOnes(_ tail: String, inHalves: Bool) {
         let bytes = Self.large(tail: tail, anchored: true)
         #expect(bytes.count >= YAMLEventReader.pipedFrom)
         bytes.withUnsafeBufferPointer { buffer in
-            let direct = YAMLEventSource(buffer)
-            var reader = YAMLEventReader(buffer)
-            var a = YAMLEvent(kind: .streamStart, span: Span(at: 0))
-            var b = a
-            var count = 0
-            while true {
-                let okDirect = direct.read(into: &a)
-                let okPiped = reader.read(into: &b)
-                #expect(okDirect == okPiped)
-                guard okDirect, okPiped else {
-                    #expect(direct.syntaxError() == reader.syntaxError())
-                    #expect(!tail.isEmpty, "only the broken input ends in an error")
-                    break
-                }
-                if Event(a) != Event(b) {
-                    Issue.record("event \(count) differs: \(Event(a)) and \(Event(b))")
-                    break
-                }
-                count += 1
-                if a.kind == .streamEnd { break }
-            }
-            #expect(count > 100_000 || !tail.isEmpty)
+            let split = inHalves ? YAMLSplit.find(in: buffer) : nil
+            #expect(split?.indent == (inHalves ? 2 : nil))
+            let report = SelfCheck.halves(buffer, split: split)
+            #expect(report.difference == nil)
+            #expect(report.endedInError == !tail.isEmpty, "only the broken input ends in an error")
+            #expect(report.events > 100_000 || !tail.isEmpty)
+            // A broken tail is in the second half, which then cannot join.
+            #expect(report.joined == (inHalves && tail.isEmpty))
         }
     }
 
     /// A reader dropped after a few events stops the side thread and waits for it, so the
     /// input can be freed: a schema error or an alias stops a load early.
-    @Test func aReaderDroppedEarlyStopsItsParse() {
+    @Test(arguments: [false, true])
+    func aReaderDroppedEarlyStopsItsParse(inHalves: Bool) {
         for _ in 0..<20 {
             let bytes = Self.large(tail: "")
             bytes.withUnsafeBufferPointer { buffer in
-                var reader = YAMLEventReader(buffer)
+                var reader = YAMLEventReader(buffer, piped: true, split: inHalves ? YAMLSplit.find(in: buffer) : nil)
                 var event = YAMLEvent(kind: .streamStart, span: Span(at: 0))
                 for _ in 0..<10 { _ = reader.read(into: &event) }
                 #expect(event.kind == .scalar)
@@ -77,10 +52,82 @@ struct YAMLEventPipeTests {
     }
 
     /// A large routine loads to the same routine and diagnostics as its small twin would.
-    @Test func aLargeRoutineLoadsWholeThroughThePipe() {
-        let loaded = RoutineLoader.load(SourceFile(name: "big.yaml", bytes: Self.large(tail: "")))
-        #expect(loaded.routine.nodeCount == 20_000)
+    /// Above ``YAMLEventReader/splitFrom``, in two halves that join.
+    @Test(arguments: [20_000, 40_000])
+    func aLargeRoutineLoadsWholeThroughThePipe(nodes: Int) {
+        let bytes = Self.large(tail: "", nodes: nodes)
+        let loaded = RoutineLoader.load(SourceFile(name: "big.yaml", bytes: bytes))
+        #expect(loaded.routine.nodeCount == nodes)
         #expect(loaded.diagnostics.map(\.code) == [.yamlTag])
-        #expect(loaded.routine.id(of: 19_999) == "n19999")
+        #expect(loaded.routine.id(of: nodes - 1) == "n\(nodes - 1)")
+        bytes.withUnsafeBufferPointer { buffer in
+            let split = buffer.count >= YAMLEventReader.splitFrom ? YAMLSplit.find(in: buffer) : nil
+            #expect((split != nil) == (nodes == 40_000))
+            if let split { #expect(SelfCheck.halves(buffer, split: split).joined) }
+        }
+    }
+}
+
+/// A large input parsed in two halves, split at a line of the nodes' sequence, must give
+/// exactly the events of one parse of the whole; where the halves cannot join (the line is
+/// not an item of that sequence, a half has a syntax error, a key follows the nodes), the
+/// pipe reads the whole again past what it handed over. Every line that looks like an item is
+/// tried as the split, on routines written in every way the schema allows and a few it does not.
+struct YAMLSplitTests {
+    /// Routines and near-routines whose lines start with `- ` in every context: node items at
+    /// two indentations, options, flow and block `next`, block scalars of every chomping with
+    /// trailing blank lines, empty values, comments, quoted scalars over lines, a key after the
+    /// nodes, and syntax errors in either half.
+    static let inputs: [(name: String, text: String)] = {
+        var nodes = ""
+        for i in 0..<12 {
+            nodes += "- question: q\(i)\n  prompt: \"Feeling é \(i)?\"\n  options:\n"
+            nodes += "  - answer: yes\n    next: [h\(i), e\(i)]\n  - answer: no\n    next:\n    - e\(i)\n"
+            nodes += "  # a comment between items\n\n"
+            nodes += "- habit: h\(i)\n  title: Stretch\n  note: |\(i % 3 == 0 ? "+" : i % 3 == 1 ? "-" : "")\n    line one\n      indented\n\n\n"
+            nodes += "- habit: e\(i)\n  title: >\n    folded\n    text\n  next:\n"
+        }
+        nodes += "- habit: last\n  title: 'quoted\n    over lines'\n"
+        let indented = nodes.split(separator: "\n", omittingEmptySubsequences: false).map { $0.isEmpty ? "" : "  " + $0 }.joined(separator: "\n")
+        let head = "routine: Split\nnodes:\n"
+        return [
+            ("column 0", head + nodes),
+            ("column 2", head + indented),
+            ("crlf", (head + nodes).replacingOccurrences(of: "\n", with: "\r\n")),
+            ("bom", "\u{FEFF}" + head + nodes),
+            ("key after the nodes", head + nodes + "start: q0\n"),
+            ("error late", head + nodes + "- habit: x\n  title: \"unclosed\n"),
+            ("error early", head + "- habit: a\n  title: [unclosed\n" + nodes),
+            ("literal at the top", "routine: |\n  - not an item\n  - nor this\nnodes:\n" + nodes),
+            ("plain over lines", "routine: Split\nstart: a\n  - b\nnodes:\n" + nodes),
+            ("flow over lines", head + "- habit: a\n  next: [b,\n- c]\n" + nodes),
+            ("explicit document", "---\n" + head + nodes + "...\n"),
+            ("two documents", head + nodes + "---\n" + head + nodes),
+        ]
+    }()
+
+    static let joins = [
+        "column 0": 36, "column 2": 36, "crlf": 36, "bom": 36, "key after the nodes": 0, "error late": 0, "error early": 0,
+        "literal at the top": 36, "plain over lines": 36, "flow over lines": 0, "explicit document": 0, "two documents": 36,
+    ]
+
+    @Test(arguments: inputs.indices)
+    func halvesGiveTheEventsOfTheWhole(_ index: Int) {
+        let (name, text) = Self.inputs[index]
+        let bytes = Array(text.utf8)
+        var joined = 0
+        bytes.withUnsafeBufferPointer { buffer in
+            let splits = YAMLSplit.candidates(in: buffer)
+            #expect(splits.count > 20, "\(name)")
+            for split in splits {
+                let report = SelfCheck.halves(buffer, split: split)
+                #expect(report.difference == nil, "\(name), split at \(split)")
+                if report.joined { joined += 1 }
+            }
+        }
+        // The halves join at every item of the nodes but the first (the first half would
+        // end before the sequence starts), at no item of a node's options (a node follows at a
+        // lesser indentation), and nowhere that a scalar, a flow or an error cuts through.
+        #expect(joined == Self.joins[name], "\(name): \(joined) splits joined")
     }
 }

@@ -46,6 +46,70 @@ enum SelfCheck {
         }
     }
 
+    /// What ``halves(_:split:)`` found.
+    struct HalvesReport {
+        /// The first event, or the error, that differs from one parse of the whole.
+        var difference: String?
+        /// Whether the halves joined, or the whole was read again.
+        var joined = false
+        var events = 0
+        var endedInError = false
+    }
+
+    /// YAML read through the pipe (``YAMLEventPipe``), in two halves split at `split` when it
+    /// is given, against one parse of the whole: every event and the error.
+    static func halves(_ bytes: UnsafeBufferPointer<UInt8>, split: YAMLSplit?) -> HalvesReport {
+        let direct = YAMLEventSource(bytes)
+        var reader = YAMLEventReader(bytes, piped: true, split: split)
+        var whole = YAMLEvent(kind: .streamStart, span: Span(at: 0))
+        var halves = whole
+        var report = HalvesReport()
+        while true {
+            let readWhole = direct.read(into: &whole)
+            let readHalves = reader.read(into: &halves)
+            guard readWhole == readHalves else {
+                report.difference = "event \(report.events): read \(readWhole) whole, \(readHalves) through the pipe"
+                return report
+            }
+            guard readWhole else {
+                let (a, b) = (direct.syntaxError(), reader.syntaxError())
+                if a != b { report.difference = "the errors differ: \(a.message) and \(b.message)" }
+                report.endedInError = true
+                report.joined = reader.parsedInHalves == true
+                return report
+            }
+            let same =
+                whole.kind == halves.kind && whole.span == halves.span && whole.hasAnchor == halves.hasAnchor
+                && (whole.kind != .scalar || (whole.isPlain == halves.isPlain && whole.bytes.elementsEqual(halves.bytes)))
+                && whole.tag.map { String(cString: $0) } == halves.tag.map { String(cString: $0) }
+            guard same else {
+                report.difference = "event \(report.events): \(whole.kind) at \(whole.span) whole, \(halves.kind) at \(halves.span) through the pipe"
+                return report
+            }
+            report.events += 1
+            if whole.kind == .streamEnd {
+                // Past the end, both repeat it.
+                _ = reader.read(into: &halves)
+                if halves.kind != .streamEnd || halves.span != whole.span { report.difference = "past the end, \(halves.kind) at \(halves.span)" }
+                report.joined = reader.parsedInHalves == true
+                return report
+            }
+        }
+    }
+
+    /// YAML input read in two halves at its first, middle and last item lines gives the events
+    /// of one parse of the whole.
+    static func halves(_ bytes: [UInt8]) {
+        bytes.withUnsafeBufferPointer { buffer in
+            let splits = YAMLSplit.candidates(in: buffer)
+            guard !splits.isEmpty else { return }
+            for split in Set([0, splits.count / 2, splits.count - 1].map { splits[$0] }) {
+                let difference = halves(buffer, split: split).difference
+                precondition(difference == nil, "split at \(split.offset): \(difference ?? "")")
+            }
+        }
+    }
+
     /// A valid `.rt` routine, formatted and parsed again, means the same, keeps every comment,
     /// formats to the same text again, and survives YAML and back.
     static func roundTrip(_ loaded: LoadedRoutine) {
