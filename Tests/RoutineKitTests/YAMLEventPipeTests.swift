@@ -103,12 +103,17 @@ struct YAMLSplitTests {
             ("flow over lines", head + "- habit: a\n  next: [b,\n- c]\n" + nodes),
             ("explicit document", "---\n" + head + nodes + "...\n"),
             ("two documents", head + nodes + "---\n" + head + nodes),
+            ("a control character late", head + nodes + "- habit: x\n  title: a\u{7}b\n"),
+            ("a control character early", head + "- habit: x\n  title: a\u{1}b\n" + nodes),
+            ("a delete late", head + nodes + "- habit: x\n  title: a\u{7F}b\n"),
+            ("emoji and a line separator", head + nodes.replacingOccurrences(of: "Stretch", with: "Stretch 🧘\u{2028}\u{85}")),
         ]
     }()
 
     static let joins = [
         "column 0": 36, "column 2": 36, "crlf": 36, "bom": 36, "key after the nodes": 0, "error late": 0, "error early": 0,
         "literal at the top": 36, "plain over lines": 36, "flow over lines": 0, "explicit document": 0, "two documents": 36,
+        "a control character late": 0, "a control character early": 0, "a delete late": 0, "emoji and a line separator": 36,
     ]
 
     @Test(arguments: inputs.indices)

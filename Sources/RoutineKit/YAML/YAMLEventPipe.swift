@@ -395,9 +395,12 @@ final class YAMLEventPipe: @unchecked Sendable {
     }
 
     /// libyaml's input for the first half: the input up to the split, and at the split the
-    /// end, or the rest of the input when the second half is not parsed apart.
+    /// end, or the rest of the input when the second half is not parsed apart. The pieces are
+    /// those of libyaml's own reading of a string (as much as its buffer takes), so that the
+    /// first half decodes the input, and finds what it refuses, as a parse of the whole does;
+    /// the piece that reaches the split waits to know where the input ends.
     func feed(_ buffer: UnsafeMutablePointer<UInt8>, _ size: Int) -> Int {
-        if fed == feedLimit, let split, fed == split.offset, !splitting {
+        if let split, fed + size > split.offset, feedLimit == split.offset, !splitting {
             pthread_mutex_lock(lock)
             while case .pending = verdict, !cancelled { pthread_cond_wait(changed, lock) }
             switch verdict {
@@ -420,7 +423,7 @@ final class YAMLEventPipe: @unchecked Sendable {
     private func produceSecond() {
         let split = split!
         let tail = UnsafeBufferPointer(rebasing: bytes[split.offset...])
-        let fits = split.tailStaysInSequence(tail)
+        let fits = split.tailStaysInSequence(tail) && YAMLSplit.isReadable(tail)
         pthread_mutex_lock(lock)
         verdict = fits ? .split(endIndex: CharacterOffsets.characterCount(bytes, upTo: split.offset)) : .whole
         pthread_cond_broadcast(changed)
@@ -644,6 +647,49 @@ struct YAMLSplit: Hashable {
             i = j + 1
         }
         return splits
+    }
+
+    /// Whether libyaml's reader takes every character of `bytes`: UTF-8, and printable as
+    /// YAML defines it. libyaml decodes ahead of its parse, so a parse of the whole reports a
+    /// character it refuses before events of the first half that come earlier in the input;
+    /// such a second half is not parsed apart.
+    static func isReadable(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        let raw = UnsafeRawBufferPointer(bytes)
+        let count = bytes.count
+        var i = 0
+        while i < count {
+            if i + 8 <= count {
+                // Eight printable ASCII bytes at once: no top bit, none below 0x20, no 0x7F.
+                let word = raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+                let low = (word &- 0x2020_2020_2020_2020) & ~word & 0x8080_8080_8080_8080
+                let delete = ((word ^ 0x7F7F_7F7F_7F7F_7F7F) &- 0x0101_0101_0101_0101) & ~(word ^ 0x7F7F_7F7F_7F7F_7F7F) & 0x8080_8080_8080_8080
+                if word & 0x8080_8080_8080_8080 == 0, low == 0, delete == 0 {
+                    i += 8
+                    continue
+                }
+            }
+            let lead = bytes[i]
+            if lead < 0x80 {
+                guard lead >= 0x20 && lead != 0x7F || lead == 0x09 || lead == 0x0A || lead == 0x0D else { return false }
+                i += 1
+                continue
+            }
+            let width = lead & 0xE0 == 0xC0 ? 2 : lead & 0xF0 == 0xE0 ? 3 : lead & 0xF8 == 0xF0 ? 4 : 0
+            guard width > 0, i + width <= count else { return false }
+            var value = UInt32(lead & (width == 2 ? 0x1F : width == 3 ? 0x0F : 0x07))
+            for k in 1..<width {
+                let next = bytes[i + k]
+                guard next & 0xC0 == 0x80 else { return false }
+                value = value << 6 | UInt32(next & 0x3F)
+            }
+            let shortest = width == 2 ? value >= 0x80 : width == 3 ? value >= 0x800 : value >= 0x10000
+            let printable =
+                value == 0x85 || (0xA0...0xD7FF).contains(value) || (0xE000...0xFFFD).contains(value)
+                || (0x10000...0x10FFFF).contains(value)
+            guard shortest, printable else { return false }
+            i += width
+        }
+        return true
     }
 
     /// Whether every line of `tail` (the input from the split on) is an item of the split's
