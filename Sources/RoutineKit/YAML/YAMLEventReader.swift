@@ -105,12 +105,14 @@ struct YAMLEvent {
 /// Drives libyaml's event parser over bytes that outlive it. A large input is parsed on a
 /// thread of its own, a chunk of events ahead of the reader (``YAMLEventPipe``): libyaml's
 /// parse is four fifths of reading a routine, and building the routine from its events then
-/// takes the other core instead of adding to it.
+/// takes the other core instead of adding to it. A larger one is parsed in two halves at
+/// once, on two threads, when it splits at an item of its nodes (``YAMLSplit``).
 struct YAMLEventReader: ~Copyable {
     /// Inputs from this size on are parsed on a side thread; below it, starting a thread
     /// costs more than it saves (an editor checks a routine on every keystroke).
     static let pipedFrom = 1 << 20
-    /// Inputs from this size on are parsed in two halves when they split (``YAMLSplit``).
+    /// Inputs from this size on are parsed in two halves when they split (``YAMLSplit``); the
+    /// second half's events wait in memory for the first half to be read (24 bytes each).
     static let splitFrom = 1 << 21
 
     private var parser: YAMLEventSource?
