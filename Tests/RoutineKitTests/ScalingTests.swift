@@ -155,27 +155,35 @@ struct ScalingTests {
         #expect(throws: PathExplorer.TooComplex.self) { try PathExplorer(routine, workBudget: 10_000).forEachPath { _ in true } }
     }
 
+    /// A routine of `n` habits in one of two shapes that keep an agenda long: a `start list`
+    /// of them all, or a `wide arrow` to them all, meeting again in one node; nil for another.
+    static func wideRoutine(_ shape: String, _ n: Int) -> Routine? {
+        var text = "routine \"R\"\n"
+        switch shape {
+        case "start list":
+            text += "start -> " + (0..<n).map { "h\($0)" }.joined(separator: ", ") + "\n"
+            for i in 0..<n { text += "habit h\(i) \"H\"\n" }
+        case "wide arrow":
+            text += "habit x \"X\" -> " + (0..<n).map { "h\($0)" }.joined(separator: ", ") + "\n"
+            for i in 0..<n { text += "habit h\(i) \"H\" -> z\n" }
+            text += "habit z \"Z\"\n"
+        default:
+            return nil
+        }
+        return load(text).routine
+    }
+
     /// A long start list, one arrow with many targets meeting again in one node, and a
     /// question whose options lead into a dense block: linear in the work counted.
     @Test(arguments: ["start list", "wide arrow", "dense options"])
     func pathWorkIsLinearInTheLengthOfAnAgenda(_ shape: String) throws {
         func routine(_ n: Int) -> Routine {
-            var text = "routine \"R\"\n"
-            switch shape {
-            case "start list":
-                text += "start -> " + (0..<n).map { "h\($0)" }.joined(separator: ", ") + "\n"
-                for i in 0..<n { text += "habit h\(i) \"H\"\n" }
-            case "wide arrow":
-                text += "habit x \"X\" -> " + (0..<n).map { "h\($0)" }.joined(separator: ", ") + "\n"
-                for i in 0..<n { text += "habit h\(i) \"H\" -> z\n" }
-                text += "habit z \"Z\"\n"
-            default:
-                text += "question q \"Q\"\n"
-                for i in 0..<n { text += "  \"o\(i)\" -> d\(i % 40)\n" }
-                for i in 0..<40 {
-                    let next = (i + 1..<min(40, i + 10)).map { "d\($0)" }
-                    text += "habit d\(i) \"D\"" + (next.isEmpty ? "" : " -> " + next.joined(separator: ", ")) + "\n"
-                }
+            if let wide = Self.wideRoutine(shape, n) { return wide }
+            var text = "routine \"R\"\nquestion q \"Q\"\n"
+            for i in 0..<n { text += "  \"o\(i)\" -> d\(i % 40)\n" }
+            for i in 0..<40 {
+                let next = (i + 1..<min(40, i + 10)).map { "d\($0)" }
+                text += "habit d\(i) \"D\"" + (next.isEmpty ? "" : " -> " + next.joined(separator: ", ")) + "\n"
             }
             return load(text).routine
         }

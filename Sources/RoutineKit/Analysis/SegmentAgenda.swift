@@ -258,8 +258,9 @@ struct FrontierHeap {
     }
 }
 
-/// Moves the root of a binary min-heap of `count` items down to its place.
-@inline(__always) func siftDown(count: Int, isLess: (Int, Int) -> Bool, swap: (Int, Int) -> Void) {
+/// Moves the root of a binary min-heap of `count` items down to its place; returns that place.
+@discardableResult
+@inline(__always) func siftDown(count: Int, isLess: (Int, Int) -> Bool, swap: (Int, Int) -> Void) -> Int {
     var i = 0
     while true {
         let l = 2 * i + 1
@@ -267,7 +268,7 @@ struct FrontierHeap {
         var smallest = i
         if l < count, isLess(l, smallest) { smallest = l }
         if r < count, isLess(r, smallest) { smallest = r }
-        if smallest == i { return }
+        if smallest == i { return i }
         swap(i, smallest)
         i = smallest
     }

@@ -23,8 +23,9 @@ public struct Agenda: Sendable {
     fileprivate var liveArrowsIn: [Int32]
     fileprivate var onAgenda: [Bool]
     fileprivate var ran: [Bool]
-    /// Agenda position; smaller is nearer the front. Front insertion counts down.
-    fileprivate var position: [Int]
+    /// Agenda position; smaller is nearer the front. Front insertion counts down, once a
+    /// node at most, so a position fits 32 bits (``Agenda/maximumNodes``).
+    fileprivate var position: [Int32]
     fileprivate var front = 0
     fileprivate var ready = MinHeap()
     fileprivate var journal: [AgendaChange] = []
@@ -41,9 +42,9 @@ public struct Agenda: Sendable {
         onAgenda = Array(repeating: false, count: n + 1)
         ran = Array(repeating: false, count: n)
         position = Array(repeating: 0, count: n + 1)
-        // A step writes about seven changes; room for a whole run is reserved, not touched,
-        // so that a long run's journal is not copied as it grows.
-        journal.reserveCapacity(8 * n)
+        // Room for a whole run (``AgendaChange``: at most four changes a node), reserved and not
+        // touched, so that a long run's journal is not copied as it grows.
+        journal.reserveCapacity(Self.journalBound(nodes: n))
         markLive(from: start.compactMap(\.nodeIndex))
         enqueue(start)
     }
@@ -79,7 +80,7 @@ public struct Agenda: Sendable {
     /// in the routine's size.
     public var pending: [Target] {
         var entries: [(position: Int, index: Int)] = []
-        for index in onAgenda.indices where onAgenda[index] { entries.append((position[index], index)) }
+        for index in onAgenda.indices where onAgenda[index] { entries.append((Int(position[index]), index)) }
         entries.sort { $0.position < $1.position }
         return entries.map { $0.index == endIndex ? .end : .node($0.index) }
     }
@@ -102,11 +103,10 @@ public struct Agenda: Sendable {
             fresh.append(index)
         }
         guard !fresh.isEmpty else { return }
-        journal.append(AgendaChange(.front, 0, Int32(front)))
         front -= fresh.count
         for (k, index) in fresh.enumerated() {
-            journal.append(AgendaChange(.enqueued, index, Int32(position[index])))
-            position[index] = front + k
+            journal.append(AgendaChange(.enqueued, index, position[index]))
+            position[index] = Int32(front + k)
             if index == endIndex || liveArrowsIn[index] == 0 { ready.push((front + k, index), journal: &journal) }
         }
     }
@@ -130,17 +130,17 @@ public struct Agenda: Sendable {
     }
 
     /// `node` is no longer live: uncount its arrows, making targets on the agenda ready and
-    /// dropping nodes nothing live leads to any more.
+    /// dropping nodes nothing live leads to any more. The counts are not journaled: the undo
+    /// of `node`'s completion and of each drop counts the arrows again (``recount(from:)``).
     private mutating func release(_ node: Int) {
         var stack: [Int32] = [Int32(node)]
         while let v = stack.popLast() {
             for w in graph.successors(of: Int(v)) {
                 let t = Int(w)
-                journal.append(AgendaChange(.arrows, t, liveArrowsIn[t]))
                 liveArrowsIn[t] -= 1
                 guard liveArrowsIn[t] == 0, live[t] else { continue }
                 if onAgenda[t] {
-                    ready.push((position[t], t), journal: &journal)
+                    ready.push((Int(position[t]), t), journal: &journal)
                 } else {
                     journal.append(AgendaChange(.dropped, t, 0))
                     live[t] = false
@@ -151,11 +151,14 @@ public struct Agenda: Sendable {
     }
 }
 
-/// A binary min-heap of (agenda position, node), journaling every write of its array. An
-/// entry is one word, position above node, so that an entry and a journal of its writes stay
-/// small: positions are unique, so the words order as the positions do.
+/// A binary min-heap of (agenda position, node). An entry is one word, position above node:
+/// positions are unique, so the words order as the positions do, and each entry is unique.
+///
+/// A push or a pop moves entries along one path from the root by one level each, so it is
+/// journaled as one change from which ``undo(_:entry:)`` works out that path again: a
+/// scripted run keeps one change for each, not two for each level an entry moved.
 struct MinHeap: Sendable {
-    fileprivate var items: [UInt64] = []
+    fileprivate(set) var items: [UInt64] = []
 
     var isEmpty: Bool { items.isEmpty }
 
@@ -174,59 +177,86 @@ struct MinHeap: Sendable {
         (Int(Int32(bitPattern: UInt32(truncatingIfNeeded: word >> 32) ^ 0x8000_0000)), Int(Int32(bitPattern: UInt32(truncatingIfNeeded: word))))
     }
 
-    private mutating func swap(_ i: Int, _ j: Int, _ journal: inout [AgendaChange]) {
-        journal.append(AgendaChange(.heapSet, i, Self.node(items[i])))
-        journal.append(AgendaChange(.heapSet, j, Self.node(items[j])))
-        items.swapAt(i, j)
-    }
-
+    /// Journals `.heapPush` with the pushed node.
     mutating func push(_ item: (Int, Int), journal: inout [AgendaChange]) {
-        journal.append(AgendaChange(.heapAppend, 0, 0))
-        items.append(Self.pack(item))
+        let entry = Self.pack(item)
+        journal.append(AgendaChange(.heapPush, 0, Self.node(entry)))
+        items.append(entry)
         var i = items.count - 1
         while i > 0 {
             let parent = (i - 1) / 2
-            guard items[i] < items[parent] else { break }
-            swap(i, parent, &journal)
+            guard entry < items[parent] else { break }
+            items[i] = items[parent]
             i = parent
         }
+        items[i] = entry
     }
 
+    /// Journals `.heapPop` with the slot where the last entry came to rest and the popped node.
     mutating func pop(journal: inout [AgendaChange]) -> (Int, Int)? {
         guard !items.isEmpty else { return nil }
         let top = items[0]
         let last = items.removeLast()
-        journal.append(AgendaChange(.heapRemoveLast, 0, Self.node(last)))
+        var rest = 0
         if !items.isEmpty {
-            journal.append(AgendaChange(.heapSet, 0, Self.node(items[0])))
             items[0] = last
-            siftDown(count: items.count, isLess: { items[$0] < items[$1] }, swap: { swap($0, $1, &journal) })
+            rest = siftDown(count: items.count, isLess: { items[$0] < items[$1] }, swap: { items.swapAt($0, $1) })
         }
+        journal.append(AgendaChange(.heapPop, rest, Self.node(top)))
         return Self.unpack(top)
+    }
+
+    /// Undoes `change`, the newest push or pop not yet undone; `entry` is the heap entry of
+    /// its node.
+    mutating func undo(_ change: AgendaChange, entry: UInt64) {
+        if change.kind == .heapPush {
+            // The pushed entry rests on the path from the last slot up; the entries it passed
+            // go back down that path.
+            var carry = items.removeLast()
+            var i = items.count
+            while carry != entry {
+                precondition(i > 0, "the pushed entry is not on its path")
+                i = (i - 1) / 2
+                Swift.swap(&carry, &items[i])
+            }
+        } else if items.isEmpty {
+            items.append(entry)
+        } else {
+            // The entries from the root to the old last one's rest go back down a level.
+            var i = change.index
+            let moved = items[i]
+            while i > 0 {
+                let parent = (i - 1) / 2
+                items[i] = items[parent]
+                i = parent
+            }
+            items[0] = entry
+            items.append(moved)
+        }
     }
 }
 
-/// One write to the agenda, with what it replaced. A run keeps one for every write of every
-/// step, so that going back costs only that step; in one word, a scripted run of a large
-/// routine keeps several for each of its nodes and stays near the size of the routine.
+/// One change to the agenda, with what it replaced, so that going back costs only that step.
+/// Only the changes a step decides are kept: a node completed, enqueued, pushed, popped or
+/// dropped. What follows from them is worked out again on undo (the counts of the arrows a
+/// released node leaves, the front, the heap's moves along one path), so that a forward run
+/// keeps at most four a node (``Agenda/journalBound(nodes:)``) in one word each.
 /// A heap entry is kept as its node alone: undone newest first, the agenda's positions are
 /// as they were when the entry was written, and a node keeps its position while it waits.
 struct AgendaChange: Sendable {
     enum Kind: UInt32, Sendable {
-        /// A node ran: `value` holds its old on-agenda, ran and live flags (bits 0, 1, 2).
+        /// A node ran: `value` holds its old on-agenda, ran and live flags (bits 0, 1, 2). Its
+        /// release uncounted each of its arrows.
         case completed
-        /// A node was put on the agenda: it was not on it, and `value` was its position.
+        /// A node was put on the agenda: it was not on it, and `value` was its position. The
+        /// front moved by one for each node put on it, so its undo moves the front back by one.
         case enqueued
-        case front
-        /// `value` was the node's count of live arrows in.
-        case arrows
-        /// A node stopped being live.
+        /// A node stopped being live, and each of its arrows was uncounted.
         case dropped
-        /// Heap slot `index` held node `value`.
-        case heapSet
-        case heapAppend
-        /// The heap's last entry, node `value`, was removed.
-        case heapRemoveLast
+        /// Node `value` was pushed on the heap.
+        case heapPush
+        /// Node `value` was popped off the heap; the old last entry came to rest at slot `index`.
+        case heapPop
     }
 
     /// The kind in the top three bits, the node or heap slot below.
@@ -247,8 +277,14 @@ extension Agenda {
     /// The most nodes a run's agenda takes: its journal keeps a node's index in 29 bits.
     public static let maximumNodes = 1 << 29 - 1
 
+    /// The most changes a run of `nodes` nodes keeps at once, however it went back: undone
+    /// changes leave the journal, and going forward each node (and `end`) is enqueued, pushed
+    /// and popped at most once, and completed or dropped, not both. Below 2^32 for any
+    /// routine that can run.
+    public static func journalBound(nodes: Int) -> Int { 4 * (nodes + 1) }
+
     /// The heap entry of `node`, which is on the agenda.
-    private func heapEntry(_ node: Int) -> UInt64 { MinHeap.pack((position[node], node)) }
+    private func heapEntry(_ node: Int) -> UInt64 { MinHeap.pack((Int(position[node]), node)) }
 
     /// A point in the agenda's history that ``undo(to:)`` can return to.
     public var mark: Int { journal.count }
@@ -263,16 +299,29 @@ extension Agenda {
                 onAgenda[n] = change.value & 1 != 0
                 ran[n] = change.value & 2 != 0
                 live[n] = change.value & 4 != 0
+                recount(from: n)
             case .enqueued:
                 onAgenda[n] = false
-                position[n] = Int(change.value)
-            case .front: front = Int(change.value)
-            case .arrows: liveArrowsIn[n] = change.value
-            case .dropped: live[n] = true
-            case .heapSet: ready.items[n] = heapEntry(Int(change.value))
-            case .heapAppend: ready.items.removeLast()
-            case .heapRemoveLast: ready.items.append(heapEntry(Int(change.value)))
+                position[n] = change.value
+                front += 1
+            case .dropped:
+                live[n] = true
+                recount(from: n)
+            case .heapPush, .heapPop: ready.undo(change, entry: heapEntry(Int(change.value)))
             }
         }
+    }
+
+    /// Whether this agenda is in the same state as `other`, an agenda of the same routine,
+    /// whatever their journals hold: for tests of ``undo(to:)``.
+    func isInTheState(of other: Agenda) -> Bool {
+        live == other.live && liveArrowsIn == other.liveArrowsIn && onAgenda == other.onAgenda && ran == other.ran
+            && position == other.position && front == other.front && ready.items == other.ready.items
+    }
+
+    /// Counts again the arrows out of `node`, which its release uncounted. Counts only add
+    /// up, so the order in which the releases of a step are undone does not matter.
+    private mutating func recount(from node: Int) {
+        for w in graph.successors(of: node) { liveArrowsIn[Int(w)] += 1 }
     }
 }

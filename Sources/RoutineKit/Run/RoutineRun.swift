@@ -42,9 +42,10 @@ public struct RoutineRun: Sendable {
     /// Where each decision was taken, newest last, for ``back()``.
     private var checkpoints: [Checkpoint] = []
 
-    /// In 32-bit fields: a scripted run of a large routine keeps one for every step.
+    /// In 32-bit fields: a scripted run of a large routine keeps one for every step. The
+    /// agenda's mark stays below ``Agenda/journalBound(nodes:)``, below 2^32.
     private struct Checkpoint: Sendable {
-        var agenda: Int
+        var agenda: UInt32
         var records: Int32
         var node: Int32
     }
@@ -133,7 +134,7 @@ public struct RoutineRun: Sendable {
     /// person, passing over habits not scheduled today.
     public mutating func decide(_ decision: RunDecision) {
         guard let node = current else { return }
-        checkpoints.append(Checkpoint(agenda: agenda.mark, records: Int32(records.count), node: Int32(node)))
+        checkpoints.append(Checkpoint(agenda: UInt32(agenda.mark), records: Int32(records.count), node: Int32(node)))
         apply(decision, to: node)
         advance()
     }
@@ -143,7 +144,7 @@ public struct RoutineRun: Sendable {
     @discardableResult
     public mutating func back() -> Int? {
         guard let checkpoint = checkpoints.popLast() else { return nil }
-        agenda.undo(to: checkpoint.agenda)
+        agenda.undo(to: Int(checkpoint.agenda))
         records.removeSubrange(Int(checkpoint.records)...)
         current = Int(checkpoint.node)
         reachedEnd = false
