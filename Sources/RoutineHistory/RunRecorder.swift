@@ -52,7 +52,7 @@ public final class RunRecorder {
     /// Brings the record up to date with what `event` changed in `run`. `seconds`: what the
     /// runner measured for each record, in order (``StepTimer/seconds``); a record without a
     /// measurement (a scripted run's) is stored with unknown seconds.
-    public func observe(_ event: RunEvent, _ run: RoutineRun, seconds: [Double?] = []) {
+    public func observe(_ event: RunEvent, _ run: RoutineRun, seconds: StepTimes = []) {
         switch event {
         case .record: catchUp(run, seconds)
         case .back:
@@ -67,7 +67,7 @@ public final class RunRecorder {
     }
 
     /// Writes the run's records that the history does not hold yet, each in its own commit.
-    private func catchUp(_ run: RoutineRun, _ seconds: [Double?]) {
+    private func catchUp(_ run: RoutineRun, _ seconds: StepTimes) {
         while recorded < run.records.count, !failed {
             let record = run.records[recorded]
             let now = Timestamp.now()

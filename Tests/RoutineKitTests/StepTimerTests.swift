@@ -70,3 +70,38 @@ struct StepTimerTests {
         #expect(StepTimer.monotonicSeconds() >= first)
     }
 }
+
+/// A run's times against a model array of optionals: ``StepTimes`` reads the same, and
+/// stores records only up to the last one measured.
+struct StepTimesTests {
+    @Test(arguments: 0..<20 as Range<UInt64>, [0, 30, 90])
+    func stepTimesReadAsTheirRecords(_ seed: UInt64, measuredPercent: Int) {
+        var random = RoutineGenerator(seed: seed)
+        var times = StepTimes()
+        var model: [Double?] = []
+        for _ in 0..<300 {
+            if random.chance(10), !model.isEmpty {
+                let k = random.below(model.count + 1)
+                times.removeLast(k)
+                model.removeLast(k)
+            } else {
+                let value = random.chance(measuredPercent) ? Double(random.below(600)) / 4 : nil
+                times.append(value)
+                model.append(value)
+            }
+            #expect(times.count == model.count && Array(times) == model)
+            #expect(times.storedCount == (model.lastIndex { $0 != nil }.map { $0 + 1 } ?? 0))
+        }
+        #expect(times == StepTimes(model))
+        #expect(StepTimer.took(times) == StepTimer.took(model))
+    }
+
+    @Test func aScriptedRunStoresNoTimes() {
+        var timer = StepTimer(measures: false)
+        var run = RoutineRun(routine: AgendaJournalTests.routine("start list"), date: CalendarDate(year: 2026, month: 11, day: 2))
+        while !run.isFinished { run.decide(.done(value: nil)) }
+        timer.catchUp(run)
+        #expect(timer.seconds.count == run.records.count && timer.seconds.allSatisfy { $0 == nil })
+        #expect(timer.seconds.storedCount == 0)
+    }
+}

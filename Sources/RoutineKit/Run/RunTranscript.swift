@@ -7,7 +7,7 @@ public struct RunTranscript: Sendable {
     public var colors: Bool
     /// Seconds measured on each record of the run, in order (nil: not measured), for the
     /// summary at a terminal: ``StepTimer/seconds``.
-    public var measured: [Double?] = []
+    public var measured = StepTimes()
 
     public init(interactive: Bool, colors: Bool) {
         self.interactive = interactive

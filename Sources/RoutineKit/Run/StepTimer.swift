@@ -9,8 +9,9 @@ import Glibc
 /// Only a person is timed. A scripted run measures nothing (every step nil), and so does a
 /// step nobody decided (a habit passed over because it is not scheduled).
 public struct StepTimer: Sendable {
-    /// Seconds by record of the run, in order; nil where nothing was measured.
-    public private(set) var seconds: [Double?]
+    /// Seconds by record of the run, in order; nil where nothing was measured. A scripted
+    /// run's cost no memory (``StepTimes``).
+    public private(set) var seconds: StepTimes
     /// Whether the run is timed at all.
     public let measures: Bool
     private let clock: @Sendable () -> Double
@@ -20,9 +21,11 @@ public struct StepTimer: Sendable {
 
     /// `kept`: the times of the records a resumed run starts with, as they were measured
     /// before the interruption. `clock` reads seconds on a monotonic clock (tests inject one).
-    public init(measures: Bool, kept: [Double?] = [], clock: @escaping @Sendable () -> Double = StepTimer.monotonicSeconds) {
+    public init(
+        measures: Bool, kept: some Sequence<Double?> = [Double?](), clock: @escaping @Sendable () -> Double = StepTimer.monotonicSeconds
+    ) {
         self.measures = measures
-        seconds = kept
+        seconds = StepTimes(kept)
         self.clock = clock
         shownAt = clock()
     }
@@ -77,7 +80,7 @@ public struct StepTimer: Sendable {
     }
 
     /// The seconds of the record at `index`, nil when not measured (or not yet).
-    public func seconds(at index: Int) -> Double? { index < seconds.count ? seconds[index] : nil }
+    public func seconds(at index: Int) -> Double? { seconds.indices.contains(index) ? seconds[index] : nil }
 
     /// The time measured over the whole run: the sum of its steps' times, nil when none was.
     public var total: Double? { Self.took(seconds) }

@@ -118,7 +118,7 @@ final class BrowserRun {
 enum BrowserRunJSON {
     static func state(
         id: Int64, run: RoutineRun, recorded: Bool, result: RunResult?, prompt: JSONValue?, events: [JSONValue], held: Bool,
-        claim: Int, holder: String?, seconds: [Double?], notes: [String]
+        claim: Int, holder: String?, seconds: some Sequence<Double?>, notes: [String]
     ) -> JSONValue {
         var members: [(String, JSONValue)] = [
             ("run", .int(Int(id))), ("routine", .string(run.routine.name)), ("date", .string(run.date.description)),
@@ -137,7 +137,7 @@ enum BrowserRunJSON {
     }
 
     /// The end event of `run --json`, with the summary's lines as `routine run` prints them.
-    static func summary(_ result: RunResult, _ run: RoutineRun, seconds: [Double?]) -> JSONValue {
+    static func summary(_ result: RunResult, _ run: RoutineRun, seconds: some Sequence<Double?>) -> JSONValue {
         var timer = StepTimer(measures: false, kept: seconds)
         timer.catchUp(run)
         var transcript = RunTranscript(interactive: true, colors: false)

@@ -125,7 +125,9 @@ struct RunCommand: ParsableCommand {
                 if interactive {
                     if case .record(let record) = event, case .answer(let k) = record.outcome { answered[record.node] = k }
                     asking = Self.kind(of: event, run, transcript, highlighting: answered) ?? asking
-                    transcript.measured = timer.seconds
+                    // Only the summary reads the times: a copy at every step would be copied
+                    // again by the timer's next append.
+                    if case .end = event { transcript.measured = timer.seconds }
                 }
                 let (stdout, stderr) = transcript.render(event, run, elapsed: elapsed)
                 if interactive, case .end = event { out.write("\n") }
