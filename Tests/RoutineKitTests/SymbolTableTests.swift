@@ -54,6 +54,11 @@ struct RecordLayoutTests {
         #expect(MemoryLayout<AgendaChange>.stride <= 8)
     }
 
+    /// A scripted run keeps a record for every node it runs.
+    @Test func runRecordsStayCompact() {
+        #expect(MemoryLayout<RunRecord>.stride <= 32)
+    }
+
     @Test(arguments: [Target.node(0), .node(1), .node(Int(Int32.max)), .end, .missing(0), .missing(7)])
     func edgesKeepTheirTargets(_ target: Target) {
         var edge = Edge(target, span: Span(start: 1, end: 2))

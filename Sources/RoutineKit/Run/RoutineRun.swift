@@ -21,9 +21,25 @@ public struct RunRecord: Hashable, Sendable {
     }
 
     /// 1-based step number.
-    public var step: Int
-    public var node: Int
+    public var step: Int {
+        get { Int(step32) }
+        set { step32 = Int32(newValue) }
+    }
+    public var node: Int {
+        get { Int(node32) }
+        set { node32 = Int32(newValue) }
+    }
     public var outcome: Outcome
+    /// In 32 bits (a routine has fewer than 2^31 nodes): a scripted run of a large routine
+    /// keeps a record for every node, in 32 bytes and not 40.
+    private var step32: Int32
+    private var node32: Int32
+
+    init(step: Int, node: Int, outcome: Outcome) {
+        step32 = Int32(step)
+        node32 = Int32(node)
+        self.outcome = outcome
+    }
 }
 
 /// A run of a valid routine on a given date: the agenda, the history, and the node waiting
@@ -43,11 +59,11 @@ public struct RoutineRun: Sendable {
     private var checkpoints: [Checkpoint] = []
 
     /// In 32-bit fields: a scripted run of a large routine keeps one for every step. The
-    /// agenda's mark stays below ``Agenda/journalBound(nodes:)``, below 2^32.
+    /// agenda's mark stays below ``Agenda/journalBound(nodes:)``, below 2^32. The node decided
+    /// is not kept: it is the node of the first record its step wrote, the one at `records`.
     private struct Checkpoint: Sendable {
         var agenda: UInt32
         var records: Int32
-        var node: Int32
     }
     public private(set) var records: [RunRecord] = []
     /// The node waiting for a decision; nil once the run is over.
@@ -134,7 +150,7 @@ public struct RoutineRun: Sendable {
     /// person, passing over habits not scheduled today.
     public mutating func decide(_ decision: RunDecision) {
         guard let node = current else { return }
-        checkpoints.append(Checkpoint(agenda: UInt32(agenda.mark), records: Int32(records.count), node: Int32(node)))
+        checkpoints.append(Checkpoint(agenda: UInt32(agenda.mark), records: Int32(records.count)))
         apply(decision, to: node)
         advance()
     }
@@ -145,8 +161,8 @@ public struct RoutineRun: Sendable {
     public mutating func back() -> Int? {
         guard let checkpoint = checkpoints.popLast() else { return nil }
         agenda.undo(to: Int(checkpoint.agenda))
+        current = records[Int(checkpoint.records)].node
         records.removeSubrange(Int(checkpoint.records)...)
-        current = Int(checkpoint.node)
         reachedEnd = false
         // Back along the stretch the run is on, the stretch still holds: each step of it
         // follows from the one before. Back past its start it no longer matches, and a
