@@ -52,6 +52,12 @@ struct YAMLEventPipeTests {
     }
 
     /// A large routine loads to the same routine and diagnostics as its small twin would.
+    /// The second half's events wait in memory until the first half is read: each stays at
+    /// 24 bytes, its scalar's bytes apart.
+    @Test func pipedEventsStayCompact() {
+        #expect(MemoryLayout<PipedEvent>.stride <= 24)
+    }
+
     /// Above ``YAMLEventReader/splitFrom``, in two halves that join.
     @Test(arguments: [20_000, 40_000])
     func aLargeRoutineLoadsWholeThroughThePipe(nodes: Int) {
