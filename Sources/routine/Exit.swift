@@ -5,7 +5,7 @@ import Glibc
 #endif
 
 /// The exit codes every subcommand shares: the one place they are written. The root command's
-/// help is made from ``documented``, and a test checks README's table against that help.
+/// help is made from ``documented``, and a test checks the table in docs/limits.md against that help.
 enum Exit {
     static let errors = ExitCode(1)
     static let answersRanOut = ExitCode(3)

@@ -36,11 +36,11 @@ struct ConvertAndFormatTests {
     }
 
     /// The exit codes `routine --help` lists (made from the executable's one table of them) are
-    /// those of README's table, in the same order.
-    @Test func helpListsTheExitCodesOfTheReadme() throws {
+    /// those of the manual's table (docs/limits.md), in the same order.
+    @Test func helpListsTheExitCodesOfTheManual() throws {
         let help = try execute(["--help"]).stdout.split(whereSeparator: \.isWhitespace).joined(separator: " ")
-        let readme = try String(contentsOf: packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
-        let section = readme.components(separatedBy: "\n## Exit codes\n")[1].components(separatedBy: "\n## ")[0]
+        let manual = try String(contentsOf: packageRoot.appendingPathComponent("docs/limits.md"), encoding: .utf8)
+        let section = manual.components(separatedBy: "\n## Exit codes\n")[1].components(separatedBy: "\n## ")[0]
         let documented = section.split(separator: "\n").compactMap { line -> Int? in
             guard line.hasPrefix("| "), let code = line.dropFirst(2).split(separator: " ").first else { return nil }
             return Int(code)
@@ -48,7 +48,7 @@ struct ConvertAndFormatTests {
         let paragraph = try #require(help.components(separatedBy: "Exit codes: ").dropFirst().first?.components(separatedBy: ". Shell").first)
         let listed = paragraph.components(separatedBy: "; ").map { Int($0.prefix { $0.isNumber }) ?? -1 }
         #expect(documented.count >= 8)
-        #expect(listed == documented, "--help lists \(listed), README \(documented)")
+        #expect(listed == documented, "--help lists \(listed), docs/limits.md \(documented)")
         #expect(help.contains("74 an output cannot be written (standard output, an output file, the history)"))
     }
 
