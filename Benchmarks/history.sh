@@ -15,7 +15,7 @@ command -v hyperfine >/dev/null || { echo "history.sh: 'hyperfine' is missing (a
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 [ "${1:-}" = "--smoke" ] && out="$work/history-results.md"
-# Built as README's "Install" says: release, the Swift runtime linked in (start-up is a fifth
+# Built as docs/install.md says: release, the Swift runtime linked in (start-up is a fifth
 # of a ten-year `log` or `stats`), in a build folder of its own so that the other benchmarks'
 # builds are not relinked.
 build=(swift build -c release --static-swift-stdlib --build-path .build-static)

@@ -144,9 +144,9 @@ yaml_shapes "$yaml_n" >> "$out"
 cat "$out"
 
 # The YAML bar: `check x.yaml` against the libyaml-only parse, at the size nearest 100,000,
-# set against the newest ratio recorded in BENCHMARKS.md (its rounds go newest first). A slip
+# set against the newest ratio recorded in Benchmarks/journal.md (its rounds go newest first). A slip
 # of more than a tenth warns; a shared machine's noise should not fail a run.
-python3 - "$work" BENCHMARKS.md "${sizes[@]}" "$forward_n" <<'PY'
+python3 - "$work" Benchmarks/journal.md "${sizes[@]}" "$forward_n" <<'PY'
 import json, os, re, statistics, sys
 work, record, sizes = sys.argv[1], sys.argv[2], [int(n) for n in sys.argv[3:-1]]
 n = min(sizes, key=lambda size: abs(size - 100_000))
@@ -169,7 +169,7 @@ recorded = re.findall(r"^Recorded YAML ratio: ([0-9.]+)x", open(record, encoding
 if n != 100_000:
     print("the recorded ratio is for 100,000 nodes; at this size start-up weighs more, so it is not compared")
 elif not recorded:
-    print("no YAML ratio recorded in BENCHMARKS.md yet")
+    print("no YAML ratio recorded in Benchmarks/journal.md yet")
 elif ratio > float(recorded[0]) * 1.1:
     print(f"warning: the YAML ratio slipped from {recorded[0]}x (last recorded) to {ratio:.2f}x, more than 10%", file=sys.stderr)
 else:

@@ -5,7 +5,7 @@
 # Rounds of hyperfine cycle through all the commands, so that a slow minute of a shared
 # machine falls on the floor and the commands alike; medians and minima over all rounds.
 #
-#   Benchmarks/startup.sh                          the install build (README), 8 rounds of 50 runs
+#   Benchmarks/startup.sh                          the install build (docs/install.md), 8 rounds of 50 runs
 #   Benchmarks/startup.sh --smoke                  2 rounds of 3 runs: proves the script works (CI)
 #   BIN=.build/debug Benchmarks/startup.sh --smoke   without building in release
 set -euo pipefail
@@ -20,7 +20,7 @@ done
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-# The install build as README says, in a build folder of its own so that the other
+# The install build as docs/install.md says, in a build folder of its own so that the other
 # benchmarks' builds are not relinked. BIN=FOLDER takes the binary already built there.
 bin=${BIN:-}
 if [ -z "$bin" ]; then
@@ -29,7 +29,7 @@ if [ -z "$bin" ]; then
     "${build[@]}" --product routine-studio >/dev/null
     bin=$("${build[@]}" --show-bin-path)
 fi
-# Installed as README installs it: without the unwind tables (objcopy, as README does).
+# Installed as docs/install.md installs it: without the unwind tables (objcopy).
 routine="$work/routine"
 for program in routine routine-studio; do
     [ -e "$bin/$program" ] || continue
@@ -41,7 +41,7 @@ for program in routine routine-studio; do
 done
 
 # The floor: one line printed by a static Swift program, stripped like the install build.
-# Beside it, the same program at a fixed address (-no-pie), as README links the programs.
+# Beside it, the same program at a fixed address (-no-pie), as the install links the programs.
 echo 'print("routine 0.1.0")' > "$work/floor.swift"
 swiftc -O -static-stdlib -Xlinker -s "$work/floor.swift" -o "$work/floor"
 swiftc -O -static-stdlib -Xlinker -s -Xclang-linker -no-pie "$work/floor.swift" -o "$work/floor-fixed"

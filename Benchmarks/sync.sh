@@ -7,7 +7,7 @@
 # load average and a Markdown table of medians and minima (BENCHMARKS.md).
 #
 #   Benchmarks/sync.sh [BIN]     BIN: a folder holding a built routine (default: a release
-#                                build with the runtime linked in, as README installs it)
+#                                build with the runtime linked in, as docs/install.md installs it)
 #   YEARS=1 Benchmarks/sync.sh   fewer years (default 10)
 set -euo pipefail
 cd "$(dirname "$0")/.."
