@@ -3,7 +3,8 @@ import PackageDescription
 
 let package = Package(
     name: "routine",
-    platforms: [.macOS(.v13)],
+    // No `platforms`: the package builds on Linux, the one platform it is built and tested on
+    // (the sources import Glibc); a macOS version declared here would promise a build that fails.
     products: [
         .executable(name: "routine", targets: ["routine"]),
         .executable(name: "routine-studio", targets: ["routine-studio"]),
