@@ -44,6 +44,8 @@ fi
 
 # Each target imports only what ARCHITECTURE.md allows.
 step imports 5 bash scripts/check-imports.sh
+# Every relative link of the README and docs/ reaches a file and a heading.
+step "doc links" 1 python3 scripts/check-doc-links.py
 
 # The Swift sources are laid out as the checked-in .swift-format says (the toolchain's swift-format).
 step format 10 swift-format lint --strict --recursive --parallel Sources Tests Benchmarks Fuzz Plugins Package.swift
