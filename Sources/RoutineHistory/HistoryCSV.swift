@@ -27,8 +27,14 @@ public enum HistoryCSV {
         }
     }
 
-    /// One CSV line (RFC 4180): a field with a comma, quote or line break is quoted.
+    /// One CSV line (RFC 4180) of ``header``'s columns: a field with a comma, quote or line
+    /// break is quoted, and one that starts like a formula (a title `=SUM(A1)`, `@cmd`) gets a
+    /// `'` before it so that a spreadsheet reads it as text (``CSV/textField(_:)``); only the
+    /// UTC offset (`-05:00`), which routine writes itself, is written as it is.
     public static func line(_ fields: [String]) -> String {
-        fields.map(CSV.field).joined(separator: ",") + "\r\n"
+        fields.enumerated().map { $0.offset == offsetColumn ? CSV.field($0.element) : CSV.textField($0.element) }.joined(separator: ",")
+            + "\r\n"
     }
+
+    static let offsetColumn = header.firstIndex(of: "utc_offset") ?? -1
 }

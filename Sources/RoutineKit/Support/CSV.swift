@@ -4,6 +4,19 @@ public enum CSV {
     /// a line break; as it is otherwise.
     public static func field(_ text: String) -> String {
         guard text.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" || $0 == "\r\n" }) else { return text }
-        return "\"" + text.split(separator: "\"", omittingEmptySubsequences: false).joined(separator: "\"\"") + "\""
+        return quoted(text)
+    }
+
+    /// `text` written by a person or another program (a title, a path) as one field that a
+    /// spreadsheet reads as text, never as a formula: one that starts with `=`, `+`, `-`,
+    /// `@`, a tab or a carriage return gets a `'` before it, inside quotes (OWASP's advice
+    /// against CSV injection); any other as ``field(_:)`` writes it.
+    public static func textField(_ text: String) -> String {
+        guard let first = text.unicodeScalars.first, "=+-@\t\r".unicodeScalars.contains(first) else { return field(text) }
+        return quoted("'" + text)
+    }
+
+    private static func quoted(_ text: String) -> String {
+        "\"" + text.split(separator: "\"", omittingEmptySubsequences: false).joined(separator: "\"\"") + "\""
     }
 }
