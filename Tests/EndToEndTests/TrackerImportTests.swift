@@ -187,37 +187,6 @@ struct TrackerImportTests {
         #expect(after == before.replacingOccurrences(of: "meditate, read\n", with: "meditate, read, old\n") + "\nhabit old \"Old\"\n", "\(after)")
     }
 
-    @Test func loopsCSVExportIsReadLikeItsBackup() throws {
-        let dir = try temporaryDirectory()
-        let export = dir.appendingPathComponent("Loop Habits CSV 2024-03-03")
-        try FileManager.default.createDirectory(at: export, withIntermediateDirectories: true)
-        try Data(
-            #"""
-            Position,Name,Type,Question,Description,FrequencyNumerator,FrequencyDenominator,Color,Unit,Target Type,Target Value,Archived?
-            001,Meditate,0,Did you meditate today?,"Sit, breathe
-            and count ""ten""",1,1,#FF8F00,,0,0,false
-            002,Water,1,How many glasses?,,1,1,#00897B,glasses,0,8,false
-            003,Gone,0,,,1,1,#00897B,,0,0,true
-
-            """#.utf8
-        ).write(to: export.appendingPathComponent("Habits.csv"))
-        try Data("Date,Meditate,Water,Gone,\r\n2024-03-02,2,6500,2,\r\n2024-03-01,-1,8000,2,\r\n".utf8)
-            .write(to: export.appendingPathComponent("Checkmarks.csv"))
-        let history = dir.appendingPathComponent("h.sqlite").path
-        let result = try importing(["--from", "loop", export.path, "--routine", "loop.yaml"], in: dir, history: history)
-        #expect(result.status == 0, "\(result.stderr)")
-        #expect(result.stderr.contains("2 habits, 3 days; 1 unknown day left out; 1 archived habit left out"), "\(result.stderr)")
-        let yaml = try String(contentsOf: dir.appendingPathComponent("loop.yaml"), encoding: .utf8)
-        #expect(yaml.contains("note: \"Sit, breathe\\nand count \\\"ten\\\"\"") || yaml.contains("Sit, breathe"), "\(yaml)")
-        #expect(yaml.contains("target: 8\n") && yaml.contains("unit: glasses\n"), "\(yaml)")
-        #expect(try execute(["check", "loop.yaml"], in: dir).status == 0)
-        let exported = try execute(["history", "export", "--history", history]).stdout
-        #expect(exported.contains(#""value":6.5,"target":8,"unit":"glasses""#), "\(exported)")
-        let again = try importing(["--from", "loop", export.path, "--routine", "loop.yaml"], in: dir, history: history)
-        #expect(again.stderr.contains("imported 0 days"), "\(again.stderr)")
-        #expect(try execute(["history", "export", "--history", history]).stdout == exported)
-    }
-
     /// harsh's folder with every line form: comments, blank lines, headings, each frequency,
     /// and log lines with a comment, with an amount, skipped and not done.
     @Test func aHarshFolderBecomesARoutineAndItsDays() throws {
@@ -299,11 +268,6 @@ struct TrackerImportTests {
     }
 
     static let harshHabits = ("habits", "Meditated: 1\nGymmed: 3/7\n")
-    static let loopHabitsCSV = (
-        "Habits.csv",
-        "Position,Name,Type,Question,Description,FrequencyNumerator,FrequencyDenominator,Color,Unit,Target Type,Target Value,Archived?\n001,Meditate,0,,,1,1,#FF8F00,,0,0,false\n"
-    )
-
     static let hostile: [Hostile] = [
         Hostile(
             name: "harsh: a log line with two fields", tracker: "harsh",
@@ -328,22 +292,6 @@ struct TrackerImportTests {
             name: "harsh: a frequency that is none", tracker: "harsh", files: [("habits", "Meditated: often\n"), ("log", "")],
             code: "E031", message: "habits' line 1: 'often' is not a frequency such as 1, 7, 1w or 3/7"),
         Hostile(name: "harsh: no log file", tracker: "harsh", files: [harshHabits], code: "E030", message: "log': cannot read"),
-        Hostile(
-            name: "Loop CSV: a row with a field too few", tracker: "loop",
-            files: [loopHabitsCSV, ("Checkmarks.csv", "Date,Meditate\n2024-03-01,2\n2024-03-02\n")],
-            code: "E031", message: "Checkmarks.csv' line 3: expected 2 fields, found 1"),
-        Hostile(
-            name: "Loop CSV: a column no habit has", tracker: "loop",
-            files: [loopHabitsCSV, ("Checkmarks.csv", "Date,Swim\n2024-03-01,2\n")],
-            code: "E031", message: "Checkmarks.csv' line 1: the column 'Swim' names no habit of Habits.csv"),
-        Hostile(
-            name: "Loop CSV: a value Loop never writes", tracker: "loop",
-            files: [loopHabitsCSV, ("Checkmarks.csv", "Date,Meditate\n2024-03-01,7\n")],
-            code: "E031", message: "Checkmarks.csv' line 2: the value 7 is none of Loop's (-1, 0, 1, 2, 3)"),
-        Hostile(
-            name: "Loop CSV: a Habits.csv of another program", tracker: "loop",
-            files: [("Habits.csv", "id,title\n1,Run\n"), ("Checkmarks.csv", "")],
-            code: "E031", message: "Habits.csv' line 1: the header has no 'Name' column"),
         Hostile(
             name: "Loop backup: a schema of version 30", tracker: "loop",
             files: [("loop.db", loopSchema(version: 22).replacingOccurrences(of: "user_version = 22", with: "user_version = 30"))],

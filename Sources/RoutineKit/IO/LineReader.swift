@@ -44,6 +44,34 @@ public final class LineReader {
         return .success(LineReader(fd: fd, owned: true, name: path))
     }
 
+    /// Opens `path` only if it is a regular file, never waiting to open it: a named pipe
+    /// (whose opening waits for a writer, and whose reading may never end), a socket or a
+    /// device is refused with what it is, in the words `check` uses for them (E013).
+    public static func openRegularFile(_ path: String) -> Result<LineReader, Diagnostic> {
+        let fd = Glibc.open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC)
+        var info = stat()
+        guard fd >= 0 else {
+            let failure = errno
+            // A socket cannot be opened at all (ENXIO): say what it is.
+            if stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFSOCK, let kind = InputReader.kind(info) {
+                return .failure(.notRegularInput(path, kind: kind))
+            }
+            return .failure(.unreadable(path, reason: InputReader.describe(failure)))
+        }
+        guard fstat(fd, &info) == 0 else {
+            let failure = errno
+            close(fd)
+            return .failure(.unreadable(path, reason: InputReader.describe(failure)))
+        }
+        if let kind = InputReader.kind(info) {
+            close(fd)
+            if info.st_mode & S_IFMT == S_IFDIR { return .failure(.unreadable(path, reason: "it is a directory")) }
+            return .failure(.notRegularInput(path, kind: kind))
+        }
+        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
+        return .success(LineReader(fd: fd, owned: true, name: path))
+    }
+
     /// The next line without its end, or nil after the last one. A line longer than
     /// ``SourceFile/maximumSize`` is refused.
     public func next() -> Result<[UInt8]?, Diagnostic> {

@@ -100,27 +100,44 @@ public struct HarshSource: TrackerSource {
     /// Calls `body` with each line of `path` (without its end, CR LF or LF) and its number,
     /// read as a stream; a file that cannot be read, or a line that is not UTF-8, is refused.
     static func eachLine(_ path: String, _ body: (String, Int) throws -> Void) throws {
-        let reader: LineReader
-        switch LineReader.open(path) {
+        let lines = try TrackerLines(path)
+        while let line = try lines.next() { try body(line, lines.number) }
+    }
+}
+
+/// The lines of an export's file, read one at a time: only a regular file (a named pipe in
+/// its place would wait for a writer forever), each line UTF-8 and at most 1 MiB.
+final class TrackerLines {
+    let path: String
+    private let reader: LineReader
+
+    init(_ path: String) throws(TrackerReadError) {
+        self.path = path
+        switch LineReader.openRegularFile(path) {
         case .success(let opened): reader = opened
         case .failure(let diagnostic): throw TrackerReadError(file: path, line: 0, reason: diagnostic.message)
         }
         // No line of an export is near this long: a longer one is not an export's, and is
         // refused before it costs memory.
         reader.maximumLine = 1 << 20
-        while true {
-            switch reader.next() {
-            case .success(let line?):
-                guard let text = String(validating: line, as: UTF8.self) else {
-                    throw TrackerReadError(file: path, line: reader.lineNumber, reason: "the line is not UTF-8")
-                }
-                try body(text, reader.lineNumber)
-            case .success(nil): return
-            case .failure(let diagnostic):
-                throw TrackerReadError(
-                    file: path, line: reader.lineNumber + 1,
-                    reason: reader.lineTooLong ? "the line is longer than 1 MiB, which no line of an export is" : diagnostic.message)
+    }
+
+    /// The number of the line ``next()`` returned last.
+    var number: Int { reader.lineNumber }
+
+    /// The next line without its end, or nil after the last one.
+    func next() throws(TrackerReadError) -> String? {
+        switch reader.next() {
+        case .success(let line?):
+            guard let text = String(validating: line, as: UTF8.self) else {
+                throw TrackerReadError(file: path, line: reader.lineNumber, reason: "the line is not UTF-8")
             }
+            return text
+        case .success(nil): return nil
+        case .failure(let diagnostic):
+            throw TrackerReadError(
+                file: path, line: reader.lineNumber + 1,
+                reason: reader.lineTooLong ? "the line is longer than 1 MiB, which no line of an export is" : diagnostic.message)
         }
     }
 }

@@ -138,9 +138,13 @@ public enum TrackerValues {
         return date
     }
 
-    /// A Loop value (`Repetitions.value`, a Checkmarks cell) for a yes/no or numeric habit.
+    /// A Loop value (`Repetitions.value`, a Checkmarks cell) for a yes/no or numeric habit:
+    /// -1 unknown; for a yes/no habit 0 not done, 1 done only by the frequency's reckoning
+    /// (`YES_AUTO`), 2 done by hand, 3 skipped; for a numeric habit 3 is skipped too (as Loop
+    /// reads it, never 0.003) and any other value the amount in thousandths.
     public static func loopMark(_ value: Int64, numeric: Bool, file: String, line: Int) throws(TrackerReadError) -> TrackerMark {
         if value == -1 { return .unknown }
+        if value == 3 { return .skipped }
         if numeric {
             guard value >= 0, RecordedValues.amountProblem(Double(value) / 1000) == nil else {
                 throw TrackerReadError(file: file, line: line, reason: "the amount \(value) is out of range")
