@@ -10,6 +10,7 @@ public enum TrackerImport {
         summary.habits = plan.nodes.compactMap { $0 }.count
         summary.archivedLeftOut = plan.archivedLeftOut
         summary.frequenciesApproximated = plan.frequenciesApproximated
+        summary.trackingOnly = plan.trackingOnly
         try store.importLogs { add in
             try source.forEachDay { day in
                 guard let node = plan.nodes[day.habit] else { return }

@@ -228,13 +228,16 @@ struct TrackerImportTests {
         #expect(result.status == 0, "\(result.stderr)")
         #expect(
             result.stderr.contains(
-                "6 habits, 6 days; 2 day notes left out; 2 amounts of habits without a target left out; 2 frequencies approximated\n"),
+                "6 habits, 6 days; 2 day notes left out; 2 amounts of habits without a target left out; "
+                    + "1 habit tracked only, never due (left out of 'start'; 'routine done' logs it); 1 frequency approximated\n"),
             "\(result.stderr)")
         let text = try String(contentsOf: dir.appendingPathComponent("me.rt"), encoding: .utf8)
         for line in [
             "\n# Dailies\n\nhabit meditated \"Meditated\"\n", "habit gymmed \"Gymmed\" 3 per week\n", "\n# Weeklies\n",
             "habit called-mom \"Called Mom\" 1 per week\n", "habit cleaned \"Cleaned\" 1 per week\n",
-            "habit read-chapter-one \"Read: Chapter one\" 4 per week\n", "habit weight \"Weight\"\n",
+            "habit read-chapter-one \"Read: Chapter one\" 4 per week\n",
+            "start -> meditated, gymmed, called-mom, cleaned, read-chapter-one\n",
+            "\n# Tracked only: never due, so not in 'start'; log it with 'routine done'\nhabit weight \"Weight\"\n",
         ] {
             #expect(text.contains(line), "\(line) in:\n\(text)")
         }

@@ -6,6 +6,13 @@
 /// wrote (its name); habits it has already (by title) are kept as they are, and new ones are
 /// added with two text edits: their IDs at the end of the `start` line, their declarations
 /// at the end of the file. Nothing else of the file changes.
+///
+/// The routine language has no habit that is never due: a habit the tracker only tracks
+/// (harsh's frequency 0) is declared but left out of `start`, with nothing leading to it, so
+/// that no run offers it and no day without a log counts it missed (`stats` says `unknown`,
+/// `today` `maybe`, and `check` warns that a run never reaches it); `routine done` logs it.
+/// A routine of such habits only has no `start` (the language has no empty one, and `end` is
+/// no start target), so its runs start with the first of them.
 public struct ImportPlan: Sendable {
     /// The routine's text, in the output's form; nil when the existing file already holds
     /// every habit and stays as it is.
@@ -17,6 +24,8 @@ public struct ImportPlan: Sendable {
     public var habitsAdded = 0
     public var archivedLeftOut = 0
     public var frequenciesApproximated = 0
+    /// Habits tracked only, declared outside `start`.
+    public var trackingOnly = 0
 
     /// `existing` is the output file's current bytes, nil when it does not exist yet.
     public static func make(
@@ -50,6 +59,8 @@ public struct ImportPlan: Sendable {
         var plan = ImportPlan(text: nil, routine: Routine(name: routineName), nodes: [])
         var ids: [String?] = []
         var added: [String] = []
+        // The habits added that a run offers: all but those tracked only.
+        var started: [String] = []
         var declarations = ""
         var heading: String?
         for habit in habits {
@@ -72,6 +83,12 @@ public struct ImportPlan: Sendable {
                 declarations += "\n# " + Sanitizer.visible(title).filter { $0 != "\n" && $0 != "\r" } + "\n"
                 heading = title
             }
+            if habit.isTrackingOnly {
+                plan.trackingOnly += 1
+                declarations += "\n# Tracked only: never due, so not in 'start'; log it with 'routine done'"
+            } else {
+                started.append(id)
+            }
             declarations += "\nhabit \(id) " + StringLiteral.encode(habit.name)
             if let target = habit.target {
                 declarations += " target " + target.boundText
@@ -85,9 +102,9 @@ public struct ImportPlan: Sendable {
         if !added.isEmpty {
             var edits: [(Int, String)] = []
             if let routine = loaded?.routine, let last = routine.explicitStart.last {
-                edits.append((last.span.upperBound, ", " + added.joined(separator: ", ")))
+                if !started.isEmpty { edits.append((last.span.upperBound, ", " + started.joined(separator: ", "))) }
             } else if loaded == nil || loaded?.routine.startSpan == nil && loaded?.routine.nodeCount == 0 {
-                declarations = "\nstart -> " + added.joined(separator: ", ") + "\n" + declarations
+                if !started.isEmpty { declarations = "\nstart -> " + started.joined(separator: ", ") + "\n" + declarations }
             }
             // A file that does not end its last line gets one before the new declarations.
             let newline = rt.last.map { $0 == 0x0A ? "" : "\n" } ?? ""

@@ -12,6 +12,8 @@ public struct ImportSummary: Sendable, Equatable {
     public var amountsLeftOut = 0
     public var archivedLeftOut = 0
     public var frequenciesApproximated = 0
+    /// Habits the tracker only tracks, which a run never offers (``ImportPlan``).
+    public var trackingOnly = 0
 
     public init() {}
 
@@ -26,6 +28,11 @@ public struct ImportSummary: Sendable, Equatable {
         if archivedLeftOut > 0 { parts.append(Self.count(archivedLeftOut, "archived habit") + " left out (--archived imports them)") }
         if notesLeftOut > 0 { parts.append(Self.count(notesLeftOut, "day note") + " left out") }
         if amountsLeftOut > 0 { parts.append(Self.count(amountsLeftOut, "amount") + " of habits without a target left out") }
+        if trackingOnly > 0 {
+            parts.append(
+                Self.count(trackingOnly, "habit") + " tracked only, never due (left out of 'start'; 'routine done' logs "
+                    + (trackingOnly == 1 ? "it)" : "them)"))
+        }
         if frequenciesApproximated > 0 {
             parts.append(Self.count(frequenciesApproximated, "frequency", plural: "frequencies") + " approximated")
         }

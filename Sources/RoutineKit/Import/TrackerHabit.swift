@@ -26,10 +26,14 @@ public struct TrackerHabit: Sendable, Equatable {
         self.heading = heading
     }
 
+    /// Tracking only (harsh's frequency 0): never due, logged when it happens.
+    public var isTrackingOnly: Bool { numerator == 0 || denominator == 0 }
+
     /// The routine's schedule for the frequency: nil every day, else times per week; and
-    /// whether that is only near the tracker's own (a frequency a week cannot hold).
+    /// whether that is only near the tracker's own (a frequency a week cannot hold). A habit
+    /// tracked only has no schedule: see ``ImportPlan``.
     public var schedule: (perWeek: Int?, approximated: Bool) {
-        guard numerator > 0, denominator > 0 else { return (nil, true) }
+        guard !isTrackingOnly else { return (nil, false) }
         if numerator >= denominator { return (nil, false) }
         if denominator == 7 { return (numerator, false) }
         let perWeek = min(7, max(1, Int((Double(numerator) * 7 / Double(denominator)).rounded())))
