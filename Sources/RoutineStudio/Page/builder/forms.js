@@ -67,7 +67,7 @@ export function editNode(node, state, api) {
     problem.hidden = true;
     const sent = ops.length === 1 ? ops[0] : { op: "together", ops };
     const refused = (error) => { problem.textContent = "Not saved: " + error.message; problem.hidden = false; };
-    if (await api.edit(sent, refused)) close();
+    if (await api.edit(sent, refused)) { close(); if (api.saved) api.saved(current); }
   };
   show(node.kind === "habit" ? "Habit" : "Question", [el("form", { id: "node-form", onsubmit: form(save) }, ...body)],
     [el("button", { class: "danger", onclick: () => { close(); confirmDelete(node, state, api); }, text: "Delete…" }),
