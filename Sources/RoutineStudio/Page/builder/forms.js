@@ -24,7 +24,7 @@ function form(submit) {
 
 /// The fields of a card, sent as the ops that changed.
 export function editNode(node, state, api) {
-  const id = input("f-id", node.id, { "aria-label": "ID", pattern: "[A-Za-z_][A-Za-z0-9_-]*" });
+  const id = input("f-id", node.id, { "aria-label": "ID", pattern: "[A-Za-z_][A-Za-z0-9_\\-]*" });
   const title = input("f-title", node.title, { "aria-label": node.kind === "habit" ? "Title" : "Question" });
   const note = input("f-note", node.note, { "aria-label": "Note" });
   const body = [...field("ID", id), ...field(node.kind === "habit" ? "Title" : "Question", title)];
