@@ -10,6 +10,7 @@ import time
 import unittest
 
 import pageerrors
+from pageerrors import allow as allow_page_errors  # noqa: F401 (for every test file, as base.allow_page_errors)
 
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
