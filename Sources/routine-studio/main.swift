@@ -3,7 +3,9 @@
 // pages, and the conformance records every first type check walks). `routine studio` reads
 // and checks the command line, then replaces itself with this program:
 //
-//   routine-studio FILE PORT open|stay HISTORY      HISTORY empty: no history
+//   routine-studio FILE PORT open|stay HISTORY [idle]      HISTORY empty: no history
+//
+// `idle`: the studio ends by itself once no page has been open for 10 minutes (StudioIdle).
 //
 // The token comes, as it came to `routine studio`, from ROUTINE_STUDIO_TOKEN, never from a
 // command line, which every local user can read.
@@ -50,10 +52,11 @@ enum SyncWarnings {
     }
 }
 
-/// After SIGINT or SIGTERM the server shuts down gracefully; whatever holds that up (a request
-/// under way), the studio ends within a second all the same, with 128 plus the signal.
+/// After SIGINT, SIGTERM or SIGHUP (a terminal closed) the server shuts down gracefully;
+/// whatever holds that up (a request under way), the studio ends within a second all the same,
+/// with 128 plus the signal.
 func endWithinASecond() -> [DispatchSourceSignal] {
-    [SIGINT, SIGTERM].map { number in
+    [SIGINT, SIGTERM, SIGHUP].map { number in
         // Handled by sources only: the default action would skip the graceful shutdown.
         signal(number, SIG_IGN)
         // A queue of its own, which gets a thread even while every shared one is busy.
@@ -77,7 +80,9 @@ func open(_ address: String) {
 }
 
 let arguments = CommandLine.arguments
-guard arguments.count == 5, let port = Int(arguments[2]), (0...65535).contains(port), ["open", "stay"].contains(arguments[3]) else {
+guard arguments.count == 5 || (arguments.count == 6 && arguments[5] == "idle"), let port = Int(arguments[2]), (0...65535).contains(port),
+    ["open", "stay"].contains(arguments[3])
+else {
     writeAll(2, "routine-studio: this is the studio's server, which 'routine studio FILE' starts; see 'routine studio --help'\n")
     exit(64)
 }
@@ -85,6 +90,11 @@ HistoryStore.syncWarning = SyncWarnings.sayOnce
 let path = arguments[1]
 let openBrowser = arguments[3] == "open"
 let history = arguments[4].isEmpty ? nil : arguments[4]
+// Ended as SIGTERM ends it, deadline included.
+let idle: (limit: Duration, then: @Sendable () -> Void)? =
+    arguments.count == 6
+    ? (StudioServer.idleLimit(test: getenv("ROUTINE_TEST_STUDIO_IDLE_SECONDS").map { String(cString: $0) }), { _ = kill(getpid(), SIGTERM) })
+    : nil
 
 let token = getenv("ROUTINE_STUDIO_TOKEN").map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 }
 if let token, let refusal = StudioServer.tokenRefusal(token) {
@@ -102,7 +112,7 @@ let done = DispatchSemaphore(value: 0)
 nonisolated(unsafe) var failure: Error?
 Task.detached {
     do {
-        try await server.run(port: port) { address, port in
+        try await server.run(port: port, idle: idle) { address, port in
             writeAll(1, address + "\n")
             // Not the token: a command line is there for every local user to read.
             if openBrowser { open(server.oneTimeAddress(port: port)) }

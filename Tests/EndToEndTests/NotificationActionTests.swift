@@ -210,7 +210,7 @@ struct BarClickTests {
         #expect(!line.contains(token) && !studioLine.contains(token))
         // `routine studio` has replaced itself with the server, given what it checked.
         let words = studioLine.split(separator: "\n").map(String.init)
-        #expect(words.first?.hasSuffix("/routine-studio") == true && words.dropFirst() == [f.file, "0", "open", f.history], "\(studioLine)")
+        #expect(words.first?.hasSuffix("/routine-studio") == true && words.dropFirst() == [f.file, "0", "open", f.history, "idle"], "\(studioLine)")
     }
 
     @Test func aClickWithNothingDueIsRefused() throws {

@@ -9,6 +9,9 @@ import tempfile
 import time
 import unittest
 
+import pageerrors
+from pageerrors import allow as allow_page_errors  # noqa: F401 (for every test file, as base.allow_page_errors)
+
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.action_chains import ActionChains
@@ -29,6 +32,8 @@ def setUpModule():
     options.binary_location = "/usr/bin/chromium"
     for argument in ["--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=1400,900", "--force-device-scale-factor=1"]:
         options.add_argument(argument)
+    # The page's errors and failed requests, which conftest.py fails every test on.
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
     driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
     SHOTS.mkdir(parents=True, exist_ok=True)
 
@@ -67,6 +72,13 @@ class Studio:
         wait(lambda: driver.find_elements(By.CSS_SELECTOR, "body[data-version]"), message="the first state")
 
     def close(self):
+        # What the page said while the studio ran; then the page is left, so that the studio
+        # ending is no error of the page's.
+        pageerrors.collect(driver)
+        try:
+            driver.get("about:blank")
+        except Exception:
+            pass
         self.process.terminate()
         assert self.process.wait(timeout=10) == 0
         self.folder.cleanup()

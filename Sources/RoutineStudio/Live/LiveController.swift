@@ -20,7 +20,7 @@ struct LiveController<Context: RequestContext> {
             body: ResponseBody { writer in
                 try await writer.write(ByteBuffer(string: "retry: 500\n\ndata: \(LiveEvent.version(first).json)\n\n"))
                 for await event in events {
-                    try await writer.write(ByteBuffer(string: "data: \(event.json)\n\n"))
+                    try await writer.write(ByteBuffer(string: event.message))
                 }
                 try await writer.finish(nil)
             })

@@ -1,7 +1,8 @@
 // The studio's page: a header with the routine's name and the tabs, and four views (builder/,
 // today/, run/, days/), each a module with the same small interface: `load(place)` when it is
 // shown, `onHistoryChange(count)` when the history changed (from this page or a terminal, as
-// the live channel announces), and `onKey(event)` for the keys pressed while it is shown. Every
+// the live channel announces), and `onKey(event)` for the keys pressed while it is shown (each
+// of these optional: a view that has no keys of its own leaves `onKey` out). Every
 // request goes through lib/api.js. The test hooks the browser tests and benchmarks read are
 // all set here, on `window`.
 import { api, get } from "./lib/api.js";
@@ -23,14 +24,20 @@ class Studio {
     this.views = { builder: this.builder, today: this.today, run: this.runView, days: this.days };
     this.view = "builder";
     for (const view of Object.keys(this.views)) $(`tab-${view}`).onclick = () => this.showView(view);
-    document.addEventListener("keydown", (event) => this.views[this.view].onKey(event));
+    document.addEventListener("keydown", (event) => this.tell("onKey", event));
+  }
+
+  /// Calls the shown view's `method` when it has one: a view's hooks are all optional.
+  tell(method, argument) {
+    const view = this.views[this.view];
+    if (view && typeof view[method] === "function") view[method](argument);
   }
 
   async start() {
     await api.load();
     api.live((ms) => { window.studioLastRedraw = ms; }, (count) => {
       // "Your days" passes it on to the day open beside it.
-      this.views[this.view].onHistoryChange(count);
+      this.tell("onHistoryChange", count);
       this.showDevices();
     });
     this.showDevices();
@@ -78,7 +85,7 @@ class Studio {
     // Today, the run and your days read the routine too: a new version (an edit, a save in an
     // editor, errors fixed) reads them again, as a history change does.
     if (this.view !== "builder" && this.shownVersion !== undefined && state.version !== this.shownVersion) {
-      this.views[this.view].onHistoryChange(null);
+      this.tell("onHistoryChange", null);
     }
     $("status").textContent = this.news(state);
     this.shownVersion = state.version;

@@ -404,6 +404,9 @@ actor StudioDocument {
     /// Ends every live channel, for shutdown.
     nonisolated func closeListeners() async { live.closeListeners() }
 
+    /// Pings every live channel: the channel of a page that has gone fails to write, and ends.
+    nonisolated func ping() { live.ping() }
+
     /// Polls the file for changes an editor saves: 50 ms, well inside the 200 ms a page is
     /// promised; the history every 200 ms, inside the second the Today view is promised.
     /// The folder is watched too, where it can be (`FolderWatch`), so that most saves are seen
@@ -457,6 +460,12 @@ final class StudioLive: Sendable {
             state.historyIdentity = identity
             state.history += 1
             for listener in state.listeners.values { listener.yield(.history(state.history)) }
+        }
+    }
+
+    func ping() {
+        state.withLock { state in
+            for listener in state.listeners.values { listener.yield(.ping) }
         }
     }
 

@@ -81,14 +81,17 @@ public struct StudioServer: Sendable {
         router.addRoutes(SyncController(document: document).endpoints, atPath: "/api")
     }
 
-    /// Serves on 127.0.0.1 (and ::1 when it can be bound on the same port) until SIGINT or
-    /// SIGTERM, or until cancelled; `ready` gets the address with the token, and the port, once
-    /// the server listens.
+    /// Serves on 127.0.0.1 (and ::1 when it can be bound on the same port) until SIGINT,
+    /// SIGTERM or SIGHUP, or until cancelled; `ready` gets the address with the token, and the
+    /// port, once the server listens.
     public func run(port: Int = 0, ready: @escaping @Sendable (String) -> Void) async throws {
         try await run(port: port) { address, _ in ready(address) }
     }
 
-    public func run(port: Int = 0, ready: @escaping @Sendable (String, Int) -> Void) async throws {
+    /// With `idle`, `then` is called once no page has been open for `limit` (``StudioIdle``).
+    public func run(
+        port: Int = 0, idle: (limit: Duration, then: @Sendable () -> Void)? = nil, ready: @escaping @Sendable (String, Int) -> Void
+    ) async throws {
         let chosen = port == 0 ? try Self.freePort() : port
         var logger = Logger(label: "routine-studio")
         // Hummingbird logs a listener it closes at shutdown as an error ("Already closed"):
@@ -109,8 +112,8 @@ public struct StudioServer: Sendable {
         let services: [any Service] =
             [DocumentWatch(document: document), SyncWatch(document: document)] + (secondary.map { [$0] } ?? []) + [
                 primary, LayoutWorkers(), LiveChannels(document: document),
-            ]
-        try await ServiceGroup(services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger).run()
+            ] + (idle.map { [StudioIdle(document: document, limit: $0.limit, ended: $0.then)] } ?? [])
+        try await ServiceGroup(services: services, gracefulShutdownSignals: [.sigterm, .sigint, .sighup], logger: logger).run()
     }
 }
 

@@ -33,6 +33,11 @@ struct StudioCommand: ParsableCommand {
     )
     var noHistory = false
 
+    @Flag(
+        name: .customLong("exit-when-idle"),
+        help: "End by itself once no page has been open for 10 minutes (the studio a status bar's click starts).")
+    var exitWhenIdle = false
+
     @OptionGroup var history: HistoryOptions
 
     func validate() throws {
@@ -45,7 +50,7 @@ struct StudioCommand: ParsableCommand {
         // The server is a program of its own (see Sources/routine-studio), installed beside
         // this one: the token stays in the environment, where ROUTINE_STUDIO_TOKEN put it.
         let program = Self.serverPath()
-        let words = [program, file, String(port), open ? "open" : "stay", historyPath]
+        let words = [program, file, String(port), open ? "open" : "stay", historyPath] + (exitWhenIdle ? ["idle"] : [])
         var argv: [UnsafeMutablePointer<CChar>?] = words.map { strdup($0) } + [nil]
         execv(program, &argv)
         let reason = String(cString: strerror(errno))

@@ -203,11 +203,13 @@ struct TodayState {
 /// Starts `routine studio FILE --open` without waiting for it, for a bar's middle click: apart
 /// from the click's command (its own session, output nowhere, none of the bar's descriptors),
 /// so the bar that waits for the click's command does not wait for the studio.
-/// The studio shows the history the bar counts: `--history` is passed on when given.
+/// The studio shows the history the bar counts: `--history` is passed on when given. Nobody
+/// would stop it: it ends by itself once no page has been open for 10 minutes.
 enum StudioLauncher {
     static func open(_ path: String, history: String?) -> Bool {
         let program = RemindCommand.executablePath()
-        let words: [String] = [program, "studio", absolutePath(path), "--open"] + (history.map { ["--history", absolutePath($0)] } ?? [])
+        let words: [String] =
+            [program, "studio", absolutePath(path), "--open", "--exit-when-idle"] + (history.map { ["--history", absolutePath($0)] } ?? [])
         var argv: [UnsafeMutablePointer<CChar>?] = words.map { strdup($0) } + [nil]
         defer { for pointer in argv { free(pointer) } }
         guard routine_spawn_detached(program, &argv) > 0 else {

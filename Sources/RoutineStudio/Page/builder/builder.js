@@ -38,6 +38,14 @@ export class Builder {
     $("toggle-play").onclick = () => this.togglePlay();
     $("help").onclick = () => this.help();
     $("routine-name").onclick = () => { if (!this.readOnly()) forms.renameRoutine(api.state, { edit: (op) => this.edit(op) }); };
+    $("skip-to-cards").onclick = (event) => { event.preventDefault(); this.focusCards(); };
+    // A dialog closed (saved, cancelled, an answer or arrow changed) gives the focus back to
+    // what had it, unless a redraw replaced that: then the card selected has it, never <body>.
+    $("dialog").addEventListener("close", () => setTimeout(() => {
+      if ($("builder-view").hidden || $("dialog").open) return;
+      const focused = document.activeElement;
+      if (!focused || focused === document.body || !focused.isConnected) this.focusCards();
+    }));
     window.addEventListener("resize", () => this.canvas.fit());
     $("outline").addEventListener("toggle", () => this.outline());
     focusFollowsCards(this);
@@ -141,6 +149,11 @@ export class Builder {
   /// A change made is announced once, in words.
   async edit(op, refused) {
     if (this.readOnly() && op.op !== "undo" && op.op !== "redo") return null;
+    // Ctrl+Z with nothing to undo is said, not sent to be refused.
+    if ((op.op === "undo" && !api.state.canUndo) || (op.op === "redo" && !api.state.canRedo)) {
+      this.announce(op.op === "undo" ? "Nothing to undo" : "Nothing to redo");
+      return null;
+    }
     const before = api.state;
     const answer = await api.edit(op, refused);
     if (answer && answer.message && op.op === "delete") toast(answer.message);
@@ -211,9 +224,18 @@ export class Builder {
     return true;
   }
 
+  /// The focus to the cards: the card selected, else the first in reading order (the skip
+  /// link's target), else the canvas of an empty routine.
+  focusCards() {
+    const id = this.canvas.selected && this.canvas.cardOf(this.canvas.selected) ? this.canvas.selected : this.canvas.order.find((n) => this.canvas.cardOf(n));
+    if (id) this.canvas.select(id);
+    else $("canvas").focus();
+  }
+
   open(id) {
     const node = this.node(id);
-    if (node && !this.readOnly()) forms.editNode(node, api.state, { edit: (op, refused) => this.edit(op, refused) });
+    // Saved, the card (under its new ID when renamed) is selected and has the focus.
+    if (node && !this.readOnly()) forms.editNode(node, api.state, { edit: (op, refused) => this.edit(op, refused), saved: (saved) => this.canvas.select(saved) });
   }
 
   /// Deletes a card once confirmed; the focus then goes to a neighbour: the card an arrow came

@@ -24,7 +24,7 @@ function form(submit) {
 
 /// The fields of a card, sent as the ops that changed.
 export function editNode(node, state, api) {
-  const id = input("f-id", node.id, { "aria-label": "ID", pattern: "[A-Za-z_][A-Za-z0-9_-]*" });
+  const id = input("f-id", node.id, { "aria-label": "ID", pattern: "[A-Za-z_][A-Za-z0-9_\\-]*" });
   const title = input("f-title", node.title, { "aria-label": node.kind === "habit" ? "Title" : "Question" });
   const note = input("f-note", node.note, { "aria-label": "Note" });
   const body = [...field("ID", id), ...field(node.kind === "habit" ? "Title" : "Question", title)];
@@ -67,7 +67,7 @@ export function editNode(node, state, api) {
     problem.hidden = true;
     const sent = ops.length === 1 ? ops[0] : { op: "together", ops };
     const refused = (error) => { problem.textContent = "Not saved: " + error.message; problem.hidden = false; };
-    if (await api.edit(sent, refused)) close();
+    if (await api.edit(sent, refused)) { close(); if (api.saved) api.saved(current); }
   };
   show(node.kind === "habit" ? "Habit" : "Question", [el("form", { id: "node-form", onsubmit: form(save) }, ...body)],
     [el("button", { class: "danger", onclick: () => { close(); confirmDelete(node, state, api); }, text: "Delete…" }),

@@ -188,7 +188,7 @@ export class RunView {
       return el("section", { class: "run-card calm", role: "region", "aria-label": "A run held by another page" },
         el("p", { class: "lead", text: `Another page holds ${this.dayWords()}${offer.prompt ? ` (at step ${offer.prompt.step})` : ""}.` }),
         el("div", { class: "run-actions" },
-          el("button", { class: "primary", "data-action": "take", onclick: () => this.take(), text: "Take over here" }),
+          el("button", { class: "primary", "data-action": "take", "data-focus": true, onclick: () => this.take(), text: "Take over here" }),
           el("button", { "data-action": "fresh", onclick: () => this.start({ fresh: true }), text: "Start a new run" })));
     }
     const when = offer.startedAt ? offer.startedAt.slice(11, 16) : "";
@@ -207,7 +207,7 @@ export class RunView {
     const banner = holding ? null : el("div", { class: "run-held", role: "status" },
       el("span", { text: run.held ? "Another page holds this run: its answers show here as they are given."
         : "No page holds this run now (the studio restarted, or a terminal left it): resume it here to go on." }),
-      el("button", { class: "primary", "data-action": "take", onclick: () => this.take(), text: run.held ? "Take over" : "Resume here" }));
+      el("button", { class: "primary", "data-action": "take", "data-focus": true, onclick: () => this.take(), text: run.held ? "Take over" : "Resume here" }));
     if (prompt.event === "confirm-end") {
       return el("section", { class: "run-card", "aria-label": "The end" }, banner,
         el("div", { class: "run-progress", text: `Step ${prompt.step} · the end` }),
@@ -241,10 +241,11 @@ export class RunView {
     });
   }
 
+  /// The answers, the first with the focus.
   options(prompt, holding) {
-    return el("ol", { class: "run-options", "aria-label": "Answers" }, prompt.options.map((option) =>
+    return el("ol", { class: "run-options", "aria-label": "Answers" }, prompt.options.map((option, k) =>
       el("li", {}, el("button", {
-        "data-option": option.index, "aria-keyshortcuts": option.index <= 9 ? String(option.index) : null, disabled: !holding,
+        "data-option": option.index, "data-focus": holding && k === 0 ? true : null, "aria-keyshortcuts": option.index <= 9 ? String(option.index) : null, disabled: !holding,
         "aria-label": `Answer ${option.index}: ${option.text}`, onclick: () => this.answer(String(option.index)),
       }, el("span", { class: "key", text: String(option.index) }), el("span", { text: option.text })))));
   }
@@ -309,8 +310,8 @@ export class RunView {
       el("ul", { class: "run-summary" }, lines.map((line, k) => k === lines.length - 1 && /^(planned |took |time not measured)/.test(line)
         ? el("li", { class: "run-total", text: `The whole run: ${line}` }) : el("li", { text: line }))),
       el("div", { class: "run-actions" },
-        resumable ? el("button", { class: "primary", "data-action": "resume", onclick: () => this.start({ resume: true, date: run.date }), text: "Resume" }) : null,
-        el("button", { "data-action": "again", onclick: () => { this.run = null; this.lookForUnfinished(); }, text: "Back to the start" })));
+        resumable ? el("button", { class: "primary", "data-action": "resume", "data-focus": true, onclick: () => this.start({ resume: true, date: run.date }), text: "Resume" }) : null,
+        el("button", { "data-action": "again", "data-focus": resumable ? null : true, onclick: () => { this.run = null; this.lookForUnfinished(); }, text: "Back to the start" })));
   }
 
   messageBox() {
