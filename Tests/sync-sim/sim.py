@@ -364,11 +364,19 @@ class Device:
             "XDG_CONFIG_HOME": os.path.join(self.home, ".config"), "XDG_DATA_HOME": os.path.join(self.home, ".local/share"),
             "XDG_STATE_HOME": os.path.join(self.home, ".local/state"), "XDG_CACHE_HOME": os.path.join(self.home, ".cache"),
         }
-        offset = self.offset + self.sim.final_offset
-        if self.sim.faketime and offset:
-            env.update({"LD_PRELOAD": self.sim.faketime, "FAKETIME": "%+ds" % offset, "NO_FAKE_STAT": "1",
-                        "FAKETIME_DONT_FAKE_MONOTONIC": "1", "FAKETIME_DONT_RESET": "1"})
+        if self.clock():
+            # File times stay the kernel's, as a wrong clock leaves them.
+            env.update({"NO_FAKE_STAT": "1", "FAKETIME_DONT_FAKE_MONOTONIC": "1"})
         return env
+
+    def clock(self):
+        """The device's clock, in seconds from the true one."""
+        return self.offset + self.sim.final_offset
+
+    def prefix(self):
+        """Debian's faketime, which starts the command with libfaketime preloaded. (Preloaded by
+        hand, without the wrapper's FAKETIME_SHARED, the Swift binary did not see its arguments.)"""
+        return ["faketime", "-f", "%+d" % self.clock()] if self.clock() else []
 
 
 class Op:
@@ -411,9 +419,13 @@ class Sim:
         self.seed, self.mishaps, self.verbose, self.keep = seed, list(mishaps), verbose, keep
         self.rng = random.Random(seed)
         self.bin = routine_bin()
-        self.faketime = faketime_lib() if "clock" in mishaps else None
-        if "clock" in mishaps and not self.faketime:
-            raise Failure("the clock mishap needs libfaketime (apt-get install -y faketime)")
+        self.faketime = "clock" in mishaps
+        if self.faketime:
+            if not faketime_lib() or not shutil.which("faketime"):
+                raise Failure("the clock mishap needs Debian's faketime (apt-get install -y faketime)")
+            linked = subprocess.run(["ldd", self.bin], capture_output=True, text=True)
+            if linked.returncode != 0 or "not a dynamic executable" in linked.stdout + linked.stderr or "statically linked" in linked.stdout:
+                raise Failure("the clock mishap needs a dynamically linked binary (LD_PRELOAD of libfaketime): %s is not" % self.bin)
         self.work = tempfile.mkdtemp(prefix="sync-sim-%d-" % seed)
         self.file = os.path.join(self.work, "sync.rt")
         with open(self.file, "w") as f:
@@ -440,12 +452,15 @@ class Sim:
 
     def run(self, device, args, expect=(0,)):
         self.t += 1
-        argv = [self.bin] + [self.file if a == "FILE" else a for a in args]
+        argv = device.prefix() + [self.bin] + [self.file if a == "FILE" else a for a in args]
         r = subprocess.run(argv, env=device.env(), capture_output=True, text=True, cwd=self.work, stdin=subprocess.DEVNULL,
                            timeout=120)
         shown = " ".join(args).replace(self.work, "$W")
+        out = r.stdout
+        if args[:2] == ["history", "export"]:
+            out = "%d lines" % len(out.splitlines())
         self.note("%s$ routine %s -> %d%s%s" % (device.name, shown, r.returncode,
-                                                 ("\n    out: " + r.stdout.strip().replace("\n", "\n         ")) if r.stdout.strip() else "",
+                                                 ("\n    out: " + out.strip().replace("\n", "\n         ")) if out.strip() else "",
                                                  ("\n    err: " + r.stderr.strip().replace("\n", "\n         ")) if r.stderr.strip() else ""))
         self.messages.append((device.name, shown, r.stdout + r.stderr, self.t))
         if expect is not None and r.returncode not in expect:
@@ -596,9 +611,9 @@ class Sim:
             self.claim(d, ("exist", k), True, "log added by amending %s on %s" % (habit, date))
         self.claim(d, ("step", k, habit), value, "%s amended to %s on %s" % (habit, value, date))
 
-    def op_off(self, d):
-        date = self.rng.choice(DATES[:4])
-        undo = self.rng.random() < 0.45
+    def op_off(self, d, date=None, undo=None):
+        date = date or self.rng.choice(DATES[:4])
+        undo = self.rng.random() < 0.45 if undo is None else undo
         args = ["off", "FILE", date] + (["--undo"] if undo else ["--reason", "away"])
         r = self.run(d, args, expect=(0, 1))
         if r.returncode != 0:
@@ -770,6 +785,14 @@ class Sim:
         self.note("mishap: %s's clock %+d s" % (d.name, offset))
         self.set_offset(d, offset)
         self.clock_resets.append((self.step + self.rng.randint(2, 8), d))
+        # A day off taken on one device, then, once the other has seen it, undone there: the
+        # undo must win whichever clock is wrong (unless the day off is dated more than a day
+        # ahead of the second device, which holds it, not having seen it).
+        other = self.rng.choice([x for x in self.devices if x is not d])
+        first, second = (d, other) if self.rng.random() < 0.5 else (other, d)
+        date = self.rng.choice(DATES[:4])
+        self.op_off(first, date, undo=False)
+        self.followups.append((self.window, lambda: self.op_off(second, date, undo=True)))
 
     def mishap_clone(self):
         if self.clones:
@@ -787,6 +810,9 @@ class Sim:
         self.note("mishap: %s's home copied to a new machine, %s" % (d.name, name))
         # On the new machine the folder is elsewhere: it joins it again, under the same name.
         self.run(clone, ["sync", "init", copy.root, "--device", d.name])
+        # Both machines record before the copies meet.
+        self.op_done(d)
+        self.op_done(clone)
 
     def mishap_junk(self):
         where = self.rng.choice(self.devices)
@@ -834,7 +860,7 @@ class Sim:
         return steps, plan, barriers
 
     def play(self):
-        self.snapshots, self.clock_resets, self.junk_removals = {}, [], []
+        self.snapshots, self.clock_resets, self.junk_removals, self.followups = {}, [], [], []
         names = ["laptop", "desk", "phone"]
         for name in names:
             self.add_device(name)
@@ -870,6 +896,10 @@ class Sim:
                 self.operation()
             if step in barriers:
                 self.barrier(2)
+            self.follow_up()
+        if self.followups:
+            self.barrier(2)
+            self.follow_up()
         # The end: clocks right (and two days on, so nothing is still dated ahead), junk gone,
         # and a few full exchanges.
         for _, where, rel, junk in self.junk_removals:
@@ -881,6 +911,13 @@ class Sim:
             self.final_offset = 2 * DAY
         self.barrier()
         self.check()
+
+    def follow_up(self):
+        """The changes a mishap planned for after the next full exchange."""
+        due = [f for f in self.followups if f[0] < self.window]
+        self.followups = [f for f in self.followups if f[0] >= self.window]
+        for _, action in due:
+            action()
 
     def exchange_all_from(self, d):
         for other in self.devices:
@@ -894,8 +931,8 @@ class Sim:
         reference = exports[self.devices[0].name]
         for name, text in exports.items():
             if text != reference:
-                self.fail("the exports of %s and %s differ:\n%s" % (self.devices[0].name, name, diff(reference, text)))
-        runs, days = parse_export(reference)
+                self.fail("the exports of %s and %s differ:\n%s" % (self.devices[0].name, name, diff(reference, text, self.work)))
+        parsed = {name: parse_export(text) for name, text in exports.items()}
         lost = False
         checked = set()
         for op in self.ops:
@@ -908,21 +945,25 @@ class Sim:
                 continue
             effect = next(iter(effects))
             by = ", ".join("%s's %s (command %d)" % (o.device.name, o.what, o.t) for o in maximal)
+            wrong = {}
+            for name, (runs, days) in parsed.items():
+                if register[0] == "exist" and (register[1] in runs) != effect:
+                    wrong[name] = "there" if register[1] in runs else "missing"
+                elif register[0] == "step" and register[1] in runs and step_results(runs[register[1]]).get(register[2]) != effect:
+                    wrong[name] = "%r" % step_results(runs[register[1]]).get(register[2])
+                elif register[0] == "day" and (register[1] in days) != effect:
+                    wrong[name] = "off" if register[1] in days else "not off"
+            if not wrong:
+                continue
+            where = ", ".join("%s on %s" % (state, name) for name, state in wrong.items())
             if register[0] == "exist":
-                there = register[1] in runs
-                if there != effect:
-                    lost |= effect
-                    self.fail("%s: %s, and the run is %s on every device" % (
-                        "lost" if effect else "come back", by, "there" if there else "missing"))
+                lost |= effect
+                self.fail("%s: %s; the run is %s" % ("lost" if effect else "come back", by, where))
             elif register[0] == "step":
-                k, habit = register[1], register[2]
-                if k in runs and step_results(runs[k]).get(habit) != effect:
-                    self.fail("%s: %s, and the step holds %r" % ("wrong step", by, step_results(runs[k]).get(habit)))
-            elif register[0] == "day":
-                there = register[1] in days
-                if there != effect:
-                    lost |= effect
-                    self.fail("%s: %s, and the day is %s" % ("wrong day off", by, "off" if there else "not off"))
+                self.fail("wrong step: %s; the step holds %s" % (by, where))
+            else:
+                lost |= effect
+                self.fail("wrong day off: %s; the day is %s" % (by, where))
         if lost:
             for name, command, text, t in self.messages:
                 if "nothing either wrote is lost" in text:
@@ -940,16 +981,16 @@ class Sim:
                 continue
             text = self.run(d, ["history", "export", "--history", out]).stdout
             if text != exports[d.name]:
-                self.fail("%s: history rebuild --from-sync differs from the export:\n%s" % (d.name, diff(exports[d.name], text)))
+                self.fail("%s: history rebuild --from-sync differs from the export:\n%s" % (d.name, diff(exports[d.name], text, self.work)))
 
     def close(self):
         if not self.keep:
             shutil.rmtree(self.work, ignore_errors=True)
 
 
-def diff(a, b):
-    la, lb = set(a.splitlines()), set(b.splitlines())
-    out = ["    - " + line[:200] for line in sorted(la - lb)] + ["    + " + line[:200] for line in sorted(lb - la)]
+def diff(a, b, work):
+    la, lb = set(a.replace(work, "$W").splitlines()), set(b.replace(work, "$W").splitlines())
+    out = ["    - " + line[:240] for line in sorted(la - lb)] + ["    + " + line[:240] for line in sorted(lb - la)]
     return "\n".join(out[:12]) + ("\n    ..." if len(out) > 12 else "")
 
 
