@@ -197,8 +197,8 @@ extension HistoryStore {
             }
         }
         if let foreign {
-            let device = try reidentify(settings, lost: missing)
-            Self.syncWarning(.syncDeviceCopied(settings.device, file: foreign.path, newID: device, rewritten: missing.count))
+            let (device, again) = try reidentify(settings)
+            Self.syncWarning(.syncDeviceCopied(settings.device, file: foreign.path, newID: device, rewritten: again))
             var moved = settings
             moved.device = device
             return moved
@@ -214,23 +214,24 @@ extension HistoryStore {
         return settings
     }
 
-    /// A new device id for this history, when another device writes with its id. Its events
-    /// not yet written move to the new id; those it wrote that the folder lacks (`lost`) are
-    /// made again under it, with their stamps, in their order. What it wrote that the old
-    /// folder holds stays there, read from now on as another device's.
-    func reidentify(_ settings: SyncSettings, lost: [String]) throws(HistoryError) -> String {
+    /// A new device id for this history, when another device writes with its id. Every event
+    /// it wrote under the old id is made again under the new one, with its stamp, in its
+    /// order: the old folder is shared with the copy from then on, and may lose what this
+    /// device wrote there with no one to heal it, while its own folder it heals. What the old
+    /// folder holds is read from now on as another device's. Returns the new id and how many
+    /// events were made again.
+    func reidentify(_ settings: SyncSettings) throws(HistoryError) -> (String, Int) {
         let device = SyncEvent.newID()
         if let problem = SyncJournal.makeFolder(settings.folder + "/" + device) {
             throw .unavailable(path: settings.folder + "/" + device, reason: problem)
         }
-        try transaction { db in
+        let again = try transaction { db in
             try db.execute(sql: "UPDATE syncState SET device = ?, seq = 0, journal = NULL, journalSize = NULL", arguments: [device])
             try Self.emit(.device, payload: JSONValue.string(settings.name).text, key: "", device: device, db)
-            let lostSet = Set(lost)
+            var again = 0
             let sql = "SELECT id, at, type, family, key, payload, written FROM syncEvent WHERE device = ? AND type != 'device' ORDER BY seq"
             for row in try Row.fetchAll(db, sql: sql, arguments: [settings.device]) {
                 let (id, written): (String, Bool) = (row[0], row[6])
-                if written, !lostSet.contains(id) { continue }
                 try db.execute(sql: "UPDATE syncState SET seq = seq + 1")
                 try db.execute(
                     sql: """
@@ -239,10 +240,12 @@ extension HistoryStore {
                         """,
                     arguments: [SyncEvent.newID(), device, row[1] as String, row[2] as String, row[3] as String, row[4] as String, row[5] as String])
                 if !written { try db.execute(sql: "DELETE FROM syncEvent WHERE id = ?", arguments: [id]) }
+                again += 1
             }
             // The old folder is read from its start as another device's: the copy's lines in it.
             try db.execute(sql: "DELETE FROM syncFile WHERE substr(path, 1, 33) = ?", arguments: [settings.device + "/"])
+            return again
         }
-        return device
+        return (device, again)
     }
 }

@@ -170,10 +170,7 @@ extension Diagnostic {
             notes: [
                 Note(
                     "a history or home folder copied to another machine does this; the other's records are read as another device's, and "
-                        + (rewritten == 0
-                            ? "every record of this one is in its journals"
-                            : "\(rewritten) record\(rewritten == 1 ? " of this one missing from the folder is" : "s of this one missing from the folder are") written again under the new id")
-                ),
+                        + "this one's \(rewritten) record\(rewritten == 1 ? " is" : "s are") written again under the new id"),
                 Note("nothing to do"),
             ])
         diagnostic.severity = .warning
