@@ -186,7 +186,8 @@ struct SyncMishapTests {
         try d.routine("laptop", ["sync", "leave"])
         let again = try d.routine("laptop", ["sync", "init", folder, "--device", "laptop"])
         #expect(again.stdout.contains(id), "\(again.stdout)")
-        #expect(again.stdout.contains("wrote 0 events"), "\(again.stdout)")
+        // Its name again, and nothing it wrote before.
+        #expect(again.stdout.contains("wrote 1 event"), "\(again.stdout)")
         #expect(!again.stderr.contains("E704"), "\(again.stderr)")
         try d.routine("laptop", ["done", "FILE", "read", "--date", "2026-11-23"])
         try d.routine("desk", ["sync", "init", folder, "--device", "desk"])
@@ -221,11 +222,11 @@ struct SyncMishapTests {
         // The desk an hour ahead records a day off; the laptop, behind, sees it and undoes it.
         try on("desk", 3_600, ["off", "FILE", "2026-12-01"])
         let undone = try on("laptop", 0, ["off", "FILE", "2026-12-01", "--undo"])
-        #expect(undone.stdout.contains("removed 1 day off"), "\(undone.stdout)")
+        #expect((undone.stdout + undone.stderr).contains("removed 1 day off"), "\(undone.stdout)")
         try on("desk", 3_600, ["sync"])
         for device in ["laptop", "desk"] {
             let export = try on(device, 86_400 + 3_600, ["history", "export"]).stdout
-            #expect(!export.contains("2026-12-01"), "\(device): \(export)")
+            #expect(!export.contains("\"dayOff\":\"2026-12-01\""), "\(device): \(export)")
         }
     }
 

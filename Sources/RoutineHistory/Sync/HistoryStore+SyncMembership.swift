@@ -40,7 +40,11 @@ extension HistoryStore {
         let identity = try read { db in try SyncSchema.identity(db) }
         let device = existing?.device ?? identity?.device ?? SyncEvent.newID()
         if let problem = SyncJournal.makeFolder(folder + "/" + device) { throw .unavailable(path: folder + "/" + device, reason: problem) }
-        let own = SyncJournal.files(of: device, in: folder).map { JournalLines.read($0, from: JournalLines.Start(offset: 0, line: 0), folder) }
+        // Only a device that left adopts what its folder holds of it: a member joining again
+        // (a copied history among them) finds there only what it wrote, or a copy's lines.
+        let own = (existing != nil ? [] : SyncJournal.files(of: device, in: folder)).map {
+            JournalLines.read($0, from: JournalLines.Start(offset: 0, line: 0), folder)
+        }
         try transaction { db in
             try SyncSchema.install(db, folder: folder, device: device, name: name)
             if existing == nil, let identity, identity.device == device {

@@ -154,6 +154,8 @@ extension HistoryStore {
     /// A sync folder that cannot be reached is no deletion: nothing is changed then.
     func checkOwnJournal(_ settings: SyncSettings) throws(HistoryError) -> SyncSettings {
         guard let root = SyncJournal.kind(settings.folder, follow: true), root.isDirectory else { return settings }
+        // Its own folder there but no folder (a file in its place): unreachable, no deletion.
+        if let own = SyncJournal.kind(settings.folder + "/" + settings.device), !own.isDirectory { return settings }
         let prefix = settings.device + "/"
         let recorded: [String: (UInt64, Int64)] = try read { db in
             var rows: [String: (UInt64, Int64)] = [:]
