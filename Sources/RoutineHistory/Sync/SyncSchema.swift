@@ -7,7 +7,7 @@ import FoundationEssentials
 /// the command's own transaction, so that no write path of the history needs to know about
 /// sync and a crash before the journal is written loses nothing: the next command drains it.
 enum SyncSchema {
-    static let tables = ["syncState", "syncOutbox", "syncEvent", "syncFile", "syncProblem", "syncFolder"]
+    static let tables = ["syncState", "syncOutbox", "syncEvent", "syncFile", "syncProblem", "syncFolder", "syncHeld"]
 
     static func install(_ db: Database, folder: String, device: String, name: String) throws {
         try db.execute(
@@ -62,6 +62,7 @@ enum SyncSchema {
                     PRIMARY KEY (path, line)
                 ) WITHOUT ROWID;
                 """)
+        try upgrade(db)
         // Joining again (another name or folder) keeps the device's sequence: a new event
         // numbered below one it wrote before would lose to it. The journal last appended to
         // is kept only in the same folder.
@@ -75,6 +76,37 @@ enum SyncSchema {
                 UPDATE syncState SET seq = max(seq, coalesce((SELECT max(seq) FROM syncEvent WHERE syncEvent.device = syncState.device), 0));
                 """, arguments: [folder, device, name])
         try installTriggers(db)
+    }
+
+    /// What later versions added to the sync's tables, made where missing: cheap when present,
+    /// so that every reading and writing may call it.
+    /// - `syncFile.prefix`: the hash of the bytes read of each file (lines, not offsets). A row
+    ///   without it is read again from its start once, which changes nothing.
+    /// - `syncHeld`: events dated more than a day ahead of this clock, applied once it catches up.
+    /// - `syncIdentity`: this device's id and sequence, kept when it leaves, so that joining
+    ///   again keeps them.
+    /// - an index of the events' stamps, for the newest stamp seen (the hybrid logical clock).
+    static func upgrade(_ db: Database) throws {
+        guard try isInstalled(db) else { return }
+        if try !db.hasRow("SELECT 1 FROM pragma_table_info('syncFile') WHERE name = 'prefix'") {
+            try db.execute(sql: "ALTER TABLE syncFile ADD COLUMN prefix INTEGER NOT NULL DEFAULT 0")
+        }
+        try db.execute(
+            sql: """
+                CREATE TABLE IF NOT EXISTS syncHeld (
+                    id TEXT PRIMARY KEY,
+                    device TEXT NOT NULL,
+                    at TEXT NOT NULL,
+                    line TEXT NOT NULL
+                ) WITHOUT ROWID;
+                CREATE INDEX IF NOT EXISTS syncHeld_by_at ON syncHeld (at);
+                CREATE TABLE IF NOT EXISTS syncIdentity (
+                    one INTEGER PRIMARY KEY CHECK (one = 1),
+                    device TEXT NOT NULL,
+                    seq INTEGER NOT NULL
+                );
+                CREATE INDEX IF NOT EXISTS syncEvent_by_at ON syncEvent (at);
+                """)
     }
 
     /// Replaces the folder states of the last full look (a history that joined before they
@@ -129,7 +161,11 @@ enum SyncSchema {
         return result
     }
 
+    /// Drops the sync's tables but keeps the device's id and sequence (`syncIdentity`).
     static func remove(_ db: Database) throws {
+        try upgrade(db)
+        try db.execute(
+            sql: "INSERT OR REPLACE INTO syncIdentity (one, device, seq) SELECT 1, device, seq FROM syncState")
         try dropTriggers(db)
         for table in tables { try db.execute(sql: "DROP TABLE IF EXISTS \(table)") }
     }
@@ -138,6 +174,14 @@ enum SyncSchema {
         for table in ["run", "step", "amendment", "dayOff"] {
             for change in ["insert", "update", "delete"] { try db.execute(sql: "DROP TRIGGER IF EXISTS sync_\(table)_\(change)") }
         }
+    }
+
+    /// The device id and sequence this history had when it last left a sync folder.
+    static func identity(_ db: Database) throws -> (device: String, seq: Int64)? {
+        guard try db.hasRow("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'syncIdentity'"),
+            let row = try Row.fetchOne(db, sql: "SELECT device, seq FROM syncIdentity")
+        else { return nil }
+        return (row[0], row[1])
     }
 
     static func isInstalled(_ db: Database) throws -> Bool {

@@ -120,6 +120,35 @@ extension Diagnostic {
         return diagnostic
     }
 
+    /// The lines of one journal file that are skipped, said once for the file: how many, the
+    /// first few, and what is wrong with the first.
+    public static func syncBadLines(_ path: String, count: Int, lines: [Int], reason: String) -> Diagnostic {
+        if count == 1, let line = lines.first { return syncBadLine(path, line: line, reason: reason) }
+        let numbers = lines.map(String.init).joined(separator: ", ") + (count > lines.count ? ", …" : "")
+        var diagnostic = Diagnostic(
+            .syncBadLine, "'\(path)': \(count) lines are skipped (lines \(numbers)); line \(lines.first ?? 0): \(reason)", at: nil)
+        diagnostic.severity = .warning
+        return diagnostic
+    }
+
+    /// Two events with one id and different content: every device keeps the same one.
+    public static func syncDuplicateID(_ id: String, _ path: String, line: Int, other: String) -> Diagnostic {
+        var diagnostic = Diagnostic(
+            .syncBadLine, "the event '\(id)' of '\(path)' line \(line) differs from the one of that id in '\(other)'", at: nil,
+            notes: [Note("every device keeps the one whose line sorts first; the other is not applied")])
+        diagnostic.severity = .warning
+        return diagnostic
+    }
+
+    /// A command's record that is in the history, and not yet in the journal.
+    public static func syncNotInJournal(_ folder: String, reason: String) -> Diagnostic {
+        var diagnostic = Diagnostic(
+            .syncUnavailable, "cannot write to the sync folder '\(folder)': \(reason)", at: nil,
+            notes: [Note("the record is in the history and not yet in the journal; the next command that can write it does")])
+        diagnostic.severity = .warning
+        return diagnostic
+    }
+
     public static func syncUnreadable(_ path: String, reason: String) -> Diagnostic {
         var diagnostic = Diagnostic(.syncUnreadable, "cannot read the journal '\(path)': \(reason)", at: nil)
         diagnostic.severity = .warning
@@ -134,10 +163,16 @@ extension Diagnostic {
         return diagnostic
     }
 
-    public static func syncDeviceCopied(_ device: String, file: String) -> Diagnostic {
+    public static func syncDeviceCopied(_ device: String, file: String, newID: String, rewritten: Int) -> Diagnostic {
         var diagnostic = Diagnostic(
-            .syncDeviceCopied, "another device writes as this one ('\(device)', in '\(file)'): this history takes a new device id", at: nil,
-            notes: [Note("a history or home folder copied to another machine does this; nothing either wrote is lost")])
+            .syncDeviceCopied,
+            "another device writes as this one ('\(device)', in '\(file)'): this history takes the new device id '\(newID)'", at: nil,
+            notes: [
+                Note(
+                    "a history or home folder copied to another machine does this; the other's records are read as another device's, and "
+                        + "this one's \(rewritten) record\(rewritten == 1 ? " is" : "s are") written again under the new id"),
+                Note("nothing to do"),
+            ])
         diagnostic.severity = .warning
         return diagnostic
     }

@@ -38,6 +38,7 @@ struct SyncController<Context: RequestContext> {
                 ("device", .object([("id", .string(this)), ("name", .string(status.settings.name))])),
                 ("devices", .array(devices)), ("unwritten", .int(status.unwritten)),
                 ("problems", .array(status.problems.map { .string($0) })),
+                ("held", .array(status.held.map { .string($0.sentence) })),
             ]).text.utf8)
     }
 }

@@ -61,7 +61,7 @@ func describe(_ report: SyncReport) -> String {
             .filter { $0.0 > 0 }
             .map { count, noun in "\(count) \(count == 1 ? noun : noun == "day off" ? "days off" : noun + "s")" }
         let list = parts.count > 1 ? parts.dropLast().joined(separator: ", ") + " and " + parts.last! : parts[0]
-        lines.append("\(list) from \(arrival.device.isEmpty ? "a device with no name" : arrival.device)")
+        lines.append("\(list) from \(arrival.device.isEmpty ? "a device with no name" : Sanitizer.visible(arrival.device))")
     }
     return lines.isEmpty ? "nothing new came in" : lines.joined(separator: "\n")
 }
@@ -87,7 +87,7 @@ struct SyncNowCommand: SyncMemberCommand {
 
     func run(_ store: HistoryStore, _ settings: SyncSettings) throws {
         let result = try syncing { try store.syncNow() }
-        StandardOutput.write(describe(result) + "\n")
+        StandardOutput.write(visible: describe(result) + "\n")
     }
 }
 
@@ -124,7 +124,8 @@ struct SyncInitCommand: ParsableCommand {
         let result = try syncing { try store.joinSync(folder: absolute, name: device ?? hostName()) }
         let settings = try member(store, history)
         StandardOutput.write(
-            "'\(store.path)' syncs with '\(settings.folder)' as '\(settings.name)' (\(settings.device)); wrote \(result.written) event\(result.written == 1 ? "" : "s")\n"
+            visible:
+                "'\(store.path)' syncs with '\(settings.folder)' as '\(settings.name)' (\(settings.device)); wrote \(result.written) event\(result.written == 1 ? "" : "s")\n"
                 + describe(result) + "\n")
     }
 
@@ -144,7 +145,8 @@ struct SyncStatusCommand: SyncMemberCommand {
 
     func run(_ store: HistoryStore, _ settings: SyncSettings) throws {
         guard let status = try history.reading({ try store.syncStatus() }) else { throw Exit.errors }
-        let text = "folder \(status.settings.folder)\nthis device \(status.settings.name) (\(status.settings.device))\n"
+        let text =
+            "folder \(Sanitizer.visible(status.settings.folder))\nthis device \(Sanitizer.visible(status.settings.name)) (\(status.settings.device))\n"
         var table = TextTable(columns: 5, rows: status.devices.count + 1)
         for cell in ["DEVICE", "NAME", "LAST EVENT", "EVENTS", "READ TO"] {
             table.append(cell)
@@ -158,7 +160,9 @@ struct SyncStatusCommand: SyncMemberCommand {
             }
         }
         var tail = "not written yet: \(status.unwritten)\n"
-        for problem in status.problems { tail += "cannot read: \(problem)\n" }
+        // Each text from the folder escaped on its own: a newline in a file's name forges no line.
+        for held in status.held { tail += Sanitizer.visible(held.sentence) + "\n" }
+        for problem in status.problems { tail += "cannot read: \(Sanitizer.visible(problem))\n" }
         var out = BufferedOutput(fd: 1)
         out.write(visible: text)
         table.write(to: &out)
@@ -175,7 +179,7 @@ struct SyncLeaveCommand: SyncMemberCommand {
 
     func run(_ store: HistoryStore, _ settings: SyncSettings) throws {
         _ = try syncing { try store.leaveSync() }
-        StandardOutput.write("'\(store.path)' no longer syncs with '\(settings.folder)'\n")
+        StandardOutput.write(visible: "'\(store.path)' no longer syncs with '\(settings.folder)'\n")
     }
 }
 
@@ -224,6 +228,6 @@ struct HistoryRebuildCommand: ParsableCommand {
             throw Exit.outputFailed
         }
         let counts = result.arrivals.reduce((0, 0)) { ($0.0 + $1.runs + $1.logs, $0.1 + $1.daysOff) }
-        StandardOutput.write("rebuilt '\(output)' from '\(settings.folder)': \(counts.0) runs and logs, \(counts.1) days off\n")
+        StandardOutput.write(visible: "rebuilt '\(output)' from '\(settings.folder)': \(counts.0) runs and logs, \(counts.1) days off\n")
     }
 }
