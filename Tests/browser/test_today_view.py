@@ -77,7 +77,7 @@ class TodayViewTests(unittest.TestCase):
         self.assertEqual(off.returncode, 0, off.stderr)
         self.open_today()
         box = wait(lambda: view().find_element(By.CSS_SELECTOR, ".today-off"), message="the day off")
-        self.assertEqual(box.find_element(By.TAG_NAME, "h3").text, "Day off (sick)")
+        self.assertEqual(box.find_element(By.TAG_NAME, "h3").get_attribute("textContent"), "Day off (sick)")
         self.assertTrue(base.driver.find_element(By.ID, "today-summary").text.startswith("day off (sick)"))
         # Nothing is due: no Done on any card.
         self.assertEqual(view().find_elements(By.CSS_SELECTOR, "[data-action=done]"), [])
