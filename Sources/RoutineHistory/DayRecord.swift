@@ -18,10 +18,28 @@ public struct DayRecord: Sendable {
     /// `{"date", "runs": [{"id", "run"}], "daysOff": [...]}`: each `run` exactly as
     /// `log --date --json` prints its line (``HistoryJSON/encode(_:)``), newest first, with the
     /// id a correction names it by; each day off as `history export` writes it.
-    public var json: JSONValue {
+    public var json: JSONValue { json(in: nil) }
+
+    /// ``json``, with each run's `values` when `routine` is given: by step number, what a
+    /// done step's value says against its target (``StoredStep/valueText(in:)``), "at most"
+    /// from the routine, which a step does not keep.
+    public func json(in routine: Routine?) -> JSONValue {
         .object([
             ("date", .string(date.description)),
-            ("runs", .array(runs.map { run in .object([("id", run.id.map { .int(Int($0)) } ?? .null), ("run", HistoryJSON.encode(run))]) })),
+            (
+                "runs",
+                .array(
+                    runs.map { run in
+                        var members: [(String, JSONValue)] = [("id", run.id.map { .int(Int($0)) } ?? .null), ("run", HistoryJSON.encode(run))]
+                        if routine != nil {
+                            let values = run.steps.compactMap { step in
+                                step.valueText(in: routine).map { (String(step.decision.step), JSONValue.string($0)) }
+                            }
+                            members.append(("values", .object(values)))
+                        }
+                        return .object(members)
+                    })
+            ),
             ("daysOff", .array(daysOff.map(HistoryJSON.encode))),
         ])
     }
@@ -34,5 +52,23 @@ extension HistoryStore {
         let day = date.description
         let daysOff = try self.daysOff(of: routine, from: date, through: date)
         return DayRecord(date: date, runs: try runs(RunFilter(routine: routine, since: day, until: day, limit: limit)), daysOff: daysOff)
+    }
+}
+
+extension StoredStep {
+    /// The target the step was recorded against: the amount and unit it keeps, with the bound
+    /// (a goal or "at most") of the node of the same ID in `routine`, which a step does not keep.
+    public func target(in routine: Routine?) -> TargetValue? {
+        guard let amount = target else { return nil }
+        let atMost = routine.flatMap { routine in routine.indexByID()[decision.node].flatMap(routine.target(of:))?.atMost } ?? false
+        return TargetValue(amount: amount, unit: unit, atMost: atMost)
+    }
+
+    /// A done step's value as every view says it (``TargetValue/valueText(_:)``): `5 of 8 glasses`,
+    /// `3 · over the limit of 2 cups`; nil without a value.
+    public func valueText(in routine: Routine?) -> String? {
+        guard let value = decision.value else { return nil }
+        if let target = target(in: routine) { return target.valueText(value) }
+        return NumberText.format(value) + (unit.map { " " + $0 } ?? "")
     }
 }

@@ -18,14 +18,25 @@ extension HistoryStore {
         var facts = DayFacts(date: date)
         let day = date.description
         let kind = hasLogColumns ? "kind" : "'run'"
+        var completedRuns: Set<Int64> = []
         try db.forEachRawRow(
-            "SELECT \(kind) = 'log', result = 'completed' FROM run WHERE routine = ? AND date = ? AND id IS NOT ?",
+            "SELECT \(kind) = 'log', result = 'completed', id FROM run WHERE routine = ? AND date = ? AND id IS NOT ?",
             arguments: [routine.name, day, excluded]
         ) { raw in
             guard sqlite3_column_int64(raw, 0) == 0 else { return }
             facts.hadRun = true
-            if sqlite3_column_int64(raw, 1) != 0 { facts.runCompleted = true }
+            if sqlite3_column_int64(raw, 1) != 0 { completedRuns.insert(sqlite3_column_int64(raw, 2)) }
         }
+        if try db.tableExists("dayOff") {
+            try db.forEachRawRow("SELECT reason FROM dayOff WHERE routine = ? AND date = ?", arguments: [routine.name, day]) { raw in
+                facts.dayOff = DayOffNote(reason: columnText(raw, 0))
+            }
+        }
+        // Runs whose answers were amended count as the statistics replay them (``amendedRuns``).
+        let amended = try amendedRuns(db, routine, date, excluding: excluded)
+        for (id, replay) in amended where completedRuns.contains(id) && !replay.completes { completedRuns.remove(id) }
+        facts.runCompleted = !completedRuns.isEmpty
+        for replay in amended.values { facts.ledToByAmendedAnswers.formUnion(replay.ledTo) }
         let ids = routine.indexByID()
         let dayBytes = Array(day.utf8)
         // The days before `date` on which each habit was done: the rows come in order of their
@@ -71,6 +82,7 @@ extension HistoryStore {
                 node: node, result: result, value: columnDouble(raw, 5), seconds: sqlite3_column_double(raw, 6),
                 source: sqlite3_column_int64(raw, 1) != 0 ? .log : .run, time: at.clockTime(offset: Int(sqlite3_column_int64(raw, 2))))
             let (run, step) = (sqlite3_column_int64(raw, 8), sqlite3_column_int64(raw, 9))
+            if let replay = amended[run], !replay.kept.contains(node) { return }
             entries.append(Ordered(decidedAt: decidedAt.map(Array.init) ?? [], run: run, step: step, entry: entry))
         }
         // As SQLite orders text: by bytes.
@@ -85,6 +97,53 @@ extension HistoryStore {
             facts.reachableAreCertain = !reachable.contains { routine.isQuestion($0) || routine.targets(of: $0).contains(.end) }
         }
         return facts
+    }
+
+    /// What a run whose answers were amended comes to, replayed with the answers it holds now
+    /// by the statistics' rule (``StopAnalyzer/replayingAnswers(of:)``): the habits whose steps
+    /// still count, the habits the new answers lead to that it never recorded, and whether
+    /// nothing else is left to come.
+    struct AmendedReplay {
+        var kept: Set<Int>
+        var ledTo: Set<Int>
+        var completes: Bool
+    }
+
+    /// The day's runs (by ID) with an amended answer, replayed; empty for most days.
+    private func amendedRuns(_ db: Database, _ routine: Routine, _ date: CalendarDate, excluding excluded: Int64?) throws
+        -> [Int64: AmendedReplay]
+    {
+        guard hasAnswerAmendments else { return [:] }
+        var ids: [Int64] = []
+        let sql = """
+            SELECT DISTINCT amendment.runId FROM amendment CROSS JOIN run ON run.id = amendment.runId
+            WHERE run.routine = ? AND run.date = ? AND run.id IS NOT ? AND amendment.result = 'answered'
+            """
+        try db.forEachRawRow(sql, arguments: [routine.name, date.description, excluded]) { ids.append(sqlite3_column_int64($0, 0)) }
+        var replays: [Int64: AmendedReplay] = [:]
+        for id in ids {
+            var steps: [StoredStep] = []
+            try db.forEachRawRow("SELECT \(StoredStep.columns(self)) FROM step WHERE runId = ? ORDER BY step", arguments: [id]) {
+                steps.append(StoredStep(raw: $0))
+            }
+            var recorded = StatsRun(date: date, completed: true, recorded: steps.map(\.decision), in: routine)
+            recorded.answersAmended = true
+            let replayed = StopAnalyzer(routine: routine).replayingAnswers(of: recorded)
+            let kept = Set(replayed.steps.map(\.node))
+            var ledTo: Set<Int> = []
+            var completes = true
+            if let stop = replayed.stop {
+                for node in 0..<routine.nodeCount where !routine.isQuestion(node) && !kept.contains(node) {
+                    switch stop.status(of: node) {
+                    case .missed: ledTo.insert(node)
+                    case .unknown: completes = false
+                    default: break
+                    }
+                }
+            }
+            replays[id] = AmendedReplay(kept: kept, ledTo: ledTo, completes: completes)
+        }
+        return replays
     }
 
     /// The nodes the day's newest run can still reach, replayed from its steps as a resume

@@ -31,6 +31,10 @@ public struct StatsLoading: Sendable {
 }
 
 extension StatsLoading {
+    /// On how many days of the runs something was recorded, whatever made it: a run or a log
+    /// (`routine done`, `amend`, an import from another tracker). What the heading of `stats` counts.
+    public static func recordedDays(_ runs: [StatsRun]) -> Int { Set(runs.lazy.map(\.date)).count }
+
     /// Each habit of `routine` on `date` by the statistics' rules, in declaration order: the
     /// one rule `stats`, the week grid and the studio's day view share. Read over `date`'s ISO
     /// week, since a weekly quota's shortfall falls on the week's last days, and one day more

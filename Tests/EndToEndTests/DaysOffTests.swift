@@ -43,7 +43,7 @@ struct DaysOffTests {
         #expect(stats.stdout.contains("2026-11-04,tea,not-due"), "a day off is not missed: \(stats.stdout)")
         #expect(stats.stdout.contains("2026-11-05,run,not-due"), "nor unknown")
         let table = try execute(["stats", "day.rt", "--history", "h.sqlite", "--until", "2026-11-06"], in: dir)
-        #expect(table.stdout.hasPrefix("Day · 2026-11-02 to 2026-11-06 · 5 days, 3 with runs, 2 off\n"), "\(table.stdout)")
+        #expect(table.stdout.hasPrefix("Day · 2026-11-02 to 2026-11-06 · 5 days, 3 with records, 2 off\n"), "\(table.stdout)")
         let log = try execute(["log", "day.rt", "--history", "h.sqlite"], in: dir)
         #expect(log.stdout.hasSuffix("\n2026-11-05  Thu  day off (sick)\n2026-11-04  Wed  day off (sick)\n"), "\(log.stdout)")
         let undo = try off(["day.rt", "2026-11-05", "--undo"], in: dir)

@@ -203,6 +203,6 @@ struct DoneCommandTests {
         #expect(status("gym") == "unknown")
         #expect(status("stretch") == "missed")
         let table = try f.routine(["stats", "FILE", "--since", "2026-11-24", "--until", "2026-11-24"])
-        #expect(table.stdout.hasPrefix("Logs · 2026-11-24 to 2026-11-24 · 1 day, 0 with runs"), "\(table.stdout)")
+        #expect(table.stdout.hasPrefix("Logs · 2026-11-24 to 2026-11-24 · 1 day, 1 with records"), "\(table.stdout)")
     }
 }

@@ -290,7 +290,7 @@ struct HistoryTests {
         #expect(read.status == 0, "\(read.stderr)")
         #expect(read.stdout.hasPrefix("2026-11-23  Mon  "))
         #expect(read.stdout.contains("completed  6 done, 1 skipped, 0 not scheduled · water2 7/8"))
-        #expect(read.stdout.contains("Morning · 2026-11-23 to 2026-11-23 · 1 day, 1 with runs"))
+        #expect(read.stdout.contains("Morning · 2026-11-23 to 2026-11-23 · 1 day, 1 with records"))
         #expect(
             try FileManager.default.contentsOfDirectory(atPath: dir.path).sorted() == [
                 "history.sqlite", "history.sqlite-checked", "morning.rt", "routine",

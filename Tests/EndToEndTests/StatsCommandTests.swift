@@ -34,7 +34,7 @@ struct StatsCommandTests {
         let dir = try recorded()
         let result = try execute(["stats", "day.rt", "--history", "h.sqlite", "--until", "2026-11-06", "--weeks", "3"], in: dir)
         #expect(result.status == 0, "\(result.stderr)")
-        #expect(result.stdout.hasPrefix("Day · 2026-11-02 to 2026-11-06 · 5 days, 3 with runs · 2026-11-06 not run yet\n"))
+        #expect(result.stdout.hasPrefix("Day · 2026-11-02 to 2026-11-06 · 5 days, 3 with records · 2026-11-06 not run yet\n"))
         // tea: done, done, missed (no run, and it is on every way), skipped: the missed day ends the streak.
         #expect(result.stdout.contains("tea         0     2   50%   50%   50%"), "\(result.stdout)")
         #expect(result.stdout.contains("     less · ░ ▒ ▓ █ more\n"))

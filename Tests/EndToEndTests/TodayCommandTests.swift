@@ -106,9 +106,9 @@ struct TodayCommandTests {
         #expect(
             timeless(table.stdout) == """
                 Limits · Wednesday 2026-11-25 · 1 of 3 done
-                  done  Coffee  1 of ≤ 2 cups · HH:MM (logged)
+                  done  Coffee  1 · at most 2 cups · HH:MM (logged)
                   due   Water   target 8 glasses
-                  due   Tea     target ≤ 1
+                  due   Tea     at most 1
 
                 """)
         let json = try f.routine(["today", "FILE", "--date", "2026-11-25", "--json"])
@@ -121,10 +121,30 @@ struct TodayCommandTests {
         }
         #expect(
             text == [
-                #"{"at":"HH:MM","atMost":true,"by":"log","node":"coffee","status":"done","target":2,"title":"Coffee","unit":"cups","value":1}"#,
-                #"{"node":"water","status":"due","target":8,"title":"Water","unit":"glasses"}"#,
-                #"{"atMost":true,"node":"tea","status":"due","target":1,"title":"Tea"}"#,
+                #"{"at":"HH:MM","atMost":true,"by":"log","node":"coffee","status":"done","target":2,"targetText":"at most 2 cups","title":"Coffee","unit":"cups","value":1,"valueText":"1 · at most 2 cups"}"#,
+                #"{"node":"water","status":"due","target":8,"targetText":"target 8 glasses","title":"Water","unit":"glasses"}"#,
+                #"{"atMost":true,"node":"tea","status":"due","target":1,"targetText":"at most 1","title":"Tea"}"#,
             ])
+        // Over the limit is over, not progress.
+        #expect(try f.routine(["amend", "FILE", "2026-11-25", "coffee", "3"]).status == 0)
+        let over = try f.routine(["today", "FILE", "--date", "2026-11-25"])
+        #expect(timeless(over.stdout).contains("  done  Coffee  3 · over the limit of 2 cups · HH:MM (logged)\n"), "\(over.stdout)")
+        let day = try f.routine(["log", "FILE", "--date", "2026-11-25"])
+        #expect(day.stdout.contains("1. Coffee: 3 · over the limit of 2 cups (amended)\n"), "\(day.stdout)")
+    }
+
+    /// A bar whose text names a question as the next step never says "all done" beneath it.
+    @Test func theTooltipNamesTheQuestionTheBarShows() throws {
+        let f = try DoneCommandTests.Fixture()
+        try "routine \"Q\"\nhabit water \"Water\" -> mood\nquestion mood \"Mood?\"\n  \"Good\" -> gym\n  \"Bad\" -> end\nhabit gym \"Gym\"\n"
+            .write(toFile: f.file, atomically: true, encoding: .utf8)
+        #expect(try f.routine(["done", "FILE", "water", "--date", "2026-11-25"]).status == 0)
+        let bar = try f.routine(["today", "FILE", "--date", "2026-11-25", "--format", "waybar"])
+        #expect(
+            bar.stdout
+                == #"{"text":"1/1 · mood?","tooltip":"1 of 1 done\nnext: mood? (its answer decides what is due)","class":"done","percentage":100}"#
+                + "\n", "\(bar.stdout)")
+        #expect(!bar.stdout.contains("all done"))
     }
 
     @Test func markupInTitlesIsEscapedForTheBars() throws {

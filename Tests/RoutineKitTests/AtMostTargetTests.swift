@@ -12,6 +12,8 @@ struct AtMostTargetTests {
         ("rt, a quoted unit", "routine \"R\"\nhabit c \"C\" target at most 3 \"small cups\"\n", .rt, "target=at-most-3/small cups"),
         ("rt, at and most as node IDs", "routine \"R\"\nhabit at \"A\" target 2 -> most\nhabit most \"M\"\n", .rt, "habit at [A] target=2 -> most"),
         ("yaml", "routine: R\nnodes:\n  - habit: coffee\n    title: Coffee\n    at-most: 2\n    unit: cups\n", .yaml, "target=at-most-2/cups"),
+        ("rt, a limit of 0 (no smoking)", "routine \"R\"\nhabit smoke \"Cigarettes\" target at most 0\n", .rt, "target=at-most-0"),
+        ("yaml, a limit of 0", "routine: R\nnodes:\n  - habit: smoke\n    title: Cigarettes\n    at-most: 0\n", .yaml, "target=at-most-0"),
         ("yaml, a target", "routine: R\nnodes:\n  - habit: w\n    title: W\n    target: 8\n", .yaml, "target=8"),
     ]
 
@@ -34,7 +36,8 @@ struct AtMostTargetTests {
         ("'at' without 'most'", "routine \"R\"\nhabit c \"C\" target at 2\n", .rt, "E116"),
         ("'most' on the next line", "routine \"R\"\nhabit c \"C\" target at\nmost 2\n", .rt, "E116"),
         ("no number after 'at most'", "routine \"R\"\nhabit c \"C\" target at most\n", .rt, "E101"),
-        ("a limit of 0", "routine \"R\"\nhabit c \"C\" target at most 0\n", .rt, "E109"),
+        ("a goal of 0", "routine \"R\"\nhabit c \"C\" target 0\n", .rt, "E109"),
+        ("a goal of 0 in YAML", "routine: R\nnodes:\n  - habit: c\n    title: C\n    target: 0\n", .yaml, "E109"),
         ("both in YAML", "routine: R\nnodes:\n  - habit: c\n    title: C\n    target: 8\n    at-most: 2\n", .yaml, "E209"),
         (
             "at-most on a question", "routine: R\nnodes:\n  - question: q\n    prompt: Q\n    at-most: 2\n    options: [{answer: A}, {answer: B}]\n",
@@ -57,6 +60,38 @@ struct AtMostTargetTests {
         // Loop's share for a limit: whole at or under it, none at twice it.
         #expect([0, 2, 3, 4, 9].map(limit.achievement(of:)) == [1, 1, 0.5, 0, 0])
         #expect([0, 1, 2, 3].map(goal.achievement(of:)) == [0, 0.5, 1, 1])
+        let none = TargetValue(amount: 0, atMost: true)
+        #expect([0, 0.5, 1].map(none.isMet(by:)) == [true, false, false])
+        #expect([0, 0.5, 1].map(none.achievement(of:)) == [1, 0, 0])
+    }
+
+    /// The graph labels a limit as a limit, in DOT as in Mermaid.
+    @Test func theGraphLabelsTheLimit() {
+        let routine = load("routine \"R\"\nhabit coffee \"Coffee\" target at most 2 cups -> water\nhabit water \"Water\" target 8 glasses\n").routine
+        for (name, text) in [
+            ("dot", DOTWriter.write(GraphView(routine, showProblems: false))),
+            ("mermaid", MermaidWriter.write(GraphView(routine, showProblems: false))),
+        ] {
+            #expect(text.contains("at most 2 cups"), "\(name): \(text)")
+            #expect(!text.contains("target 2"), "\(name): \(text)")
+            #expect(text.contains("8 glasses"), "\(name): \(text)")
+        }
+    }
+
+    /// What every view says of a value against a target: a limit as a limit, over it as over.
+    static let valueTexts: [(TargetValue, Double, String, String)] = [
+        (TargetValue(amount: 8, unit: "glasses"), 5, "5 of 8 glasses", "target 8 glasses"),
+        (TargetValue(amount: 2, unit: "cups", atMost: true), 1, "1 · at most 2 cups", "at most 2 cups"),
+        (TargetValue(amount: 2, unit: "cups", atMost: true), 2, "2 · at most 2 cups", "at most 2 cups"),
+        (TargetValue(amount: 2, unit: "cups", atMost: true), 3, "3 · over the limit of 2 cups", "at most 2 cups"),
+        (TargetValue(amount: 0, atMost: true), 0, "0 · at most 0", "at most 0"),
+        (TargetValue(amount: 0, atMost: true), 1, "1 · over the limit of 0", "at most 0"),
+    ]
+
+    @Test(arguments: valueTexts)
+    func aValueIsSaidAgainstItsBound(_ target: TargetValue, _ value: Double, _ said: String, _ dayText: String) {
+        #expect(target.valueText(value) == said)
+        #expect(target.dayText == dayText)
     }
 
     static let edits: [(String, AttributeChanges, String)] = [

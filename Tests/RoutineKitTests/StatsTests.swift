@@ -152,7 +152,7 @@ struct StatsTests {
             unconditional: try PathExplorer(routine).nodesOnEveryWay())
         let gym = try #require(report.habits.first { $0.id == "gym" })
         #expect(gym.unknownAll == 2)
-        let text = StatsText.heading(report, runDays: 11) + StatsText.table(report) + "\n" + StatsText.explain(gym)
+        let text = StatsText.heading(report, recordedDays: 11) + StatsText.table(report) + "\n" + StatsText.explain(gym)
         #expect(!text.contains("100%    "), "no bare 100% beside unknown days")
         try assertGolden(text, testsDirectory.appendingPathComponent("Fixtures/stats/unknown-days.txt"))
     }
@@ -335,7 +335,7 @@ struct StatsTests {
         let runs = Self.threeWeeks
         let report = Self.report(runs, until: 18)
         let map = HeatMap(palette: palette, weeks: 5)
-        var text = StatsText.heading(report, runDays: Set(runs.map(\.date)).count) + StatsText.table(report) + "\n"
+        var text = StatsText.heading(report, recordedDays: Set(runs.map(\.date)).count) + StatsText.table(report) + "\n"
         text += map.render(last: report.until.adding(days: -1)) { HeatMap.level(share: report.share(on: $0)) } + "\n"
         let water = report.habits.first { $0.id == "water" }!
         let byDate = Dictionary(uniqueKeysWithValues: water.days.map { ($0.date, $0.status) })

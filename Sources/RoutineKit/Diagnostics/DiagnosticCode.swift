@@ -110,6 +110,7 @@ public enum DiagnosticCode: String, Sendable, Codable, CaseIterable {
     case misleadingNumbers = "W011"
     case runDateAhead = "W012"
     case uncovered = "W013"
+    case quotaBeyondDays = "W014"
     case dayOffOption = "N001"
 
     public var severity: Severity { rawValue.hasPrefix("W") ? .warning : rawValue.hasPrefix("N") ? .note : .error }
@@ -217,6 +218,7 @@ public enum DiagnosticCode: String, Sendable, Codable, CaseIterable {
         case .misleadingNumbers: "option texts that are numbers but not their positions, which a typed number picks by"
         case .runDateAhead: "a run dated more than a day after today (more than a year is refused without --force)"
         case .uncovered: "an answer or habit that no passing test case reaches (routine test --coverage)"
+        case .quotaBeyondDays: "a weekly quota larger than the days the habit is scheduled on, which no week can meet"
         case .dayOffOption:
             "an option that only leads to 'end' and reads like a day off (" + Diagnostic.dayOffWords.joined(separator: ", ")
                 + "), which 'routine off' records better"

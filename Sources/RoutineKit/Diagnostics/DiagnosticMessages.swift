@@ -485,6 +485,13 @@ extension Diagnostic {
             notes: [Note("a habit without 'on' runs every day")])
     }
 
+    static func quotaBeyondDays(_ id: String, quota: Int, days: Weekdays, at span: Span) -> Diagnostic {
+        let count = days.rawValue.nonzeroBitCount
+        return Diagnostic(
+            .quotaBeyondDays, "habit '\(id)' can never meet its quota: \(quota) per week on \(count) day\(count == 1 ? "" : "s")", at: span,
+            notes: [Note("it is due on '\(days.words.joined(separator: " "))' only: lower the quota to \(count) or name more days")])
+    }
+
     static func emptyRoutine(_ name: String, at span: Span) -> Diagnostic {
         Diagnostic(.emptyRoutine, "routine '\(name)' has no habits or questions", at: span)
     }

@@ -150,7 +150,8 @@ public enum DOTWriter {
         if let amount = record.amount {
             out.write(separator)
             separator = " \u{B7} "
-            out.write("target ")
+            // A limit is no goal: "at most 2 cups", as every view says it.
+            if record.atMost { out.write("at most ") } else { out.write("target ") }
             escape(NumberText.format(amount), into: &out)
             if !record.unit.isNone {
                 out.byte(UInt8(ascii: " "))

@@ -103,7 +103,7 @@ public struct GraphView: Sendable {
     public static func details(_ node: RoutineNode) -> String? {
         var parts: [String] = []
         if let seconds = node.duration { parts.append(DurationText.human(seconds)) }
-        if let target = node.target { parts.append("target " + AnswerInterpreter.describe(target)) }
+        if let target = node.target { parts.append(target.dayText) }
         if let days = node.days { parts.append(days.words.joined(separator: " ")) }
         if let perWeek = node.perWeek { parts.append("\(perWeek) per week") }
         return parts.isEmpty ? nil : parts.joined(separator: " · ")

@@ -33,7 +33,8 @@ enum AttributeValues {
 
     /// `form` says how the advice is worded: a unit goes after the number in `.rt`, under its
     /// own key in YAML.
-    static func targetAmount(_ text: Substring, span: Span, form: SourceFormat = .rt) -> Result<Double, Diagnostic> {
+    /// `atMost`: a limit, which may be 0 ("no smoking": `target at most 0`); a goal may not.
+    static func targetAmount(_ text: Substring, span: Span, form: SourceFormat = .rt, atMost: Bool = false) -> Result<Double, Diagnostic> {
         guard let value = NumberText.parse(text) else {
             if let (number, unit) = numberAndWord(text), !isExponent(unit) {
                 return .failure(
@@ -47,7 +48,7 @@ enum AttributeValues {
                 ? "exponents are not allowed" : "expected a number such as '8' or '2.5'"
             return .failure(.invalidNumber(String(text), at: span, reason: reason))
         }
-        if value == 0 { return .failure(.invalidNumber(String(text), at: span, reason: "a target must be greater than zero")) }
+        if value == 0, !atMost { return .failure(.invalidNumber(String(text), at: span, reason: "a target must be greater than zero")) }
         if value > TargetValue.maximum { return .failure(.invalidNumber(String(text), at: span, reason: "the number is too large")) }
         return .success(value)
     }

@@ -100,7 +100,8 @@ public struct TargetValue: Hashable, Sendable {
     /// How much of the target `value` achieves, 0...1: the share reached; for a limit, 1 at
     /// or under it, falling to 0 at twice the limit (as Loop Habit Tracker scores it).
     public func achievement(of value: Double) -> Double {
-        guard amount > 0 else { return 1 }
+        // A limit of 0 ("no smoking"): whole at 0, none above it.
+        guard amount > 0 else { return value <= amount ? 1 : 0 }
         return atMost ? min(1, max(0, 2 - value / amount)) : min(1, value / amount)
     }
 }

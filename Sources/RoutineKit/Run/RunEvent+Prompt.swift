@@ -27,6 +27,7 @@ extension RunEvent {
                     ("duration", node.duration.map { .string(DurationText.human($0)) } ?? .null),
                     ("target", node.target.map { .number($0.amount) } ?? .null),
                     ("unit", node.target?.unit.map { .string($0) } ?? .null),
+                    ("targetText", node.target.map { .string($0.dayText) } ?? .null),
                     ("perWeek", node.perWeek.map { .int($0) } ?? .null),
                     ("doneThisWeek", node.perWeek.map { _ in .int(run.doneThisWeek[index] ?? 0) } ?? .null),
                 ]

@@ -6,14 +6,15 @@ public enum StatsText {
         return "\(Int((share * 100).rounded()))%"
     }
 
-    /// The heading: the routine, the window, how many days had runs.
-    public static func heading(_ report: StatsReport, runDays: Int) -> String {
+    /// The heading: the routine, the window, on how many days something was recorded (a run
+    /// or a log: a history imported from another tracker holds logs only).
+    public static func heading(_ report: StatsReport, recordedDays: Int) -> String {
         let days = report.until.dayNumber - report.first.dayNumber + 1
         let open = report.untilIsOpen ? " · \(report.until) not run yet" : ""
         let offCount = report.daysOff.count { $0 >= report.first && $0 <= report.until }
         let off = offCount > 0 ? ", \(offCount) off" : ""
         return Sanitizer.visible(report.routine.name)
-            + " · \(report.first) to \(report.until) · \(days) day\(days == 1 ? "" : "s"), \(runDays) with runs\(off)\(open)\n"
+            + " · \(report.first) to \(report.until) · \(days) day\(days == 1 ? "" : "s"), \(recordedDays) with records\(off)\(open)\n"
     }
 
     /// One row per habit: streaks, rates, score, last done; numeric and timed details below.

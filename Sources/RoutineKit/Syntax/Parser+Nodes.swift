@@ -206,7 +206,7 @@ extension Parser {
             // A target that does not parse is left out, not guessed: a drawing of the invalid
             // routine marks it as written.
             var amount: Double?
-            switch AttributeValues.targetAmount(text(token.span), span: token.span) {
+            switch AttributeValues.targetAmount(text(token.span), span: token.span, atMost: atMost) {
             case .success(let value): amount = value
             case .failure(let diagnostic): diagnostics.append(diagnostic)
             }

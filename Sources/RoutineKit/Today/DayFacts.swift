@@ -41,6 +41,12 @@ public struct DayFacts: Sendable {
     /// Whether every node in ``stillReachable`` is certain to come: no question and no arrow to
     /// `end` is left among them.
     public var reachableAreCertain = false
+    /// The routine's day off on that date (`routine off`): nothing is due. Nil on an ordinary day.
+    public var dayOff: DayOffNote?
+    /// Habits an amended answer now leads to and nobody recorded: due, as the statistics count
+    /// them missed once the day is over (a run's steps off the amended way are left out of
+    /// ``entries``, as the statistics leave them out).
+    public var ledToByAmendedAnswers: Set<Int> = []
 
     public init(date: CalendarDate, entries: [DayEntry] = [], hadRun: Bool = false, runCompleted: Bool = false, doneEarlierThisWeek: [Int: Int] = [:])
     {
@@ -50,6 +56,16 @@ public struct DayFacts: Sendable {
         self.runCompleted = runCompleted
         self.doneEarlierThisWeek = doneEarlierThisWeek
     }
+}
+
+/// A day off as the day's rules see it: that it is one, and why when a reason was given.
+public struct DayOffNote: Sendable, Hashable {
+    public var reason: String?
+
+    public init(reason: String?) { self.reason = reason }
+
+    /// "day off (sick)", or "day off" without a reason: what every view says of the day.
+    public var text: String { "day off" + (reason.map { " (" + $0 + ")" } ?? "") }
 }
 
 /// A habit already done (or skipped) on a day: by what, and when.

@@ -25,8 +25,14 @@ extension DayOverview {
     public func json(_ routine: Routine) -> JSONValue {
         var members: [(String, JSONValue)] = [("routine", .string(routine.name)), ("date", .string(date.description))]
         members += countMembers
+        if let dayOff { members.append(("dayOff", Self.json(dayOff))) }
         members.append(("habits", .array(habits.map { Self.json($0.node, $0.state, routine) })))
         return .object(members)
+    }
+
+    /// `{"reason", "text"}`: the reason given (or null) and what the views say, "day off (sick)".
+    static func json(_ dayOff: DayOffNote) -> JSONValue {
+        .object([("reason", dayOff.reason.map(JSONValue.string) ?? .null), ("text", .string(dayOff.text))])
     }
 
     static func json(_ index: Int, _ state: HabitState, _ routine: Routine) -> JSONValue {
@@ -48,14 +54,31 @@ extension DayOverview {
             members.append(("target", .number(target.amount)))
             if let unit = target.unit { members.append(("unit", .string(unit))) }
             if target.atMost { members.append(("atMost", .bool(true))) }
+            // What the views say, made here once: "at most 2 cups", "3 · over the limit of 2 cups".
+            members.append(("targetText", .string(target.dayText)))
+            if case .done(let by) = state, let value = by.value {
+                members.append(("valueText", .string(target.valueText(value))))
+                if !target.isMet(by: value) { members.append((target.atMost ? "overLimit" : "underTarget", .bool(true))) }
+            }
         }
         return .object(members)
     }
 }
 
 extension TargetValue {
-    /// The target as a day's line shows it, its bound marked: `8 glasses`, `≤ 2 cups`.
-    public var dayText: String { (atMost ? "≤ " : "") + amountText + (unit.map { " " + $0 } ?? "") }
+    /// The target as every view says it, its bound in words: `target 8 glasses`, `at most 2 cups`.
+    public var dayText: String { (atMost ? "at most " : "target ") + amountText + (unit.map { " " + $0 } ?? "") }
+
+    /// A value given against the target, as every view says it: `5 of 8 glasses`, and for a
+    /// limit `1 · at most 2 cups` at or under it and `3 · over the limit of 2 cups` over it
+    /// (a limit is not a goal to reach: a value over it is shown as over, not as progress).
+    public func valueText(_ value: Double) -> String {
+        let unitText = unit.map { " " + $0 } ?? ""
+        let given = NumberText.format(value)
+        guard atMost else { return given + " of " + amountText + unitText }
+        if isMet(by: value) { return given + " · at most " + amountText + unitText }
+        return given + " · over the limit of " + amountText + unitText
+    }
 }
 
 /// Several routines' days added up, for a status bar that shows them as one.
@@ -71,9 +94,29 @@ public struct DayTotals: Sendable {
     /// Done over due, 0...100; 100 when nothing is due.
     public var percentage: Int { due == 0 ? 100 : Int((Double(done) * 100 / Double(due)).rounded()) }
 
-    /// `done` when nothing due is left, `none` when nothing due is done yet, else `partial`:
-    /// the classes a status bar styles.
-    public var statusClass: String { pending == 0 ? "done" : done == 0 ? "none" : "partial" }
+    /// `off` when every routine's day is a day off, `done` when nothing due is left, `none`
+    /// when nothing due is done yet, else `partial`: the classes a status bar styles.
+    public var statusClass: String {
+        if isDayOff { return "off" }
+        return pending == 0 ? "done" : done == 0 ? "none" : "partial"
+    }
+
+    /// Whether every routine's day is a day off (and there is at least one routine).
+    public var isDayOff: Bool { !days.isEmpty && days.allSatisfy { $0.overview.dayOff != nil } }
+
+    /// What a bar says of the days off: "day off (sick)" when every routine is off (their
+    /// reasons, each once), nil otherwise.
+    public var dayOffText: String? {
+        guard isDayOff else { return nil }
+        var reasons: [String] = []
+        for day in days { if let reason = day.overview.dayOff?.reason, !reasons.contains(reason) { reasons.append(reason) } }
+        return DayOffNote(reason: reasons.isEmpty ? nil : reasons.joined(separator: ", ")).text
+    }
+
+    /// The routines whose day is a day off, with what to say of each: "Name: day off (sick)".
+    public var daysOff: [(routine: String, text: String)] {
+        days.compactMap { day in day.overview.dayOff.map { (day.routine.name, $0.text) } }
+    }
 
     /// `today --json`, and the studio's `GET /api/today`: the totals, then each routine's day.
     public func json(date: CalendarDate) -> JSONValue {

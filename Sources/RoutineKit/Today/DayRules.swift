@@ -19,6 +19,8 @@ public enum NotDueReason: String, Sendable, Hashable {
     case notReached = "not-reached"
     /// The day's run stopped, and the answers it gave rule the habit out.
     case ruledOut = "ruled-out"
+    /// A day off of the routine (`routine off`): nothing is due.
+    case dayOff = "day-off"
 }
 
 /// What a habit is on a day, as `routine today` and the studio show it.
@@ -90,8 +92,11 @@ public struct DayRules: Sendable {
     /// Whether habit `index` is due that day. A habit done or skipped that day was due.
     public func due(_ index: Int) -> Due {
         if done[index] != nil || skipped[index] != nil { return .due }
+        if facts.dayOff != nil { return .notDue(.dayOff) }
         if !isScheduled(index) { return .notDue(.notScheduled) }
         if isQuotaMet(index) { return .notDue(.quotaMet) }
+        // An amended answer leads there and nothing recorded it: due, as the statistics count it missed.
+        if facts.ledToByAmendedAnswers.contains(index) { return .due }
         if passedOver.contains(index) { return .notDue(.passedOver) }
         if facts.runCompleted { return .notDue(.notReached) }
         if let reachable = facts.stillReachable {
@@ -115,6 +120,7 @@ public struct DayRules: Sendable {
     /// Every habit of the routine and its state, in the routine's order, with the day's totals.
     public func overview() -> DayOverview {
         var overview = DayOverview(date: facts.date)
+        overview.dayOff = facts.dayOff
         for index in 0..<routine.nodeCount where !routine.isQuestion(index) {
             let state = state(index)
             overview.habits.append((index, state))
@@ -180,6 +186,9 @@ public struct DayOverview: Sendable {
     public var maybe = 0
     /// What today's run would do next, nil when nothing is due.
     public var next: NextStep?
+
+    /// The day off of the routine on that date (``DayOffNote``); nil on an ordinary day.
+    public var dayOff: DayOffNote?
 
     public init(date: CalendarDate) { self.date = date }
 

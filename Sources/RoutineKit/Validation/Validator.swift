@@ -104,6 +104,10 @@ public enum Validator {
         if node.days == .everyDay, let span = node.daysSpan {
             diagnostics.append(.everyDay(id, at: span))
         }
+        // `4 per week on mon wed`: no week has the days the quota asks for.
+        if node.perWeek > 0, let days = node.days, Int(node.perWeek) > days.rawValue.nonzeroBitCount, let span = node.daysSpan {
+            diagnostics.append(.quotaBeyondDays(id, quota: Int(node.perWeek), days: days, at: span))
+        }
         guard node.kind == .question else { return }
         let options = node.options
         switch options.count {

@@ -117,7 +117,7 @@ extension YAMLLoader {
             diagnostics.append(.wrongType("'\(key)'", expected: "a number", found: "'\(text.prefix(40))'", at: span))
             return nil
         }
-        switch AttributeValues.targetAmount(text, span: span, form: .yaml) {
+        switch AttributeValues.targetAmount(text, span: span, form: .yaml, atMost: key == "at-most") {
         case .success(let amount): return (amount, span)
         case .failure(let diagnostic):
             diagnostics.append(diagnostic)

@@ -49,7 +49,7 @@ enum StudioHistory {
     static func day(_ routine: Routine, on date: CalendarDate, store: HistoryStore?, extra: (String, JSONValue)? = nil) throws(HistoryError)
         -> [UInt8]
     {
-        var json = try store?.dayRecord(of: routine.name, on: date).json ?? DayRecord(date: date).json
+        var json = try store?.dayRecord(of: routine.name, on: date).json(in: routine) ?? DayRecord(date: date).json(in: routine)
         if case .object(var members) = json {
             let missed = try StatsLoading.day(date, of: routine, store: store).filter { $0.day.status == .missed }
             members.append(

@@ -3,7 +3,8 @@ import RoutineHistory
 import RoutineKit
 
 /// The Today view: GET /api/today, the day as `routine today --json` gives it, and
-/// POST /api/log, logs recorded as `routine done` records them, through the same library rules.
+/// POST /api/log, logs recorded as `routine done` records them, through the same library rules,
+/// and POST /api/day-off, a day off made or undone as `routine off` does.
 struct TodayController<Context: RequestContext> {
     let document: StudioDocument
 
@@ -11,6 +12,7 @@ struct TodayController<Context: RequestContext> {
         RouteCollection(context: Context.self)
             .get("today", use: today)
             .post("log", use: log)
+            .post("day-off", use: dayOff)
     }
 
     /// The day of the routine on `date` (today by default).
@@ -27,6 +29,24 @@ struct TodayController<Context: RequestContext> {
         let loaded = await document.loaded()
         let answer = Result { () throws(StudioError) in try record(body, loaded, path: absolutePath(document.path)) }
         // Every open page (and this one) hears of the change at once.
+        await document.reloadHistoryIfChanged()
+        return StudioResponse.json(try answer.get())
+    }
+
+    /// Makes the day a day off of the routine, or no longer one, and answers with the new day.
+    @Sendable func dayOff(_ request: Request, context: Context) async throws -> Response {
+        let body = try await BodyReader.read(DayOffBody.self, from: request)
+        let loaded = await document.loaded()
+        let answer = Result { () throws(StudioError) in
+            try StudioHistory.write(loaded, historyPath: document.historyPath) { routine, store in
+                if body.undo {
+                    try store.deleteDaysOff(of: routine.name, from: body.date, through: body.date)
+                } else {
+                    try store.insertDaysOff([DayOff(routine: routine.name, date: body.date, reason: body.reason, recordedAt: .now())])
+                }
+                return try Self.json(routine, on: body.date, store: store)
+            }
+        }
         await document.reloadHistoryIfChanged()
         return StudioResponse.json(try answer.get())
     }

@@ -45,8 +45,8 @@ enum RunLog {
         return text
     }
 
-    /// A run's heading and its steps, in order.
-    static func steps(of run: StoredRun) -> String {
+    /// A run's heading and its steps, in order; `routine`, when known, tells a limit ("at most") from a goal.
+    static func steps(of run: StoredRun, routine: Routine? = nil) -> String {
         let day = CalendarDate(run.date)?.weekdayName ?? ""
         var span = run.startedAt.clockTime(offset: run.utcOffset)
         if let ended = run.endedAt { span += " to " + ended.clockTime(offset: run.utcOffset) }
@@ -57,11 +57,7 @@ enum RunLog {
             switch d.result {
             case .answered: line += d.optionText ?? ""
             case .done:
-                if let value = d.value {
-                    line += NumberText.format(value) + (step.target.map { " of " + NumberText.format($0) } ?? "") + (step.unit.map { " " + $0 } ?? "")
-                } else {
-                    line += "done"
-                }
+                line += step.valueText(in: routine) ?? "done"
             case .skipped: line += "skipped"
             case .notScheduled:
                 switch step.reason {

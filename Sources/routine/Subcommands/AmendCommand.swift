@@ -78,7 +78,7 @@ struct AmendCommand: ParsableCommand {
         case .failure(let refusal):
             throw LogArguments.refuse(refusal, input)
         case .success(let outcome):
-            let now = LogArguments.describe(outcome.step)
+            let now = LogArguments.describe(outcome.step, in: routine)
             let text = outcome.amendment.before.map { "was " + Self.describe($0.result, $0.value) + ", now " + now } ?? "added as a log: " + now
             StandardOutput.write(visible: "\(outcome.step.title) on \(day.weekdayName) \(day): \(text)\n")
         }

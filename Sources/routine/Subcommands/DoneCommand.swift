@@ -80,7 +80,8 @@ struct DoneCommand: ParsableCommand {
         case .success(let log):
             guard let step = log.steps.first else { return }
             let when = log.startedAt.clockTime(offset: log.utcOffset)
-            StandardOutput.write(visible: "\(step.title): \(LogArguments.describe(step)), logged at \(when) for \(day.weekdayName) \(day)\n")
+            StandardOutput.write(
+                visible: "\(step.title): \(LogArguments.describe(step, in: routine)), logged at \(when) for \(day.weekdayName) \(day)\n")
         }
     }
 }
@@ -125,14 +126,11 @@ enum LogArguments {
     }
 
     /// "done", "20 of 20 reps", "skipped", with the time it took.
-    static func describe(_ step: StoredStep) -> String {
+    static func describe(_ step: StoredStep, in routine: Routine? = nil) -> String {
         var text: String
         switch step.decision.result {
         case .done:
-            text =
-                step.decision.value.map { value in
-                    NumberText.format(value) + (step.target.map { " of " + NumberText.format($0) } ?? "") + (step.unit.map { " " + $0 } ?? "")
-                } ?? "done"
+            text = step.valueText(in: routine) ?? "done"
         case .skipped: text = "skipped"
         case .notScheduled, .answered: text = step.decision.result.rawValue
         }

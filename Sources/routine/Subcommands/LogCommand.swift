@@ -42,7 +42,11 @@ struct LogCommand: ParsableCommand {
     func run() throws {
         ignoreBrokenPipes()
         var filter = RunFilter(since: date ?? range.since, until: date ?? range.until, limit: limit)
-        if let file { filter.routine = try routineName(file) }
+        var routine: Routine?
+        if let file {
+            routine = try loadedRoutine(file)
+            filter.routine = routine?.name
+        }
         let store = try history.openForReading()
         var out = BufferedOutput(fd: 1)
         let none = "no runs recorded" + (filter.routine.map { " of '\($0)'" } ?? "") + "\n"
@@ -58,7 +62,9 @@ struct LogCommand: ParsableCommand {
                 } else {
                     out.write(visible: offText.isEmpty ? "" : offText + "\n")
                     // A day's runs read best in the order they happened.
-                    for (k, run) in record.runs.reversed().enumerated() { out.write(visible: (k > 0 ? "\n" : "") + RunLog.steps(of: run)) }
+                    for (k, run) in record.runs.reversed().enumerated() {
+                        out.write(visible: (k > 0 ? "\n" : "") + RunLog.steps(of: run, routine: routine))
+                    }
                 }
             }
         } else if json {
@@ -77,10 +83,11 @@ struct LogCommand: ParsableCommand {
         out.flush()
     }
 
-    /// The name a routine's runs are recorded under; a file whose name cannot be read is refused.
-    private func routineName(_ path: String) throws -> String {
+    /// The routine whose runs are listed, by the name they are recorded under; a file whose
+    /// name cannot be read is refused.
+    private func loadedRoutine(_ path: String) throws -> Routine {
         let loaded = try input.load(path)
         if loaded.routine.name.isEmpty { _ = try input.loadValid(path) }
-        return loaded.routine.name
+        return loaded.routine
     }
 }

@@ -100,7 +100,7 @@ struct StatsCommand: ParsableCommand {
             out.write(visible: "no runs of '\(routine.name)' recorded" + (since.map { " from \($0)" } ?? "") + " up to \(until)\n")
             return
         }
-        out.write(StatsText.heading(report, runDays: Set(runs.lazy.filter { !$0.isLog }.map(\.date)).count))
+        out.write(StatsText.heading(report, recordedDays: StatsLoading.recordedDays(runs)))
         if let questionStats {
             out.write(StatsText.questionPage(questionStats))
             return

@@ -93,7 +93,7 @@ export class DayView {
       // A day's runs read best in the order they happened.
       const runs = [...day.runs].reverse();
       if (!runs.length) children.push(el("p", { class: "muted", text: "Nothing was recorded on this day." }));
-      for (const { id, run } of runs) children.push(this.runSection(id, run));
+      for (const { id, run, values } of runs) children.push(this.runSection(id, run, values));
       children.push(this.missing());
       const gone = this.deleted.filter((d) => d.date === this.date);
       if (gone.length) children.push(this.deletedList(gone));
@@ -128,7 +128,9 @@ export class DayView {
       el("button", { "aria-label": "Dismiss", onclick: () => { this.undos = []; this.render(); }, text: "×" }));
   }
 
-  runSection(id, run) {
+  /// `values`: by step number, what a done step's value says against its target, as the
+  /// library words it ("3 · over the limit of 2 cups").
+  runSection(id, run, values = {}) {
     const amended = new Set((run.amendments || []).map((a) => a.step));
     const log = run.kind === "log";
     let span = clockAt(run.started, run.utcOffset);
@@ -138,13 +140,13 @@ export class DayView {
     return el("section", { class: "day-run" + (log ? " log" : ""), "data-run": id, "aria-label": heading },
       el("div", { class: "day-run-head" }, el("h3", { text: heading }),
         run.ended ? el("button", { class: "danger", "data-action": "delete-run", onclick: () => this.confirmDelete(id, run, span), text: log ? "Delete log…" : "Delete run…" }) : null),
-      el("ol", { class: "day-steps" }, run.steps.map((step) => this.stepItem(id, step, amended.has(step.step)))));
+      el("ol", { class: "day-steps" }, run.steps.map((step) => this.stepItem(id, step, amended.has(step.step), values[step.step]))));
   }
 
-  stepItem(run, step, amended) {
+  stepItem(run, step, amended, valueText) {
     let text = step.title + (step.result === "answered" ? " " : ": ");
     if (step.result === "answered") text += step.option || "";
-    else if (step.result === "done") text += typeof step.value === "number" ? number(step.value) + (typeof step.target === "number" ? " of " + number(step.target) : "") + (step.unit ? " " + step.unit : "") : "done";
+    else if (step.result === "done") text += valueText || (typeof step.value === "number" ? number(step.value) + (step.unit ? " " + step.unit : "") : "done");
     else if (step.result === "skipped") text += "skipped";
     else text += PASSED[step.reason] || "not scheduled";
     if (step.result !== "not-scheduled" && typeof step.seconds === "number") text += " · " + human(step.seconds);

@@ -219,7 +219,7 @@ export class RunView {
     }
     const details = [];
     if (prompt.duration) details.push(prompt.duration);
-    if (typeof prompt.target === "number") details.push(`target ${number(prompt.target)}${prompt.unit ? " " + prompt.unit : ""}`);
+    if (typeof prompt.target === "number") details.push(prompt.targetText);
     if (prompt.perWeek) details.push(`${prompt.doneThisWeek} of ${prompt.perWeek} this week`);
     const left = prompt.left ? prompt.left.text : "";
     return el("section", { class: "run-card", "aria-label": `Step ${prompt.step}: ${prompt.title}`, "data-node": prompt.node }, banner,

@@ -13,6 +13,7 @@ const REASONS = {
   "passed-over": "the day's run passed over it",
   "not-reached": "the day's run did not lead there",
   "ruled-out": "ruled out by the day's answers",
+  "day-off": "day off",
 };
 
 /// A card's status in words, where its section's heading does not say it already: a habit due
@@ -50,6 +51,17 @@ export class Today {
 
   /// A change to the history, from this page or elsewhere: the day is read again.
   onHistoryChange() { this.load(); }
+
+  /// Keys pressed while Today is shown: its cards take theirs (T starts a timer) where they
+  /// have the focus; Escape closes a value being typed. Nothing else is Today's.
+  onKey(event) {
+    if (event.key === "Escape" && this.editing && !event.defaultPrevented) {
+      event.preventDefault();
+      this.editing = null;
+      this.focusNext = true;
+      this.render();
+    }
+  }
 
   async load() {
     onLiveLost(this, () => this.away());
@@ -127,6 +139,8 @@ export class Today {
       this.measured = null;
       this.stopTimer();
       this.message = null;
+      // The card logged is gone from "Due": the focus goes on to the next thing to do.
+      this.focusNext = true;
     } else {
       if (answer.state) this.day = answer.state;
       this.message = { error: answer.error, retry: payload };
@@ -135,6 +149,35 @@ export class Today {
   }
 
   habits() { return (this.day && this.day.routines[0] && this.day.routines[0].habits) || []; }
+
+  /// The routine's day off on the day shown (`{reason, text}`), or null.
+  dayOff() { return (this.day && this.day.routines[0] && this.day.routines[0].dayOff) || null; }
+
+  /// Makes the day an ordinary day again (or a day off), as `routine off` does; the page shows
+  /// it once the server has recorded it and answered with the new day.
+  async setDayOff(body) {
+    const payload = { date: this.day ? this.day.date : this.date, ...body };
+    const { reached, ok, answer } = await post("/api/day-off", payload);
+    if (!reached) {
+      this.message = { error: { message: "the studio cannot be reached: nothing was recorded" } };
+    } else if (ok) {
+      this.day = answer;
+      this.glance = await this.loadGlance(answer.date);
+      this.message = null;
+      this.focusNext = true;
+    } else {
+      this.message = { error: answer.error };
+    }
+    this.render();
+  }
+
+  /// The day off and the way to undo it, in place of the due habits.
+  dayOffBox(off) {
+    return el("section", { class: "today-section today-off", "aria-label": "Day off" },
+      el("h3", { text: off.text.charAt(0).toUpperCase() + off.text.slice(1) }),
+      el("p", { class: "muted", text: "Nothing is due on a day off. What was recorded still counts." }),
+      el("button", { "data-action": "undo-day-off", onclick: () => this.setDayOff({ undo: true }), text: "Undo the day off" }));
+  }
 
   render() {
     const day = this.day;
@@ -145,11 +188,15 @@ export class Today {
       const due = habits.filter((h) => h.status === "due");
       const done = habits.filter(settled);
       const maybe = habits.filter((h) => h.status === "maybe");
-      const notDue = habits.filter((h) => h.status === "not-due");
-      children.push(this.section("Due", due, done.length ? "Nothing left to do on this day." : "Nothing is due on this day."));
+      const off = this.dayOff();
+      const notDue = habits.filter((h) => h.status === "not-due" && !(off && h.reason === "day-off"));
+      if (off) children.push(this.dayOffBox(off));
+      else children.push(this.section("Due", due, done.length ? "Nothing left to do on this day." : "Nothing is due on this day."));
       if (done.length) children.push(this.section(done.some((h) => h.status === "skipped") ? "Done or skipped" : "Done", done));
       if (maybe.length) children.push(this.section("Maybe (behind a question not answered yet)", maybe));
       if (notDue.length) children.push(this.section("Not due", notDue));
+      const resting = off ? habits.filter((h) => h.reason === "day-off") : [];
+      if (resting.length) children.push(this.section("Not due: day off", resting));
     }
     // A value being typed survives a redraw that the live channel brings.
     const typing = this.root.querySelector("input.value");
@@ -160,16 +207,27 @@ export class Today {
     if (input) { input.focus(); if (typed === null) input.select(); }
     const timer = this.root.querySelector(".timer");
     if (timer && !input) timer.focus();
+    if (this.focusNext && !input && !timer) this.focusNextStep();
+    this.focusNext = false;
+  }
+
+  /// After a log the card that had the focus is gone: the next Done takes it, else the day
+  /// off's Undo, else the day's heading; never the page's body.
+  focusNextStep() {
+    const next = this.root.querySelector("[data-action=done], [data-action=undo-day-off]") || this.root.querySelector("#today-heading");
+    if (next) next.focus();
   }
 
   header(day) {
     const picker = el("input", { type: "date", id: "today-date", value: day ? day.date : this.date, "aria-label": "Day" });
     picker.onchange = () => { this.date = picker.value; this.message = null; this.load(); };
-    const summary = day
+    const off = this.dayOff();
+    const counts = day
       ? `${day.done} of ${day.due} done` + (day.skipped ? `, ${day.skipped} skipped` : "") + (day.maybe ? `, ${day.maybe} maybe` : "")
       : "";
+    const summary = off ? off.text + (day.due ? " · " + counts : "") : counts;
     return el("div", { class: "today-head" },
-      el("h2", { id: "today-heading", text: dayHeading(day ? day.date : this.date) }), picker,
+      el("h2", { id: "today-heading", tabindex: "-1", text: dayHeading(day ? day.date : this.date) }), picker,
       el("span", { id: "today-summary", class: "summary", text: summary }),
       this.meter(day ? day.percentage : 0));
   }
@@ -205,10 +263,11 @@ export class Today {
     const numeric = typeof habit.target === "number";
     const settled = habit.status === "done" || habit.status === "skipped";
     const details = [];
+    // The texts are the library's ("at most 2 cups", "3 · over the limit of 2 cups"): one wording everywhere.
     if (habit.status === "done" && typeof habit.value === "number") {
-      details.push(number(habit.value) + (numeric ? " of " + number(habit.target) : "") + (habit.unit ? " " + habit.unit : ""));
+      details.push(habit.valueText || number(habit.value) + (habit.unit ? " " + habit.unit : ""));
     } else if (numeric) {
-      details.push("target " + number(habit.target) + (habit.unit ? " " + habit.unit : ""));
+      details.push(habit.targetText);
     }
     if (settled) details.push(`by ${habit.by === "log" ? "a log" : "a run"} at ${habit.at}`);
     if (habit.reason) details.push(this.reasonText(habit));
@@ -248,7 +307,8 @@ export class Today {
         this.startTimer(habit.node, duration);
       }
     };
-    return el("li", { class: "today-card " + habit.status, "data-node": habit.node, "data-status": habit.status, onkeydown },
+    const over = habit.overLimit ? " over-limit" : "";
+    return el("li", { class: "today-card " + habit.status + over, "data-node": habit.node, "data-status": habit.status, onkeydown },
       el("div", { class: "title", text: habit.title }),
       this.glanceRow(habit),
       STATUS_WORDS[habit.status] === "" ? null : el("div", { class: "status", text: STATUS_WORDS[habit.status] || habit.status }),
