@@ -3,8 +3,8 @@
 // ROUTINE_FUZZ_TARGET chooses the target; the checks themselves are `SelfCheck`, which the
 // regression test replays over every saved input:
 //   dsl        parse and validate .rt input, then SelfCheck.exercise
-//   yaml       load and validate YAML input, then SelfCheck.exercise; and read it in two
-//              halves at three of its item lines (SelfCheck.halves)
+//   yaml       load and validate YAML input, then SelfCheck.exercise; and read it through
+//              the parse thread's pipe, event by event as a direct parse (SelfCheck.pipe)
 //   roundtrip  SelfCheck.roundTrip on .rt input
 //   lines      LineReader over the input as a file: the lines are the input split at LF, one
 //              CR before each LF dropped, whatever the buffer boundaries; line numbers agree
@@ -36,7 +36,7 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     case .dsl: SelfCheck.exercise(RoutineLoader.load(file, format: .rt))
     case .yaml:
         SelfCheck.exercise(RoutineLoader.load(file, format: .yaml))
-        SelfCheck.halves(file.bytes)
+        SelfCheck.pipe(file.bytes)
     case .roundTrip: SelfCheck.roundTrip(RoutineLoader.load(file, format: .rt))
     case .lines: checkLines(file.bytes)
     case .uri:

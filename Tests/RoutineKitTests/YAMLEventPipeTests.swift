@@ -20,30 +20,25 @@ struct YAMLEventPipeTests {
         return Array((text + tail).utf8)
     }
 
-    @Test(arguments: ["", "  - habit: x\n    title: \"unclosed\n"], [false, true])
-    func pipedEventsAreTheDirectOnes(_ tail: String, inHalves: Bool) {
+    @Test(arguments: ["", "  - habit: x\n    title: \"unclosed\n"])
+    func pipedEventsAreTheDirectOnes(_ tail: String) {
         let bytes = Self.large(tail: tail, anchored: true)
         #expect(bytes.count >= YAMLEventReader.pipedFrom)
         bytes.withUnsafeBufferPointer { buffer in
-            let split = inHalves ? YAMLSplit.find(in: buffer) : nil
-            #expect(split?.indent == (inHalves ? 2 : nil))
-            let report = SelfCheck.halves(buffer, split: split)
+            let report = SelfCheck.pipe(buffer)
             #expect(report.difference == nil)
             #expect(report.endedInError == !tail.isEmpty, "only the broken input ends in an error")
             #expect(report.events > 100_000 || !tail.isEmpty)
-            // A broken tail is in the second half, which then cannot join.
-            #expect(report.joined == (inHalves && tail.isEmpty))
         }
     }
 
     /// A reader dropped after a few events stops the side thread and waits for it, so the
     /// input can be freed: a schema error or an alias stops a load early.
-    @Test(arguments: [false, true])
-    func aReaderDroppedEarlyStopsItsParse(inHalves: Bool) {
+    @Test func aReaderDroppedEarlyStopsItsParse() {
         for _ in 0..<20 {
             let bytes = Self.large(tail: "")
             bytes.withUnsafeBufferPointer { buffer in
-                var reader = YAMLEventReader(buffer, piped: true, split: inHalves ? YAMLSplit.find(in: buffer) : nil)
+                var reader = YAMLEventReader(buffer, piped: true)
                 var event = YAMLEvent(kind: .streamStart, span: Span(at: 0))
                 for _ in 0..<10 { _ = reader.read(into: &event) }
                 #expect(event.kind == .scalar)
@@ -52,38 +47,24 @@ struct YAMLEventPipeTests {
     }
 
     /// A large routine loads to the same routine and diagnostics as its small twin would.
-    /// The second half's events wait in memory until the first half is read: each stays at
-    /// 24 bytes, its scalar's bytes apart.
-    @Test func pipedEventsStayCompact() {
-        #expect(MemoryLayout<PipedEvent>.stride <= 24)
-    }
-
-    /// Above ``YAMLEventReader/splitFrom``, in two halves that join.
-    @Test(arguments: [20_000, 40_000])
-    func aLargeRoutineLoadsWholeThroughThePipe(nodes: Int) {
+    @Test func aLargeRoutineLoadsWholeThroughThePipe() {
+        let nodes = 20_000
         let bytes = Self.large(tail: "", nodes: nodes)
+        #expect(bytes.count >= YAMLEventReader.pipedFrom)
         let loaded = RoutineLoader.load(SourceFile(name: "big.yaml", bytes: bytes))
         #expect(loaded.routine.nodeCount == nodes)
         #expect(loaded.diagnostics.map(\.code) == [.yamlTag])
         #expect(loaded.routine.id(of: nodes - 1) == "n\(nodes - 1)")
-        bytes.withUnsafeBufferPointer { buffer in
-            let split = buffer.count >= YAMLEventReader.splitFrom ? YAMLSplit.find(in: buffer) : nil
-            #expect((split != nil) == (nodes == 40_000))
-            if let split { #expect(SelfCheck.halves(buffer, split: split).joined) }
-        }
     }
 }
 
-/// A large input parsed in two halves, split at a line of the nodes' sequence, must give
-/// exactly the events of one parse of the whole; where the halves cannot join (the line is
-/// not an item of that sequence, a half has a syntax error, a key follows the nodes), the
-/// pipe reads the whole again past what it handed over. Every line that looks like an item is
-/// tried as the split, on routines written in every way the schema allows and a few it does not.
-struct YAMLSplitTests {
-    /// Routines and near-routines whose lines start with `- ` in every context: node items at
-    /// two indentations, options, flow and block `next`, block scalars of every chomping with
+/// Small inputs read through the pipe give the events of a direct parse, up to and including
+/// the error: routines written in every way the schema allows and a few it does not.
+struct YAMLPipeInputTests {
+    /// Routines and near-routines in every context the reader meets: node items at two
+    /// indentations, options, flow and block `next`, block scalars of every chomping with
     /// trailing blank lines, empty values, comments, quoted scalars over lines, a key after the
-    /// nodes, and syntax errors in either half.
+    /// nodes, byte order marks, CRLF, control characters, and syntax errors early and late.
     static let inputs: [(name: String, text: String)] = {
         var nodes = ""
         for i in 0..<12 {
@@ -116,29 +97,14 @@ struct YAMLSplitTests {
         ]
     }()
 
-    static let joins = [
-        "column 0": 36, "column 2": 36, "crlf": 36, "bom": 36, "key after the nodes": 0, "error late": 0, "error early": 0,
-        "literal at the top": 36, "plain over lines": 36, "flow over lines": 0, "explicit document": 0, "two documents": 36,
-        "a control character late": 0, "a control character early": 0, "a delete late": 0, "emoji and a line separator": 36,
-    ]
-
     @Test(arguments: inputs.indices)
-    func halvesGiveTheEventsOfTheWhole(_ index: Int) {
+    func pipedEventsAreTheDirectOnes(_ index: Int) {
         let (name, text) = Self.inputs[index]
         let bytes = Array(text.utf8)
-        var joined = 0
         bytes.withUnsafeBufferPointer { buffer in
-            let splits = YAMLSplit.candidates(in: buffer)
-            #expect(splits.count > 20, "\(name)")
-            for split in splits {
-                let report = SelfCheck.halves(buffer, split: split)
-                #expect(report.difference == nil, "\(name), split at \(split)")
-                if report.joined { joined += 1 }
-            }
+            let report = SelfCheck.pipe(buffer)
+            #expect(report.difference == nil, "\(name)")
+            #expect(report.events > 100 || report.endedInError, "\(name)")
         }
-        // The halves join at every item of the nodes but the first (the first half would
-        // end before the sequence starts), at no item of a node's options (a node follows at a
-        // lesser indentation), and nowhere that a scalar, a flow or an error cuts through.
-        #expect(joined == Self.joins[name], "\(name): \(joined) splits joined")
     }
 }

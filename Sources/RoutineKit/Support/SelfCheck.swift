@@ -46,67 +46,58 @@ enum SelfCheck {
         }
     }
 
-    /// What ``halves(_:split:)`` found.
-    struct HalvesReport {
-        /// The first event, or the error, that differs from one parse of the whole.
+    /// What a read through the pipe found.
+    struct PipeReport {
+        /// The first event, or the error, that differs from one parse on the calling thread.
         var difference: String?
-        /// Whether the halves joined, or the whole was read again.
-        var joined = false
         var events = 0
         var endedInError = false
     }
 
-    /// YAML read through the pipe (``YAMLEventPipe``), in two halves split at `split` when it
-    /// is given, against one parse of the whole: every event and the error.
-    static func halves(_ bytes: UnsafeBufferPointer<UInt8>, split: YAMLSplit?) -> HalvesReport {
+    /// YAML read through the pipe (``YAMLEventPipe``) against one parse on the calling thread:
+    /// every event and the error.
+    static func pipe(_ bytes: UnsafeBufferPointer<UInt8>) -> PipeReport {
         let direct = YAMLEventSource(bytes)
-        var reader = YAMLEventReader(bytes, piped: true, split: split)
+        var reader = YAMLEventReader(bytes, piped: true)
         var whole = YAMLEvent(kind: .streamStart, span: Span(at: 0))
-        var halves = whole
-        var report = HalvesReport()
+        var piped = whole
+        var report = PipeReport()
         while true {
             let readWhole = direct.read(into: &whole)
-            let readHalves = reader.read(into: &halves)
-            guard readWhole == readHalves else {
-                report.difference = "event \(report.events): read \(readWhole) whole, \(readHalves) through the pipe"
+            let readPiped = reader.read(into: &piped)
+            guard readWhole == readPiped else {
+                report.difference = "event \(report.events): read \(readWhole) whole, \(readPiped) through the pipe"
                 return report
             }
             guard readWhole else {
                 let (a, b) = (direct.syntaxError(), reader.syntaxError())
                 if a != b { report.difference = "the errors differ: \(a.message) and \(b.message)" }
                 report.endedInError = true
-                report.joined = reader.parsedInHalves == true
                 return report
             }
             let same =
-                whole.kind == halves.kind && whole.span == halves.span && whole.hasAnchor == halves.hasAnchor
-                && (whole.kind != .scalar || (whole.isPlain == halves.isPlain && whole.bytes.elementsEqual(halves.bytes)))
-                && whole.tag.map { String(cString: $0) } == halves.tag.map { String(cString: $0) }
+                whole.kind == piped.kind && whole.span == piped.span && whole.hasAnchor == piped.hasAnchor
+                && (whole.kind != .scalar || (whole.isPlain == piped.isPlain && whole.bytes.elementsEqual(piped.bytes)))
+                && whole.tag.map { String(cString: $0) } == piped.tag.map { String(cString: $0) }
             guard same else {
-                report.difference = "event \(report.events): \(whole.kind) at \(whole.span) whole, \(halves.kind) at \(halves.span) through the pipe"
+                report.difference = "event \(report.events): \(whole.kind) at \(whole.span) whole, \(piped.kind) at \(piped.span) through the pipe"
                 return report
             }
             report.events += 1
             if whole.kind == .streamEnd {
                 // Past the end, both repeat it.
-                _ = reader.read(into: &halves)
-                if halves.kind != .streamEnd || halves.span != whole.span { report.difference = "past the end, \(halves.kind) at \(halves.span)" }
-                report.joined = reader.parsedInHalves == true
+                _ = reader.read(into: &piped)
+                if piped.kind != .streamEnd || piped.span != whole.span { report.difference = "past the end, \(piped.kind) at \(piped.span)" }
                 return report
             }
         }
     }
 
-    /// YAML input read in two halves at its first, middle and last item lines gives the events
-    /// of one parse of the whole.
-    static func halves(_ bytes: [UInt8]) {
+    /// YAML input read through the pipe gives the events of a parse on the calling thread.
+    static func pipe(_ bytes: [UInt8]) {
         bytes.withUnsafeBufferPointer { buffer in
-            let splits = YAMLSplit.candidates(in: buffer)
-            guard !splits.isEmpty else { return }
-            for split in Set([0, splits.count / 2, splits.count - 1].map { splits[$0] }) {
-                let difference = halves(buffer, split: split).difference
-                precondition(difference == nil, "split at \(split.offset): \(difference ?? "")")
-            }
+            let difference = pipe(buffer).difference
+            precondition(difference == nil, "through the pipe: \(difference ?? "")")
         }
     }
 

@@ -61,13 +61,13 @@ struct YAMLEvent {
     }
 
     /// This event made from a piped one, whose bytes are in `storage`, valid while its chunk is
-    /// read; its marks are characters of the input from byte `base` on.
+    /// read.
     @inline(__always)
-    mutating func fill(from piped: UnsafePointer<PipedEvent>, storage: UnsafeMutablePointer<UInt8>, offsets: inout CharacterOffsets, base: Int) {
+    mutating func fill(from piped: UnsafePointer<PipedEvent>, storage: UnsafeMutablePointer<UInt8>, offsets: inout CharacterOffsets) {
         let event = piped.pointee
         span = Span(
-            start: base + offsets.byteOffset(ofCharacter: Int(event.start)),
-            end: base + offsets.byteOffset(ofCharacter: Int(event.end)))
+            start: offsets.byteOffset(ofCharacter: Int(event.start)),
+            end: offsets.byteOffset(ofCharacter: Int(event.end)))
         hasAnchor = event.hasAnchor
         tag = event.tag < 0 ? nil : UnsafePointer(storage + Int(event.tag))
         kind = Self.kind(of: yaml_event_type_t(rawValue: UInt32(event.type)))
@@ -104,16 +104,12 @@ struct YAMLEvent {
 
 /// Drives libyaml's event parser over bytes that outlive it. A large input is parsed on a
 /// thread of its own, a chunk of events ahead of the reader (``YAMLEventPipe``): libyaml's
-/// parse is four fifths of reading a routine, and building the routine from its events then
-/// takes the other core instead of adding to it. A larger one is parsed in two halves at
-/// once, on two threads, when it splits at an item of its nodes (``YAMLSplit``).
+/// parse is most of the work of reading a routine, and building the routine from its events
+/// then takes the other core instead of adding to it.
 struct YAMLEventReader: ~Copyable {
     /// Inputs from this size on are parsed on a side thread; below it, starting a thread
     /// costs more than it saves (an editor checks a routine on every keystroke).
     static let pipedFrom = 1 << 20
-    /// Inputs from this size on are parsed in two halves when they split (``YAMLSplit``); the
-    /// second half's events wait in memory for the first half to be read (24 bytes each).
-    static let splitFrom = 1 << 21
 
     private var parser: YAMLEventSource?
     private let pipe: YAMLEventPipe?
@@ -121,14 +117,13 @@ struct YAMLEventReader: ~Copyable {
     let bytes: UnsafeBufferPointer<UInt8>
 
     init(_ bytes: UnsafeBufferPointer<UInt8>) {
-        let split = bytes.count >= Self.splitFrom ? YAMLSplit.find(in: bytes) : nil
-        self.init(bytes, piped: bytes.count >= Self.pipedFrom && bytes.count <= SourceFile.maximumSize, split: split)
+        self.init(bytes, piped: bytes.count >= Self.pipedFrom && bytes.count <= SourceFile.maximumSize)
     }
 
-    /// A reader piped or not, split where told (tests choose both for small inputs).
-    init(_ bytes: UnsafeBufferPointer<UInt8>, piped: Bool, split: YAMLSplit?) {
+    /// A reader piped or not (tests pipe small inputs).
+    init(_ bytes: UnsafeBufferPointer<UInt8>, piped: Bool) {
         self.bytes = bytes
-        pipe = piped ? YAMLEventPipe.start(bytes, split: split) : nil
+        pipe = piped ? YAMLEventPipe.start(bytes) : nil
         parser = pipe == nil ? YAMLEventSource(bytes) : nil
     }
 
@@ -140,10 +135,6 @@ struct YAMLEventReader: ~Copyable {
         if let pipe { return pipe.read(into: &event) }
         return parser!.read(into: &event)
     }
-
-    /// Whether the stream came from two halves joined (nil when not piped); tests ask, once
-    /// the stream has ended.
-    var parsedInHalves: Bool? { pipe.map { $0.joined } }
 
     /// The error that made ``read(into:)`` return false, with a hint for the common causes.
     mutating func syntaxError() -> Diagnostic {
@@ -169,22 +160,6 @@ final class YAMLEventSource {
         eventStorage.initialize(to: yaml_event_t())
         yaml_parser_initialize(parser)
         yaml_parser_set_input_string(parser, bytes.baseAddress ?? UnsafePointer(bitPattern: 1)!, bytes.count)
-    }
-
-    /// A parser that reads its input from `pipe`'s ``YAMLEventPipe/feed(_:_:)``, which
-    /// outlives it; `bytes` is the input the marks count in.
-    init(_ bytes: UnsafeBufferPointer<UInt8>, fedBy pipe: YAMLEventPipe) {
-        self.bytes = bytes
-        parser = .allocate(capacity: 1)
-        eventStorage = .allocate(capacity: 1)
-        eventStorage.initialize(to: yaml_event_t())
-        yaml_parser_initialize(parser)
-        yaml_parser_set_input(
-            parser,
-            { data, buffer, size, read in
-                read!.pointee = Unmanaged<YAMLEventPipe>.fromOpaque(data!).takeUnretainedValue().feed(buffer!, size)
-                return 1
-            }, Unmanaged.passUnretained(pipe).toOpaque())
     }
 
     deinit {
@@ -250,26 +225,6 @@ struct CharacterOffsets {
         origin = bytes.count >= 3 && bytes[0] == 0xEF && bytes[1] == 0xBB && bytes[2] == 0xBF ? 3 : 0
         byte = origin
         asciiPrefix = Self.asciiLength(bytes, from: origin)
-    }
-
-    /// The characters libyaml counts in `bytes` before `end`: every byte but UTF-8's
-    /// continuation bytes, less a byte order mark.
-    static func characterCount(_ bytes: UnsafeBufferPointer<UInt8>, upTo end: Int) -> Int {
-        let raw = UnsafeRawBufferPointer(bytes)
-        let origin = bytes.count >= 3 && bytes[0] == 0xEF && bytes[1] == 0xBB && bytes[2] == 0xBF ? 3 : 0
-        var continuations = 0
-        var i = origin
-        while i + 8 <= end {
-            let word = raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)
-            // Top bit set and the next one clear: 10xxxxxx.
-            continuations += (word & ~(word << 1) & 0x8080_8080_8080_8080).nonzeroBitCount
-            i += 8
-        }
-        while i < end {
-            if bytes[i] & 0xC0 == 0x80 { continuations += 1 }
-            i += 1
-        }
-        return end - origin - continuations
     }
 
     private static func asciiLength(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
