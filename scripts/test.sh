@@ -25,6 +25,8 @@ have notify-send || need+=(libnotify-bin)
 have git || need+=(git)
 have syncthing || need+=(syncthing)
 have sqlite3 || need+=(sqlite3)
+# Wrong clocks of real processes in the sync mishap simulation.
+have faketime || need+=(faketime)
 # What a write syncs, seen by WriteSyncsTests.
 have strace || need+=(strace)
 # A real notification server for today --notify's actions: dunst under Xvfb, in a private D-Bus session.
@@ -65,3 +67,6 @@ step "routine test" 5 "$(swift build --show-bin-path)/routine" test --coverage -
 # The language server with real clients: pytest-lsp, the TextMate grammar, headless Neovim.
 step "language server tests" 12 bash scripts/lsp-tests.sh
 step "browser tests" 20 bash scripts/browser-tests.sh
+# The sync mishap simulation: 200 seeded schedules of three devices with every mishap mixed;
+# a failing seed prints the command that replays it.
+step "sync simulation" 15 bash scripts/sync-sim.sh --seeds 200
