@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # What sync costs: `routine today` without sync and as a member of a folder of three devices
-# with nothing new (bar: at most 1 ms more); joining that folder (bar: 2 s for ten years of
-# three devices, about 11,000 runs); and a `routine sync` that reads one new day of another
+# with nothing new (bar: at most 1 ms more, the checks of the device's own folder included);
+# joining that folder (bar: 2 s for ten years of three devices, about 11,000 runs) and its peak
+# memory; the peak memory of joining a folder of 100 MB of journals (bar, issue #55: the
+# history's own growth plus 64 MB); and a `routine sync` that reads one new day of another
 # device beside one that finds nothing new (bar: 5 ms). Figures of a pair come from one run:
 # the `today` pair timed in alternation (paired.py), the machine's speed may drift. Prints the
 # load average and a Markdown table of medians and minima (BENCHMARKS.md).
@@ -9,6 +11,7 @@
 #   Benchmarks/sync.sh [BIN]     BIN: a folder holding a built routine (default: a release
 #                                build with the runtime linked in, as docs/install.md installs it)
 #   YEARS=1 Benchmarks/sync.sh   fewer years (default 10)
+#   MB=20 Benchmarks/sync.sh     a smaller folder for the memory of a large join (default 100)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/env.sh
@@ -66,6 +69,63 @@ hyperfine --style none -N --runs 5 --prepare "bash -c 'rm -rf $work/copy $work/n
     --export-json "$work/j.json" "$join" >/dev/null 2>&1
 python3 -c "import json,sys; r=json.load(open(sys.argv[1]))['results'][0]; print('| join %s years of three devices (%s runs) | %.0f ms | %.0f ms |' % (sys.argv[2], sys.argv[3], r['median']*1000, r['min']*1000))" \
     "$work/j.json" "$years" "$((3 * 365 * years))"
+# Peak memory (maximum resident set) of a join, beside what the join adds to the history: a
+# join reads in bounded memory when it holds at most that growth plus 64 MB (issue #55).
+peak() { # peak LABEL FOLDER: joins a copy of FOLDER from an empty history, prints a row
+    rm -rf "$work/copy" "$work/new.sqlite" "$work/new.sqlite-wal" "$work/new.sqlite-shm"
+    cp -r "$2" "$work/copy"
+    python3 - "$1" "$(du -sk "$2" | cut -f1)" "$work/new.sqlite" "$r" sync init "$work/copy" --device new --history "$work/new.sqlite" <<'PY'
+import os, resource, sqlite3, subprocess, sys
+label, folder_kb, history = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+done = subprocess.run(sys.argv[4:], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+if done.returncode != 0:
+    sys.exit("sync.sh: the join failed: " + done.stderr.strip()[:400])
+peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+grown = sum(os.path.getsize(history + end) for end in ["", "-wal"] if os.path.exists(history + end)) / 1048576
+runs = sqlite3.connect(history).execute("SELECT count(*) FROM run").fetchone()[0]
+print("| %s (%.0f MB of journals, %d runs): peak memory | %.0f MB | history %.0f MB, bar %.0f MB |" % (
+    label, folder_kb / 1024, runs, peak, grown, grown + 64))
+PY
+}
+peak "join $years years of three devices" "$work/folder"
+# A folder of MB megabytes of journals (default 100), written straight as journal lines: each
+# of its devices ran the morning every day of ten years at an hour of its own.
+mb=${MB:-100}
+python3 - "$work/big" "$mb" <<'PY'
+import datetime, json, os, random, sys
+folder, mb = sys.argv[1], int(sys.argv[2])
+rng = random.Random(55)
+nodes = ["water", "stretch", "run", "shower", "meditate", "walk", "journal", "plan", "water2"]
+def stamp(t): return t.strftime("%Y-%m-%dT%H:%M:%S.") + f"{t.microsecond // 1000:03d}Z"
+def hexid(): return "%032x" % rng.getrandbits(128)
+first, total, k = datetime.date(2016, 11, 23), 0, 0
+while total < mb * 1048576:
+    device, seq, files = hexid(), 0, {}
+    os.makedirs(os.path.join(folder, device), mode=0o700)
+    def event(at, kind, member, payload):
+        global seq, total
+        seq += 1
+        line = '{"v":1,"id":"%s","device":"%s","seq":%d,"at":"%s","type":"%s","%s":%s}\n' % (hexid(), device, seq, at, kind, member, payload)
+        month = at[:7]
+        if month not in files:
+            files[month] = open(os.path.join(folder, device, month + ".jsonl"), "w")
+        files[month].write(line)
+        total += len(line)
+    event(stamp(datetime.datetime(2016, 11, 22)), "device", "name", json.dumps("d%d" % k))
+    for d in range(3650):
+        day = first + datetime.timedelta(days=d)
+        start = datetime.datetime(day.year, day.month, day.day, k % 23, 30 * (k // 23 % 2), k // 46)
+        steps = [{"step": i + 1, "node": n, "kind": "habit", "title": n, "result": "done",
+                  "at": stamp(start + datetime.timedelta(minutes=i)), "seconds": 60} for i, n in enumerate(nodes)]
+        run = json.dumps({"date": day.isoformat(), "routine": "Morning", "result": "completed", "reachedEnd": False,
+            "started": stamp(start), "ended": stamp(start + datetime.timedelta(minutes=10)), "utcOffset": "+00:00",
+            "path": "routines/morning.rt", "sourceHash": "bench", "steps": steps}, separators=(",", ":"))
+        event(stamp(start + datetime.timedelta(minutes=10)), "run", "run", run)
+    for f in files.values():
+        f.close()
+    k += 1
+PY
+peak "join a folder of $mb MB of journals" "$work/big"
 # One new day on the second device before each timed run (a morning run, nine steps, each on
 # a day of its own before the ten years), which the first reads with `routine sync`; beside a
 # sync of the same history that finds nothing. The history is the one that has been read into

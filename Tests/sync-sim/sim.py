@@ -30,7 +30,7 @@ import subprocess
 import sys
 import tempfile
 
-MISHAPS = ["stale", "delete", "clock", "clone", "junk", "git"]
+MISHAPS = ["stale", "delete", "clock", "clone", "junk", "dupid", "git"]
 
 ROUTINE = 'routine "Sync"\nhabit water "Glass of water" -> read\nhabit read "Read" -> stretch\nhabit stretch "Stretch"\n'
 HABITS = ["water", "read", "stretch"]
@@ -832,6 +832,32 @@ class Sim:
         with open(path, "wb") as f:
             f.write(new)
         self.junk_removals.append((self.step + self.rng.randint(1, 6), where, rel, junk))
+
+    def mishap_dupid(self):
+        """A journal line edited by hand, or a copy of it edited: two lines with one event id and
+        different content. Only a step's seconds change, which no command here reports."""
+        where = self.rng.choice(self.devices)
+        files = [r for r in list_files(where.copy.root) if r.endswith(".jsonl") and "sync-conflict" not in r]
+        candidates = []
+        for rel in files:
+            for n, line in enumerate((read_bytes(where.copy.path(rel)) or b"").split(b"\n")):
+                if b'"type":"run"' in line and b'"seconds":null' in line:
+                    candidates.append((rel, n, line))
+        if not candidates:
+            return
+        rel, n, line = self.rng.choice(candidates)
+        edited = line.replace(b'"seconds":null', b'"seconds":7', 1)
+        path = where.copy.path(rel)
+        if self.rng.random() < 0.5:
+            self.note("mishap: line %d of %s's %s edited by hand (one id, other content)" % (n + 1, where.name, rel))
+            lines = read_bytes(path).split(b"\n")
+            lines[n] = edited
+            write_new_inode(path, b"\n".join(lines))
+        else:
+            stem, ext = os.path.splitext(rel)
+            copy = "%s.sync-conflict-20261123-000000-EDITED%s" % (stem, ext)
+            self.note("mishap: an edited copy of line %d of %s's %s in %s" % (n + 1, where.name, rel, copy))
+            write_new_inode(where.copy.path(copy), edited + b"\n")
 
     def remove_junk(self, where, rel, junk):
         path = where.copy.path(rel)
