@@ -125,7 +125,7 @@ while total < mb * 1048576:
         f.close()
     k += 1
 PY
-peak "join a folder of $mb MB of journals" "$work/big"
+peak "join a folder of ten years of many devices" "$work/big"
 # One new day on the second device before each timed run (a morning run, nine steps, each on
 # a day of its own before the ten years), which the first reads with `routine sync`; beside a
 # sync of the same history that finds nothing. The history is the one that has been read into

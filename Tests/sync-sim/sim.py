@@ -603,6 +603,8 @@ class Sim:
         if r.returncode != 0:
             return
         mine = [k for k in changed + created if k[0] == date and step_results(runs[k]).get(habit) == value]
+        if not mine and any(k[0] == date and step_results(run).get(habit) == value for k, run in runs.items()):
+            return  # It held that already.
         if not mine:
             self.fail("%s: `amend %s %s %s` exited 0 but no run of that day holds it" % (d.name, date, habit, value))
             return
@@ -805,7 +807,7 @@ class Sim:
         clone = Device(self, name, copy, parent=d, since=self.t)
         shutil.rmtree(clone.home)
         shutil.copytree(d.home, clone.home, symlinks=True)
-        clone.offset = d.offset
+        clone.offset, clone.offsets = d.offset, list(d.offsets)
         self.devices.append(clone)
         self.note("mishap: %s's home copied to a new machine, %s" % (d.name, name))
         # On the new machine the folder is elsewhere: it joins it again, under the same name.
