@@ -301,11 +301,11 @@ class Git:
         self.git(["clone", "-q", self.bare, repo], self.sim.work)
         return Copy(cid, root)
 
-    def sync(self, c):
+    def sync(self, c, push=True):
         repo = os.path.dirname(c.root)
         self.git(["add", "-A"], repo)
-        if self.git(["diff", "--cached", "--quiet"], repo, check=False).returncode != 0:
-            self.git(["commit", "-q", "-m", c.id], repo)
+        # Nothing to commit is no failure.
+        self.git(["commit", "-q", "-m", c.id], repo, check=False)
         pulled = self.git(["pull", "-q", "--no-rebase", "--no-edit", "origin", "main"], repo, check=False)
         if pulled.returncode != 0:
             # A deletion on one side and a change on the other: the change is kept.
@@ -319,7 +319,8 @@ class Git:
                         self.git(["rm", "-q", "--", rel], repo)
             self.git(["commit", "-q", "--no-edit", "-m", "merge"], repo)
             self.sim.note("  git merge conflict resolved in %s" % c.id)
-        self.git(["push", "-q", "origin", "HEAD:main"], repo)
+        if push:
+            self.git(["push", "-q", "origin", "HEAD:main"], repo)
 
     def exchange(self, a, b, cut_ok=True):
         self.sync(a)
@@ -327,9 +328,11 @@ class Git:
         return True
 
     def full(self, copies):
-        for _ in range(2):
-            for c in copies:
-                self.sync(c)
+        # The last has everything once each has pushed in turn; the others then pull it.
+        for c in copies:
+            self.sync(c)
+        for c in copies[:-1]:
+            self.sync(c, push=False)
 
     def conflict_copy(self, c):
         pass
@@ -437,7 +440,7 @@ class Sim:
         self.messages = []
         self.registry = set()
         self.max_offsets = [(0, 0)]
-        use_git = "git" in self.mishaps and (self.mishaps == ["git"] or self.rng.random() < 0.5)
+        use_git = "git" in self.mishaps and (self.mishaps == ["git"] or self.rng.random() < 0.3)
         self.carrier = Git(self) if use_git else Syncthing(self)
         self.devices = []
         self.clones = 0
