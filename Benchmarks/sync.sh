@@ -12,6 +12,7 @@
 #                                build with the runtime linked in, as docs/install.md installs it)
 #   YEARS=1 Benchmarks/sync.sh   fewer years (default 10)
 #   MB=20 Benchmarks/sync.sh     a smaller folder for the memory of a large join (default 100)
+#   ONLY=memory Benchmarks/sync.sh   the peak memory of the joins alone, no timing
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/env.sh
@@ -54,9 +55,12 @@ cp "$work/d0.sqlite" "$work/plain.sqlite"
 "$r" sync leave --history "$work/plain.sqlite" >/dev/null
 today="$r today routines/morning.rt --date 2026-11-23 --history"
 echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
+if [ "${ONLY:-}" != memory ]; then
 python3 Benchmarks/paired.py --runs 300 --json "$work/t.json" "off=$today $work/plain.sqlite" "on=$today $work/d0.sqlite" >/dev/null
+fi
 echo "| measured | median | min |"
 echo "|---|---|---|"
+if [ "${ONLY:-}" != memory ]; then
 python3 -c "
 import json, sys
 off, on = json.load(open(sys.argv[1]))
@@ -69,6 +73,7 @@ hyperfine --style none -N --runs 5 --prepare "bash -c 'rm -rf $work/copy $work/n
     --export-json "$work/j.json" "$join" >/dev/null 2>&1
 python3 -c "import json,sys; r=json.load(open(sys.argv[1]))['results'][0]; print('| join %s years of three devices (%s runs) | %.0f ms | %.0f ms |' % (sys.argv[2], sys.argv[3], r['median']*1000, r['min']*1000))" \
     "$work/j.json" "$years" "$((3 * 365 * years))"
+fi
 # Peak memory (maximum resident set) of a join, beside what the join adds to the history: a
 # join reads in bounded memory when it holds at most that growth plus 64 MB (issue #55).
 peak() { # peak LABEL FOLDER: joins a copy of FOLDER from an empty history, prints a row
@@ -131,6 +136,7 @@ peak "join a folder of ten years of many devices" "$work/big"
 # sync of the same history that finds nothing. The history is the one that has been read into
 # all along, not a copy put back: a copy is a new file, which its write stamp does not know, so
 # every timed run would pay the whole-file check that a real day does not.
+if [ "${ONLY:-}" != memory ]; then
 printf '\n\n5\n\n7\n' > "$work/morning.answers"
 echo 0 > "$work/days"
 cat > "$work/new-day.sh" <<EOF
@@ -146,4 +152,5 @@ hyperfine --style none -N --warmup 3 --runs 30 --prepare "bash $work/new-day.sh"
     "$r sync --history $work/d0.sqlite" >/dev/null 2>&1
 hyperfine --style none -N --warmup 3 --runs 30 --export-json "$work/n.json" "$r sync --history $work/d0.sqlite" >/dev/null 2>&1
 python3 -c "import json,sys; rs=[json.load(open(f))['results'][0] for f in sys.argv[1:]]; [print('| %s | %.2f ms | %.2f ms |' % (n, r['median']*1000, r['min']*1000)) for n, r in zip(['sync reading one new day (a run of nine steps)', 'sync, nothing new'], rs)]" "$work/i.json" "$work/n.json"
+fi
 echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
