@@ -132,8 +132,7 @@ struct SyncRealEnginesMishapTests {
         }
         try #require(try pair("start") == "ok")
         defer { _ = try? pair("stop") }
-        try Self.scenario(d, laptop: dir.appendingPathComponent("fa").path, desk: dir.appendingPathComponent("fb").path) {
-            #expect(try pair("wait") == "ok")
-        }
+        func carry() throws { #expect(try pair("wait") == "ok") }
+        try Self.scenario(d, laptop: dir.appendingPathComponent("fa").path, desk: dir.appendingPathComponent("fb").path, carry: carry)
     }
 }
