@@ -535,6 +535,12 @@ class Sim:
         if not ops:
             return None, []
         maximal = [o for o in ops if not any(self.before(o, q) for q in ops if q is not o)]
+        if register[0] == "step":
+            # A run's content is one register (docs/sync.md): a change of another of its steps
+            # made apart from these may carry this step as it was, and win.
+            content = [o for o in self.ops if o.register[0] == "step" and o.register[1] == register[1]]
+            if any(not self.before(q, m) and not self.before(m, q) for m in maximal for q in content if q is not m):
+                return set(), maximal
         return {o.effect for o in maximal}, maximal
 
     # -- operations
