@@ -172,13 +172,19 @@ extension HistoryStore {
         if same, !(files.isEmpty && wrote) { return settings }
         // Every line of the folder, by id.
         var found: [String: String] = [:]
+        // Every line of an id, with its place: one edited by hand is settled as any device settles it.
+        var variants: [String: [(event: SyncEvent, path: String, line: Int)]] = [:]
         var foreign: (path: String, count: Int)?
         for file in files {
             let journal = JournalLines.read(file, from: JournalLines.Start(offset: 0, line: 0), settings.folder)
-            for case (_, .success(let event)) in journal.lines { found[event.id] = event.line }
+            for case (let line, .success(let event)) in journal.lines {
+                found[event.id] = event.line
+                variants[event.id, default: []].append((event, file.path, line))
+            }
         }
         var missing: [String] = []
         var unmarked: [String] = []
+        var edited: [(event: SyncEvent, path: String, line: Int)] = []
         try read { db in
             var mine = Set<String>()
             let sql = "SELECT id, seq, at, type, key, payload, written FROM syncEvent WHERE device = ?"
@@ -188,6 +194,7 @@ extension HistoryStore {
                     kind: SyncEvent.Kind(rawValue: row[3]) ?? .run, payload: row[5], key: row[4])
                 mine.insert(event.id)
                 let written: Bool = row[6]
+                edited += (variants[event.id] ?? []).filter { $0.event.line != event.line && $0.event.device == settings.device }
                 if let line = found[event.id] {
                     if !written, line == event.line { unmarked.append(event.id) }
                 } else if written {
@@ -205,7 +212,15 @@ extension HistoryStore {
             moved.device = device
             return moved
         }
+        var warnings: [Diagnostic] = []
         try transaction { db in
+            // A line of its own edited by hand: the device keeps what every other device keeps
+            // (docs/sync.md, "Duplicate ids"), so that all exports agree.
+            if !edited.isEmpty {
+                var reading = Reading(db: db, horizon: SyncClock.horizon().description, folder: settings.folder)
+                for variant in edited { try reading.take(variant.event, at: variant.path, line: variant.line, warnings: &warnings) }
+                _ = try reading.applyTouched(self)
+            }
             let owe = try db.cachedStatement(sql: "UPDATE syncEvent SET written = 0 WHERE id = ?")
             for id in missing { try owe.execute(arguments: [id]) }
             let mark = try db.cachedStatement(sql: "UPDATE syncEvent SET written = 1 WHERE id = ?")
@@ -213,6 +228,7 @@ extension HistoryStore {
             try db.execute(sql: "DELETE FROM syncFile WHERE substr(path, 1, 33) = ?", arguments: [prefix])
             for file in files { try Self.recordOwnFile(file.path, inode: file.inode, size: file.size, db) }
         }
+        for warning in warnings { Self.syncWarning(warning) }
         return settings
     }
 
