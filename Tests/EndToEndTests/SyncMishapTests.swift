@@ -176,6 +176,35 @@ struct SyncMishapTests {
         #expect(results[0].contains("dayOff"), "\(results[0])")
     }
 
+    /// A line of a device's own journal edited by hand, in place or as a conflict copy, by an
+    /// edit that sorts before the line or after it: the author keeps what every other device
+    /// keeps, and every export agrees.
+    @Test(arguments: [(false, "ill"), (true, "ill"), (false, "work"), (true, "work")])
+    func anOwnLineEditedByHandIsSettledAsElsewhere(_ asCopy: Bool, _ reason: String) throws {
+        let d = try Devices()
+        let folder = d.dir.appendingPathComponent("shared").path
+        try d.routine("laptop", ["sync", "init", folder, "--device", "laptop"])
+        try d.routine("laptop", ["off", "FILE", "2026-11-24", "--reason", "trip"])
+        let own = try Self.laptopFolder(d, folder)
+        let name = try #require(try FileManager.default.contentsOfDirectory(atPath: own).first)
+        let text = try String(contentsOfFile: own + "/" + name, encoding: .utf8)
+        let edited = text.replacingOccurrences(of: "\"trip\"", with: "\"\(reason)\"")
+        #expect(edited != text)
+        if asCopy {
+            let copy = name.replacingOccurrences(of: ".jsonl", with: ".sync-conflict-20261124-000000-EDITED.jsonl")
+            try edited.write(toFile: own + "/" + copy, atomically: true, encoding: .utf8)
+        } else {
+            try Self.replace(own + "/" + name, with: edited)
+        }
+        try d.routine("laptop", ["sync"])
+        try d.routine("desk", ["sync", "init", folder, "--device", "desk"])
+        try d.routine("laptop", ["sync"])
+        let laptop = try d.export("laptop")
+        #expect(laptop == (try d.export("desk")))
+        // The line that sorts first is kept: "ill" before "trip", "trip" before "work".
+        #expect(laptop.contains(reason == "ill" ? "\"ill\"" : "\"trip\""), "\(laptop)")
+    }
+
     /// Leaving and joining again keeps the device's id, and what it wrote before is its own.
     @Test func joiningAgainAfterLeavingKeepsTheId() throws {
         let d = try Devices()

@@ -194,9 +194,17 @@ extension HistoryStore {
                     kind: SyncEvent.Kind(rawValue: row[3]) ?? .run, payload: row[5], key: row[4])
                 mine.insert(event.id)
                 let written: Bool = row[6]
-                edited += (variants[event.id] ?? []).filter { $0.event.line != event.line && $0.event.device == settings.device }
-                if let line = found[event.id] {
-                    if !written, line == event.line { unmarked.append(event.id) }
+                if let lines = variants[event.id] {
+                    let others = lines.filter { $0.event.line != event.line && $0.event.device == settings.device }
+                    let held = lines.contains { $0.event.line == event.line }
+                    edited += others
+                    if !written, held { unmarked.append(event.id) }
+                    // Its own line edited in place, by an edit that loses: written again, so
+                    // that every device reads both and keeps this one.
+                    let own = Array(event.line.utf8)
+                    if written, !held, !others.contains(where: { Array($0.event.line.utf8).lexicographicallyPrecedes(own) }) {
+                        missing.append(event.id)
+                    }
                 } else if written {
                     missing.append(event.id)
                 }
