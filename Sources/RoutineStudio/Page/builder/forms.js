@@ -42,7 +42,7 @@ export function editNode(node, state, api) {
     bound = boundSelect(node.atMost);
     perWeek = input("f-per-week", node.perWeek, { type: "number", min: 1, max: 7, placeholder: "—", "aria-label": "Times per week" });
     days = DAYS.map((d) => el("input", { type: "checkbox", id: `f-day-${d}`, value: d, checked: !node.days || expand(node.days).includes(d) }));
-    body.push(el("div", { class: "row" }, el("div", {}, ...field("Duration", duration)), el("div", {}, el("label", { for: "f-target", text: "Target" }), bound, target), el("div", {}, ...field("Unit", unit))));
+    body.push(el("div", { class: "row" }, el("div", {}, ...field("Duration", duration)), el("div", {}, el("label", { for: "f-target", text: "Target" }), el("div", { class: "bound" }, bound, target)), el("div", {}, ...field("Unit", unit))));
     body.push(el("label", { text: "Days" }), el("div", { class: "days", role: "group", "aria-label": "Days" }, ...days.map((box) => el("label", {}, box, box.value))));
     body.push(...field("Times per week (a quota)", perWeek));
   }
@@ -140,7 +140,7 @@ export function addNode(kind, after, api) {
     bound = boundSelect(false);
     perWeek = input("f-per-week", "", { type: "number", min: 1, max: 7, placeholder: "—", "aria-label": "Times per week" });
     days = DAYS.map((d) => el("input", { type: "checkbox", id: `f-day-${d}`, value: d, checked: true }));
-    body.push(el("div", { class: "row" }, el("div", {}, ...field("Duration", duration)), el("div", {}, el("label", { for: "f-target", text: "Target" }), bound, target), el("div", {}, ...field("Unit", unit))));
+    body.push(el("div", { class: "row" }, el("div", {}, ...field("Duration", duration)), el("div", {}, el("label", { for: "f-target", text: "Target" }), el("div", { class: "bound" }, bound, target)), el("div", {}, ...field("Unit", unit))));
     body.push(el("label", { text: "Days" }), el("div", { class: "days", role: "group", "aria-label": "Days" }, ...days.map((box) => el("label", {}, box, box.value))));
     body.push(...field("Times per week (a quota)", perWeek));
   } else {
