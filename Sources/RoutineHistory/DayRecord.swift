@@ -59,9 +59,7 @@ extension StoredStep {
     /// The target the step was recorded against: the amount and unit it keeps, with the bound
     /// (a goal or "at most") of the node of the same ID in `routine`, which a step does not keep.
     public func target(in routine: Routine?) -> TargetValue? {
-        guard let amount = target else { return nil }
-        let atMost = routine.flatMap { routine in routine.indexByID()[decision.node].flatMap(routine.target(of:))?.atMost } ?? false
-        return TargetValue(amount: amount, unit: unit, atMost: atMost)
+        target.map { TargetValue(recorded: $0, unit: unit, node: decision.node, in: routine) }
     }
 
     /// A done step's value as every view says it (``TargetValue/valueText(_:)``): `5 of 8 glasses`,
@@ -70,5 +68,14 @@ extension StoredStep {
         guard let value = decision.value else { return nil }
         if let target = target(in: routine) { return target.valueText(value) }
         return NumberText.format(value) + (unit.map { " " + $0 } ?? "")
+    }
+}
+
+extension TargetValue {
+    /// A target as a history keeps it (its amount and unit), with the bound (a goal or "at
+    /// most") of the node of the same ID in `routine`, which a history does not keep.
+    public init(recorded amount: Double, unit: String? = nil, node: String, in routine: Routine?) {
+        let atMost = routine.flatMap { routine in routine.indexByID()[node].flatMap(routine.target(of:))?.atMost } ?? false
+        self.init(amount: amount, unit: unit, atMost: atMost)
     }
 }

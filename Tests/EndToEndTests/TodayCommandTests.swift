@@ -131,6 +131,11 @@ struct TodayCommandTests {
         #expect(timeless(over.stdout).contains("  done  Coffee  3 · over the limit of 2 cups · HH:MM (logged)\n"), "\(over.stdout)")
         let day = try f.routine(["log", "FILE", "--date", "2026-11-25"])
         #expect(day.stdout.contains("1. Coffee: 3 · over the limit of 2 cups (amended)\n"), "\(day.stdout)")
+        // The run's summary says it in the same words, not as "3/2".
+        #expect(day.stdout.contains(" · coffee 3 (over the limit of 2)\n"), "\(day.stdout)")
+        #expect(!day.stdout.contains("3/2"), "\(day.stdout)")
+        let list = try f.routine(["log", "FILE"])
+        #expect(list.stdout.contains(" · coffee 3 (over the limit of 2)"), "\(list.stdout)")
     }
 
     /// A bar whose text names a question as the next step never says "all done" beneath it.

@@ -43,4 +43,17 @@ struct TrackerImportPipeTests {
         #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("out.rt").path))
         #expect(try execute(["history", "export", "--history", history]).stdout == "")
     }
+
+    /// `history import FILE` (JSON Lines) refuses a named pipe given by name at once, in
+    /// E013's words, and writes nothing. `timeout` only ends the process if it waits on the pipe.
+    @Test func aNamedPipeGivenToTheJSONLinesImportIsRefused() throws {
+        let dir = try temporaryDirectory()
+        let fifo = dir.appendingPathComponent("runs.jsonl").path
+        try #require(mkfifo(fifo, 0o600) == 0)
+        let history = dir.appendingPathComponent("h.sqlite").path
+        let result = try shell("timeout 120 \"$ROUTINE\" history import runs.jsonl --history '\(history)'", in: dir)
+        #expect(result.status == 66, "exit \(result.status) \(result.stderr)")
+        #expect(result.stderr.contains("error[E013]: 'runs.jsonl' is a named pipe, not a regular file"), "\(result.stderr)")
+        #expect(try execute(["history", "export", "--history", history]).stdout == "")
+    }
 }

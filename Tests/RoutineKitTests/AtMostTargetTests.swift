@@ -108,4 +108,42 @@ struct AtMostTargetTests {
         let outcome = try RoutineEditor.apply(.setAttributes(id: "c", changes), to: file).get()
         #expect(String(decoding: outcome.bytes, as: UTF8.self) == "routine \"R\"\n" + expected + "habit d \"D\"\n", "\(name)")
     }
+
+    static let bounds: [(String, String, AttributeChanges, String)] = [
+        ("a goal made a limit", "target 2 cups", AttributeChanges(atMost: true), "target at most 2 cups"),
+        ("a limit made a goal", "target at most 2 cups", AttributeChanges(atMost: false), "target 2 cups"),
+        ("a new amount and its bound", "target 2 cups", AttributeChanges(target: .set(3), atMost: true), "target at most 3 cups"),
+        ("a limit of 0 (no smoking)", "target 2 cups", AttributeChanges(target: .set(0), atMost: true), "target at most 0 cups"),
+        ("the bound said again", "target at most 2 cups", AttributeChanges(atMost: true), "target at most 2 cups"),
+    ]
+
+    /// The builder's "at least / at most" choice rewrites the target's words and no other byte:
+    /// the spacing, the comments and the attributes around it stay as written.
+    @Test(arguments: bounds)
+    func theBoundIsAMinimalEdit(_ name: String, _ before: String, _ changes: AttributeChanges, _ after: String) throws {
+        func text(_ target: String) -> String {
+            "routine \"R\"\n# one in the morning\nhabit c   \"C\"  \(target)  on mon tue -> d  # after\nhabit d \"D\"\n"
+        }
+        let outcome = try RoutineEditor.apply(.setAttributes(id: "c", changes), to: SourceFile(name: "test.rt", text: text(before))).get()
+        #expect(String(decoding: outcome.bytes, as: UTF8.self) == text(after), "\(name)")
+    }
+
+    /// A goal of 0 stays refused when the bound is turned back to a goal (E109).
+    @Test func aGoalOfZeroIsStillRefused() {
+        let file = SourceFile(name: "test.rt", text: "routine \"R\"\nhabit c \"C\" target at most 0\n")
+        guard case .failure(let refusal) = RoutineEditor.apply(.setAttributes(id: "c", AttributeChanges(atMost: false)), to: file) else {
+            Issue.record("a goal of 0 was written")
+            return
+        }
+        #expect(refusal.code.rawValue == "E109", "\(refusal.message)")
+    }
+
+    /// A habit added as a limit, as the builder's add dialog sends it.
+    @Test func aHabitIsAddedWithALimit() throws {
+        let file = SourceFile(name: "test.rt", text: "routine \"R\"\nhabit d \"D\"\n")
+        let op = RoutineEditOp.addHabit(
+            id: "smoke", title: "Cigarettes", after: nil, attributes: AttributeChanges(target: .set(0), unit: .set("cigarettes"), atMost: true))
+        let text = String(decoding: try RoutineEditor.apply(op, to: file).get().bytes, as: UTF8.self)
+        #expect(text.contains("habit smoke \"Cigarettes\" target at most 0 cigarettes\n"), "\(text)")
+    }
 }

@@ -107,6 +107,7 @@ struct StudioAPITests {
     @Test(arguments: [
         ("not JSON", "nope"), ("no version", "{\"op\": \"undo\"}"), ("an unknown op", "{\"version\": 1, \"op\": \"format\"}"),
         ("a wrong type", "{\"version\": 1, \"op\": \"delete\", \"id\": 3}"),
+        ("a bound that is not true or false", "{\"version\": 1, \"op\": \"setAttributes\", \"id\": \"a\", \"atMost\": \"yes\"}"),
     ])
     func aMalformedEditIs400(_ name: String, _ body: String) async throws {
         try await StudioFixture.with("routine \"R\"\n\nhabit a \"A\"\n") { studio in

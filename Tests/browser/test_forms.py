@@ -7,6 +7,7 @@ import unittest
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
+from selenium.webdriver.support.ui import Select
 
 import test_studio as base
 from test_studio import Studio, wait
@@ -117,6 +118,45 @@ class FormTests(unittest.TestCase):
             base.driver.find_element(By.TAG_NAME, "body").send_keys(Keys.CONTROL, "z")
             studio.wait_version_after(v)
             self.assertEqual(studio.text, TEXT)
+        finally:
+            studio.close()
+
+    def test_at_most_makes_the_target_a_limit(self):
+        studio = Studio(TEXT)
+        try:
+            open_editor(studio, "water")
+            fill({"f-target": "2", "f-unit": "cups"})
+            Select(base.driver.find_element(By.ID, "f-bound")).select_by_visible_text("at most")
+            studio.shot("54-forms-at-most")
+            v = studio.version()
+            submit()
+            studio.wait_version_after(v)
+            self.assertIn('habit water "Drink water" target at most 2 cups -> stretch\n', studio.text)
+            wait(lambda: not dialog_open(), message="the dialog closed")
+            details = lambda: studio.card("water").find_element(By.CSS_SELECTOR, ".details").text
+            wait(lambda: "at most 2 cups" in details(), message="the card saying 'at most 2 cups'")
+            # The dialog opens on the limit; "at least" makes it a goal again, the amount kept.
+            open_editor(studio, "water")
+            bound = Select(base.driver.find_element(By.ID, "f-bound"))
+            self.assertEqual(bound.first_selected_option.text, "at most")
+            bound.select_by_visible_text("at least")
+            v = studio.version()
+            submit()
+            studio.wait_version_after(v)
+            self.assertIn('habit water "Drink water" target 2 cups -> stretch\n', studio.text)
+            wait(lambda: "at most" not in details() and "2 cups" in details(), message="the card saying '2 cups' as a goal")
+            # A new habit takes a limit of 0, the classic "no smoking".
+            v = studio.version()
+            base.driver.find_element(By.ID, "add-habit").click()
+            wait(lambda: base.driver.find_element(By.ID, "f-title")).send_keys("Smoke")
+            fill({"f-target": "0", "f-unit": "cigarettes"})
+            Select(base.driver.find_element(By.ID, "f-bound")).select_by_visible_text("at most")
+            submit()
+            studio.wait_version_after(v)
+            self.assertIn('habit smoke "Smoke" target at most 0 cigarettes\n', studio.text)
+            wait(lambda: "at most 0 cigarettes" in studio.card("smoke").find_element(By.CSS_SELECTOR, ".details").text,
+                 message="the new card saying 'at most 0 cigarettes'")
+            studio.shot("55-forms-at-most-card")
         finally:
             studio.close()
 

@@ -162,7 +162,7 @@ public enum DiagnosticCode: String, Sendable, Codable, CaseIterable {
         case .attributeOnQuestion: "a habit attribute on a question"
         case .duplicateArrow: "a node or option with two arrows"
         case .invalidDuration: "a duration that is malformed, zero or too long"
-        case .invalidNumber: "a target that is malformed, zero or too large"
+        case .invalidNumber: "a target or quota that is malformed or out of range: a goal of zero, a number too large, a quota outside 1 to 7"
         case .unknownDay: "a day name that is not mon..sun, weekdays or weekends"
         case .missingTargets: "an arrow with no target after it"
         case .optionAfterGather: "an option after the question's 'then'"

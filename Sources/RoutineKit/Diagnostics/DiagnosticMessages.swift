@@ -231,7 +231,9 @@ extension Diagnostic {
     static func invalidNumber(_ text: String, at span: Span, reason: String) -> Diagnostic {
         Diagnostic(
             .invalidNumber, "invalid target '\(text)': \(reason)", at: span,
-            notes: [Note("a target is a positive number such as '8' or '2.5', at most \(TargetValue.maximumText)")])
+            notes: [
+                Note("a target is a number such as '8' or '2.5', at most \(TargetValue.maximumText), and above 0 unless it is a limit ('at most 0')")
+            ])
     }
 
     static func unknownDay(_ text: String, at span: Span) -> Diagnostic {

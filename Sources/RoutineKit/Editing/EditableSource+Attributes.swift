@@ -45,7 +45,7 @@ extension EditableSource {
         let node = routine.nodes[index]
         if node.isQuestion,
             changes.duration != .keep || changes.target != .keep || changes.unit != .keep
-                || changes.days != .keep || changes.perWeek != .keep
+                || changes.days != .keep || changes.perWeek != .keep || changes.atMost != nil
         {
             throw .notAHabitAttribute(node.id)
         }
@@ -55,7 +55,7 @@ extension EditableSource {
         case .remove: wanted[.duration] = .some(nil)
         case .set(let seconds): wanted[.duration] = "for " + DurationText.format(seconds)
         }
-        if changes.target != .keep || changes.unit != .keep {
+        if changes.target != .keep || changes.unit != .keep || changes.atMost != nil {
             var amount = node.target?.amount
             var unit = node.target?.unit
             if case .set(let value) = changes.target { amount = value }
@@ -66,8 +66,8 @@ extension EditableSource {
             if case .set(let value) = changes.unit { unit = value }
             if case .remove = changes.unit { unit = nil }
             if let amount {
-                // An edit of the amount keeps the target a limit when it was one.
-                var text = "target " + TargetValue(amount: amount, atMost: node.target?.atMost ?? false).boundText
+                // An edit of the amount keeps the target a limit when it was one, unless told otherwise.
+                var text = "target " + TargetValue(amount: amount, atMost: changes.atMost ?? node.target?.atMost ?? false).boundText
                 if let unit {
                     let bare = Identifiers.isValid(unit) && !Identifiers.keywords.contains(unit)
                     text += " " + (bare ? unit : StringLiteral.encode(unit))

@@ -44,10 +44,13 @@ public struct AttributeChanges: Sendable, Equatable {
     public var days: AttributeChange<Weekdays> = .keep
     public var perWeek: AttributeChange<Int> = .keep
     public var note: AttributeChange<String> = .keep
+    /// Whether the target is a limit ("at most"); nil keeps what the node has.
+    public var atMost: Bool? = nil
 
     public init(
         duration: AttributeChange<Int> = .keep, target: AttributeChange<Double> = .keep, unit: AttributeChange<String> = .keep,
-        days: AttributeChange<Weekdays> = .keep, perWeek: AttributeChange<Int> = .keep, note: AttributeChange<String> = .keep
+        days: AttributeChange<Weekdays> = .keep, perWeek: AttributeChange<Int> = .keep, note: AttributeChange<String> = .keep,
+        atMost: Bool? = nil
     ) {
         self.duration = duration
         self.target = target
@@ -55,6 +58,7 @@ public struct AttributeChanges: Sendable, Equatable {
         self.days = days
         self.perWeek = perWeek
         self.note = note
+        self.atMost = atMost
     }
 }
 

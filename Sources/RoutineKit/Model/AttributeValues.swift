@@ -48,7 +48,11 @@ enum AttributeValues {
                 ? "exponents are not allowed" : "expected a number such as '8' or '2.5'"
             return .failure(.invalidNumber(String(text), at: span, reason: reason))
         }
-        if value == 0, !atMost { return .failure(.invalidNumber(String(text), at: span, reason: "a target must be greater than zero")) }
+        if value == 0, !atMost {
+            // Only a goal: a limit of 0 ("no smoking") is a target a day can meet.
+            let limit = form == .rt ? "'target at most 0'" : "'at-most: 0'"
+            return .failure(.invalidNumber(String(text), at: span, reason: "a goal must be greater than zero (for none at all, write \(limit))"))
+        }
         if value > TargetValue.maximum { return .failure(.invalidNumber(String(text), at: span, reason: "the number is too large")) }
         return .success(value)
     }

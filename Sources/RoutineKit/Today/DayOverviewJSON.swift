@@ -76,8 +76,20 @@ extension TargetValue {
         let unitText = unit.map { " " + $0 } ?? ""
         let given = NumberText.format(value)
         guard atMost else { return given + " of " + amountText + unitText }
-        if isMet(by: value) { return given + " · at most " + amountText + unitText }
-        return given + " · over the limit of " + amountText + unitText
+        return given + " · " + limitText(value) + unitText
+    }
+
+    /// A value against the target in a run's one-line summary, without the unit: `5/8`, and
+    /// for a limit `1 (at most 2)` or `3 (over the limit of 2)`, in ``valueText(_:)``'s words.
+    public func shortValueText(_ value: Double) -> String {
+        let given = NumberText.format(value)
+        guard atMost else { return given + "/" + amountText }
+        return given + " (" + limitText(value) + ")"
+    }
+
+    /// `at most 2` at or under a limit, `over the limit of 2` over it.
+    private func limitText(_ value: Double) -> String {
+        (isMet(by: value) ? "at most " : "over the limit of ") + amountText
     }
 }
 

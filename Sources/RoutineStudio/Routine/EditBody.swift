@@ -17,7 +17,7 @@ struct EditBody: RequestBody, Sendable {
     /// Every op's members: a body is refused only for a member no op has.
     static let members: Set<String> = [
         "version", "op", "id", "title", "text", "after", "options", "from", "option", "to", "newId", "name", "ops",
-        "duration", "target", "unit", "days", "perWeek", "note", "x", "y",
+        "duration", "target", "unit", "atMost", "days", "perWeek", "note", "x", "y",
     ]
     static let name = "an edit"
 
@@ -127,6 +127,7 @@ extension KeyedDecodingContainer where Key == Member {
             throw .malformed("'target' must be a number")
         }
         changes.unit = try change("unit") { () throws(StudioError) in try string("unit") }
+        changes.atMost = try optionalBool("atMost")
         changes.days = try change("days") { () throws(StudioError) in
             let words: [String]
             if let text = try? decode(String.self, forKey: Member("days")) {

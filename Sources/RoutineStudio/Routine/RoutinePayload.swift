@@ -46,6 +46,7 @@ enum RoutinePayload {
                     ("durationText", node.duration.map { .string(DurationText.format($0)) } ?? .null),
                     ("target", node.target.map { .number($0.amount) } ?? .null),
                     ("unit", node.target?.unit.map { .string($0) } ?? .null),
+                    ("atMost", .bool(node.target?.atMost ?? false)),
                     ("days", node.days.map { .array($0.words.map { .string($0) }) } ?? .null),
                     ("perWeek", node.perWeek.map { .int($0) } ?? .null),
                     ("details", GraphView.details(node).map { .string($0) } ?? .null),

@@ -6,7 +6,7 @@ enum RunLog {
     static let weekdays = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"]
 
     /// One line per run: date, weekday, start time, result, counts, values, time taken.
-    static func table(_ runs: [(run: StoredRun, totals: RunTotals)], showRoutine: Bool) -> TextTable {
+    static func table(_ runs: [(run: StoredRun, totals: RunTotals)], showRoutine: Bool, routine: Routine? = nil) -> TextTable {
         var table = TextTable(columns: showRoutine ? 7 : 6, rows: runs.count)
         for (run, totals) in runs {
             table.append(visible: run.date)
@@ -24,7 +24,7 @@ enum RunLog {
             }
             table.append(run.shownResult)
             table.endCell()
-            counts(totals, into: &table)
+            counts(totals, routine: routine, into: &table)
             table.endCell()
             table.append(span(run))
             table.endCell()
@@ -74,12 +74,12 @@ enum RunLog {
         // A run on which nobody was timed (a scripted one) took no time anybody measured; a log
         // takes none.
         let took = took(run)
-        return text + "  " + counts(RunTotals(run.steps)) + (took.isEmpty ? "" : " · took \(took)") + "\n"
+        return text + "  " + counts(RunTotals(run.steps), routine: routine) + (took.isEmpty ? "" : " · took \(took)") + "\n"
     }
 
-    static func counts(_ totals: RunTotals) -> String {
+    static func counts(_ totals: RunTotals, routine: Routine? = nil) -> String {
         var table = TextTable(columns: 1)
-        counts(totals, into: &table)
+        counts(totals, routine: routine, into: &table)
         table.endCell()
         return String(table.text.dropLast())
     }
@@ -87,8 +87,9 @@ enum RunLog {
     /// "27 done, 2 skipped, 0 not scheduled · h9 4/8" (", 1 done earlier" when a log or an
     /// earlier run had done a habit the run passed over): a routine of many numeric habits would
     /// make a line per run unreadable, so three values, then how many more (`log --date`
-    /// shows them all).
-    static func counts(_ totals: RunTotals, into table: inout TextTable) {
+    /// shows them all). `routine`, when known, tells a limit from a goal: "coffee 3 (over the
+    /// limit of 2)".
+    static func counts(_ totals: RunTotals, routine: Routine? = nil, into table: inout TextTable) {
         table.append(totals.done)
         table.append(" done, ")
         table.append(totals.skipped)
@@ -104,10 +105,10 @@ enum RunLog {
             table.append(" · ")
             table.append(visible: value.node)
             table.append(" ")
-            table.append(NumberText.format(value.value))
-            if let target = value.target {
-                table.append("/")
-                table.append(NumberText.format(target))
+            if let amount = value.target {
+                table.append(TargetValue(recorded: amount, node: value.node, in: routine).shortValueText(value.value))
+            } else {
+                table.append(NumberText.format(value.value))
             }
         }
         if totals.values.count > 3 {

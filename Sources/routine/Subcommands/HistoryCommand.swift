@@ -100,9 +100,10 @@ struct HistoryImportCommand: ParsableCommand {
             return
         }
         let colors = Terminal.wantsColor(.auto, fd: 2)
-        // Read as a stream: memory holds the runs and one line, not the file.
+        // Read as a stream: memory holds the runs and one line, not the file. A named pipe or a
+        // device given by name is refused rather than waited on; '-' is the one way to pipe.
         let lines: LineReader
-        switch LineReader.open(file) {
+        switch file == "-" ? LineReader.open(file) : LineReader.openRegularFile(file) {
         case .success(let reader): lines = reader
         case .failure(let diagnostic):
             report(diagnostic, colors: colors)

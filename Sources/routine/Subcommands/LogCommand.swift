@@ -77,7 +77,7 @@ struct LogCommand: ParsableCommand {
             let offText = RunLog.daysOff(daysOff.reversed(), showRoutine: file == nil)
             let runs = try history.reading { try store?.runTotals(filter) ?? [] }
             if runs.isEmpty { out.write(visible: none) }
-            RunLog.table(runs, showRoutine: file == nil).write(to: &out)
+            RunLog.table(runs, showRoutine: file == nil, routine: routine).write(to: &out)
             if !offText.isEmpty { out.write(visible: "\n" + offText) }
         }
         out.flush()

@@ -18,6 +18,12 @@ function field(label, input) { return [el("label", { for: input.id, text: label 
 
 function input(id, value, attributes = {}) { return el("input", { id, value: value ?? "", autocomplete: "off", ...attributes }); }
 
+/// Whether a target is a goal to reach or a limit not to pass ("at most 2 cups").
+function boundSelect(atMost) {
+  return el("select", { id: "f-bound", "aria-label": "Target kind" },
+    el("option", { value: "goal", text: "at least", selected: !atMost }), el("option", { value: "limit", text: "at most", selected: !!atMost }));
+}
+
 function form(submit) {
   return (e) => { e.preventDefault(); submit(); };
 }
@@ -28,14 +34,15 @@ export function editNode(node, state, api) {
   const title = input("f-title", node.title, { "aria-label": node.kind === "habit" ? "Title" : "Question" });
   const note = input("f-note", node.note, { "aria-label": "Note" });
   const body = [...field("ID", id), ...field(node.kind === "habit" ? "Title" : "Question", title)];
-  let duration, target, unit, perWeek, days;
+  let duration, target, unit, perWeek, days, bound;
   if (node.kind === "habit") {
     duration = input("f-duration", node.durationText, { placeholder: "10m, 1h30m", "aria-label": "Duration" });
     target = input("f-target", node.target, { inputmode: "decimal", placeholder: "8", "aria-label": "Target" });
     unit = input("f-unit", node.unit, { placeholder: "glasses", "aria-label": "Unit" });
+    bound = boundSelect(node.atMost);
     perWeek = input("f-per-week", node.perWeek, { type: "number", min: 1, max: 7, placeholder: "—", "aria-label": "Times per week" });
     days = DAYS.map((d) => el("input", { type: "checkbox", id: `f-day-${d}`, value: d, checked: !node.days || expand(node.days).includes(d) }));
-    body.push(el("div", { class: "row" }, el("div", {}, ...field("Duration", duration)), el("div", {}, ...field("Target", target)), el("div", {}, ...field("Unit", unit))));
+    body.push(el("div", { class: "row" }, el("div", {}, ...field("Duration", duration)), el("div", {}, el("label", { for: "f-target", text: "Target" }), el("div", { class: "bound" }, bound, target)), el("div", {}, ...field("Unit", unit))));
     body.push(el("label", { text: "Days" }), el("div", { class: "days", role: "group", "aria-label": "Days" }, ...days.map((box) => el("label", {}, box, box.value))));
     body.push(...field("Times per week (a quota)", perWeek));
   }
@@ -56,6 +63,7 @@ export function editNode(node, state, api) {
       const d = text(duration, node.durationText); if (d !== undefined) changes.duration = d;
       const t = text(target, node.target === null ? "" : String(node.target)); if (t !== undefined) changes.target = t;
       const u = text(unit, node.unit); if (u !== undefined) changes.unit = u;
+      if ((bound.value === "limit") !== !!node.atMost && target.value.trim() !== "") changes.atMost = bound.value === "limit";
       const p = text(perWeek, node.perWeek === null ? "" : String(node.perWeek)); if (p !== undefined) changes.perWeek = p === null ? null : Number(p);
       const chosen = days.filter((b) => b.checked).map((b) => b.value);
       const before = node.days ? expand(node.days) : DAYS;
@@ -124,14 +132,15 @@ export function addNode(kind, after, api) {
   const id = input("f-id", "", { placeholder: "made from the title", "aria-label": "ID (optional)" });
   const note = input("f-note", "", { "aria-label": "Note" });
   const body = [...field(habit ? "Title" : "Question", title), ...field("ID (optional)", id)];
-  let duration, target, unit, perWeek, days, answers;
+  let duration, target, unit, perWeek, days, answers, bound;
   if (habit) {
     duration = input("f-duration", "", { placeholder: "10m, 1h30m", "aria-label": "Duration" });
     target = input("f-target", "", { inputmode: "decimal", placeholder: "8", "aria-label": "Target" });
     unit = input("f-unit", "", { placeholder: "glasses", "aria-label": "Unit" });
+    bound = boundSelect(false);
     perWeek = input("f-per-week", "", { type: "number", min: 1, max: 7, placeholder: "—", "aria-label": "Times per week" });
     days = DAYS.map((d) => el("input", { type: "checkbox", id: `f-day-${d}`, value: d, checked: true }));
-    body.push(el("div", { class: "row" }, el("div", {}, ...field("Duration", duration)), el("div", {}, ...field("Target", target)), el("div", {}, ...field("Unit", unit))));
+    body.push(el("div", { class: "row" }, el("div", {}, ...field("Duration", duration)), el("div", {}, el("label", { for: "f-target", text: "Target" }), el("div", { class: "bound" }, bound, target)), el("div", {}, ...field("Unit", unit))));
     body.push(el("label", { text: "Days" }), el("div", { class: "days", role: "group", "aria-label": "Days" }, ...days.map((box) => el("label", {}, box, box.value))));
     body.push(...field("Times per week (a quota)", perWeek));
   } else {
@@ -163,6 +172,7 @@ export function addNode(kind, after, api) {
       op.duration = given(duration);
       op.target = given(target);
       op.unit = given(unit);
+      if (op.target !== undefined && bound.value === "limit") op.atMost = true;
       if (given(perWeek)) op.perWeek = Number(perWeek.value);
       const chosen = days.filter((b) => b.checked).map((b) => b.value);
       if (chosen.length && chosen.length < 7) op.days = chosen;
