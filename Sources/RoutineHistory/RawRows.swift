@@ -13,10 +13,10 @@ extension Database {
 }
 
 extension Database {
-    /// Whether `sql` gives a row.
-    func hasRow(_ sql: String) throws -> Bool {
+    /// Whether `sql`, with `arguments` bound, gives a row.
+    func hasRow(_ sql: String, _ arguments: StatementArguments = []) throws -> Bool {
         var found = false
-        try forEachRawRow(sql, arguments: []) { _ in found = true }
+        try forEachRawRow(sql, arguments: arguments) { _ in found = true }
         return found
     }
 

@@ -168,8 +168,11 @@ extension HistoryStore {
         let same =
             files.count == recorded.count
             && files.allSatisfy { file in recorded[file.path].map { $0.0 == file.inode && $0.1 == file.size } ?? false }
-        let wrote = try read { db in try db.hasRow("SELECT 1 FROM syncEvent WHERE written = 1 AND device = '\(settings.device)' LIMIT 1") }
-        if same, !(files.isEmpty && wrote) { return settings }
+        // An empty folder is as it was left only when this device wrote nothing there yet.
+        if same, !files.isEmpty { return settings }
+        if same, try !read({ db in try db.hasRow("SELECT 1 FROM syncEvent WHERE device = ? AND written = 1 LIMIT 1", [settings.device]) }) {
+            return settings
+        }
         // Every line of the folder, by id.
         var found: [String: String] = [:]
         // Every line of an id, with its place: one edited by hand is settled as any device settles it.

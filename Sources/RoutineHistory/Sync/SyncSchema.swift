@@ -86,6 +86,9 @@ enum SyncSchema {
     /// - `syncIdentity`: this device's id and sequence, kept when it leaves, so that joining
     ///   again keeps them.
     /// - an index of the events' stamps, for the newest stamp seen (the hybrid logical clock).
+    /// - an index of the events by device: the check of a device's own folder reads its own
+    ///   events, which a fresh device with a long history of others' would otherwise find by
+    ///   scanning them all.
     static func upgrade(_ db: Database) throws {
         guard try isInstalled(db) else { return }
         if try !db.hasRow("SELECT 1 FROM pragma_table_info('syncFile') WHERE name = 'prefix'") {
@@ -106,6 +109,7 @@ enum SyncSchema {
                     seq INTEGER NOT NULL
                 );
                 CREATE INDEX IF NOT EXISTS syncEvent_by_at ON syncEvent (at);
+                CREATE INDEX IF NOT EXISTS syncEvent_by_device ON syncEvent (device, seq);
                 """)
     }
 
