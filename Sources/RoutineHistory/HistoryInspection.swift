@@ -23,6 +23,13 @@ public enum HistoryInspection {
         /// Whether the file ends before its last page: runs on the missing pages cannot even be counted.
         public var isCutShort = false
 
+        /// Events of other devices read from the sync folder and not applied, which is no
+        /// damage: those dated more than a day ahead of this clock, held until it gets there.
+        public var syncHeld = 0
+        /// Lines of the sync folder whose event lost to another of its id with other content
+        /// (every device keeps the same one): no damage either.
+        public var syncDuplicates = 0
+
         public var isSound: Bool { lost.isEmpty && fileProblems.isEmpty }
         public var stepCount: Int { runs.reduce(0) { $0 + $1.steps.count } }
     }
@@ -60,6 +67,7 @@ public enum HistoryInspection {
                     throw HistoryError.notAHistory(path: path, reason: "it is another application's database")
                 }
                 try readRuns(db, into: &report)
+                countUnapplied(db, into: &report)
             }
         } catch {
             throw HistoryStore.classify(error, path: path).renamed(to: path)
@@ -116,6 +124,17 @@ public enum HistoryInspection {
         }
         if lines == ["ok"] { return [] }
         return lines.flatMap { $0.split(separator: "\n") }.filter { !$0.hasPrefix("*** in database") }.map { "SQLite: " + $0 }
+    }
+
+    /// The sync's rows that are not applied, where the tables are there and readable.
+    private static func countUnapplied(_ db: Database, into report: inout Report) {
+        func count(_ table: String, _ sql: String) -> Int {
+            guard (try? db.tableExists(table)) == true else { return 0 }
+            return (try? Int.fetchOne(db, sql: sql)) ?? 0
+        }
+        report.syncHeld = count("syncHeld", "SELECT count(*) FROM syncHeld")
+        // The reason a reading gives a duplicate id (HistoryStore+SyncReading.swift).
+        report.syncDuplicates = count("syncProblem", "SELECT count(*) FROM syncProblem WHERE reason LIKE 'event %'")
     }
 
     private static func readRuns(_ db: Database, into report: inout Report) throws {

@@ -170,6 +170,10 @@ struct SyncMishapTests {
             }
             #expect(said == 1)
             #expect(try d.routine(device, ["sync"]).stderr.isEmpty)
+            let checked = try d.routine(device, ["history", "check"])
+            #expect(checked.status == 0 && checked.stdout.contains("is sound"), "\(checked.stdout)")
+            #expect(
+                checked.stdout.contains("1 sync event is not applied: another event of the same id won"), "\(checked.stdout)")
             results.append(try d.export(device))
         }
         #expect(results[0] == results[1])
@@ -247,7 +251,12 @@ struct SyncMishapTests {
         let held = try on("laptop", 0, ["sync", "status"]).stdout
         #expect(held.contains("1 event from desk dated a day ahead of this clock: held"), "\(held)")
         #expect(!(try on("laptop", 0, ["history", "export"]).stdout.contains("dayOff")))
+        // `history check` counts it as held, which is no damage: the check passes.
+        let checked = try on("laptop", 0, ["history", "check"]).stdout
+        #expect(checked.contains("is sound"), "\(checked)")
+        #expect(checked.contains("1 sync event is held, not applied: dated more than a day ahead of this clock"), "\(checked)")
         #expect(try on("laptop", 86_400 + 3_600, ["sync"]).stdout == "1 day off from desk\n")
+        #expect(!(try on("laptop", 86_400 + 3_600, ["history", "check"]).stdout.contains("held")))
         // The desk an hour ahead records a day off; the laptop, behind, sees it and undoes it.
         try on("desk", 3_600, ["off", "FILE", "2026-12-01"])
         let undone = try on("laptop", 0, ["off", "FILE", "2026-12-01", "--undo"])

@@ -24,10 +24,11 @@ struct HistoryCheckCommand: ParsableCommand {
         let found = try history.reading { try HistoryInspection.inspect(path) }
         if found.isSound {
             let (runs, steps) = (found.runs.count, found.stepCount)
-            writeVisibly("the history '\(path)' is sound: \(runs) run\(runs == 1 ? "" : "s"), \(steps) step\(steps == 1 ? "" : "s")\n")
+            writeVisibly(
+                "the history '\(path)' is sound: \(runs) run\(runs == 1 ? "" : "s"), \(steps) step\(steps == 1 ? "" : "s")\n" + Self.unapplied(found))
             return
         }
-        var text = ""
+        var text = Self.unapplied(found)
         for problem in found.fileProblems { text += problem + "\n" }
         for (id, reason) in found.lost.prefix(Self.listed) { text += "run \(id): \(reason)\n" }
         if found.lost.count > Self.listed { text += "and \(found.lost.count - Self.listed) more runs that cannot be read\n" }
@@ -42,6 +43,20 @@ struct HistoryCheckCommand: ParsableCommand {
 
     /// Runs listed one by one; the rest are counted.
     static let listed = 50
+
+    /// The sync events read and not applied, said as what they are: not damage.
+    static func unapplied(_ found: HistoryInspection.Report) -> String {
+        func events(_ n: Int) -> String { n == 1 ? "1 sync event is" : "\(n) sync events are" }
+        var text = ""
+        if found.syncHeld > 0 {
+            text += "\(events(found.syncHeld)) held, not applied: dated more than a day ahead of this clock, applied once it gets there (no damage)\n"
+        }
+        if found.syncDuplicates > 0 {
+            text +=
+                "\(events(found.syncDuplicates)) not applied: another event of the same id won, as on every device (no damage; 'routine sync status' names the lines)\n"
+        }
+        return text
+    }
 }
 
 struct HistoryRecoverCommand: ParsableCommand {
