@@ -52,6 +52,23 @@ struct StudioSyncTests {
         }
     }
 
+    /// A device named with a terminal escape, a newline or a C1 control: GET /api/sync carries
+    /// the name whole, every C0 control character escaped, so that no escape sequence of it
+    /// reaches a terminal (curl, a log) raw.
+    @Test(arguments: ["desk\u{1B}]52;c;aGk=\u{07}", "two\nlines", "csi\u{9B}31m\u{7F}"])
+    func deviceNamesAreEscapedInTheJSON(_ name: String) async throws {
+        let f = try Folder()
+        defer { try? FileManager.default.removeItem(at: f.dir) }
+        try f.join("laptop")
+        try f.routine("desk", ["sync", "init", f.folder, "--device", name])
+        let server = try StudioServer(path: f.routine, token: StudioFixture.token, history: f.history("laptop"))
+        let body = try await Self.get(server, "/api/sync")
+        #expect(!body.unicodeScalars.contains { $0.value < 0x20 }, "\(body.debugDescription)")
+        let object = try JSONSerialization.jsonObject(with: Data(body.utf8)) as? [String: Any]
+        let names = (object?["devices"] as? [[String: Any]] ?? []).compactMap { $0["name"] as? String }
+        #expect(names.contains(name), "\(names)")
+    }
+
     /// The desk logs a habit while the laptop's studio runs: one look at the folder brings it
     /// into the laptop's history, its day shows it, and the pages are told.
     @Test func anotherDevicesLogReachesTheStudio() async throws {

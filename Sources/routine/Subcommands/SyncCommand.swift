@@ -125,7 +125,7 @@ struct SyncInitCommand: ParsableCommand {
         let settings = try member(store, history)
         StandardOutput.write(
             visible:
-                "'\(store.path)' syncs with '\(settings.folder)' as '\(settings.name)' (\(settings.device)); wrote \(result.written) event\(result.written == 1 ? "" : "s")\n"
+                "'\(Sanitizer.visible(store.path))' syncs with '\(Sanitizer.visible(settings.folder))' as '\(Sanitizer.visible(settings.name))' (\(settings.device)); wrote \(result.written) event\(result.written == 1 ? "" : "s")\n"
                 + describe(result) + "\n")
     }
 
@@ -179,7 +179,7 @@ struct SyncLeaveCommand: SyncMemberCommand {
 
     func run(_ store: HistoryStore, _ settings: SyncSettings) throws {
         _ = try syncing { try store.leaveSync() }
-        StandardOutput.write(visible: "'\(store.path)' no longer syncs with '\(settings.folder)'\n")
+        StandardOutput.write(visible: "'\(Sanitizer.visible(store.path))' no longer syncs with '\(Sanitizer.visible(settings.folder))'\n")
     }
 }
 
