@@ -64,7 +64,7 @@ class Studio {
 
   /// The devices of the history's sync folder (docs/sync.md), read again at each change of
   /// the history, when other devices' events may have come in: "syncs as laptop with desk,
-  /// trip", each device's last event in the title.
+  /// trip", each device's last event in the title, and the events held for being dated ahead.
   async showDevices() {
     const { ok, answer } = await get("/api/sync");
     const line = $("devices");
@@ -74,7 +74,9 @@ class Studio {
     }
     const others = answer.devices.filter((device) => !device.this).map((device) => device.name || "a device with no name");
     const unwritten = answer.unwritten > 0 ? ` · ${answer.unwritten} not written yet` : "";
-    line.textContent = `syncs as ${answer.device.name} with ${others.length ? others.join(", ") : "no other device yet"}${unwritten}`;
+    // Events dated more than a day ahead of this clock, held until it gets there: a notice.
+    const held = (answer.held || []).map((sentence) => ` · ${sentence}`).join("");
+    line.textContent = `syncs as ${answer.device.name} with ${others.length ? others.join(", ") : "no other device yet"}${unwritten}${held}`;
     line.title = [`folder ${answer.folder}`]
       .concat(answer.devices.map((device) => `${device.name}: last event ${device.lastEvent ? new Date(device.lastEvent).toLocaleString() : "none"}`))
       .join("\n");
