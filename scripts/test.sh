@@ -57,7 +57,7 @@ step format 10 swift-format lint --strict --recursive --parallel Sources Tests B
 # apart, so the other suites' work cannot hold a request past its deadline. The process and
 # responsiveness suites draw routines of thousands of nodes with Graphviz: apart again.
 heavy='StudioProcessTests|StudioResponsivenessTests'
-step "swift tests" 35 swift test --skip RoutineStudioTests
+step "swift tests" 45 swift test --skip RoutineStudioTests
 step "studio tests" 10 swift test --skip-build --filter RoutineStudioTests --skip "$heavy"
 step "studio heavy tests" 10 swift test --skip-build --filter "$heavy"
 
