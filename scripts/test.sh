@@ -58,8 +58,8 @@ step format 10 swift-format lint --strict --recursive --parallel Sources Tests B
 # responsiveness suites draw routines of thousands of nodes with Graphviz: apart again.
 heavy='StudioProcessTests|StudioResponsivenessTests'
 step "swift tests" 45 swift test --skip RoutineStudioTests
-step "studio tests" 10 swift test --skip-build --filter RoutineStudioTests --skip "$heavy"
-step "studio heavy tests" 10 swift test --skip-build --filter "$heavy"
+step "studio tests" 20 swift test --skip-build --filter RoutineStudioTests --skip "$heavy"
+step "studio heavy tests" 15 swift test --skip-build --filter "$heavy"
 
 # The example routines check themselves: every answer and every habit reached by a passing case.
 step "routine test" 5 "$(swift build --show-bin-path)/routine" test --coverage --strict routines/
