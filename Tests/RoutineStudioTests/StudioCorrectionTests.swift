@@ -70,11 +70,12 @@ struct StudioCorrectionTests {
             #expect(day["daysOff"] as? [Any] != nil)
             let runs = try #require(day["runs"] as? [[String: Any]])
             #expect(runs.count == 2)
-            // Each member `run` is byte for byte a line of `log FILE --date D --json`, newest first.
+            // Each member `run` is byte for byte a line of `log FILE --date D --json`, newest first
+            // (followed by the values' texts the page shows).
             let store = try Self.store(studio, create: false)
             let lines = try store.runs(RunFilter(routine: "Logs", since: Self.monday, until: Self.monday)).map { HistoryJSON.encode($0).text }
             let text = answer.body
-            for line in lines { #expect(text.contains(",\"run\":" + line + "}"), "\(line)") }
+            for line in lines { #expect(text.contains(",\"run\":" + line + ",\"values\":"), "\(line)") }
             #expect(runs.last?["id"] as? Int == Int(id))
             #expect(Self.steps(day, run: id).map { $0["result"] as? String } == ["done", "done", "skipped"])
             // An empty day, and the refusals.

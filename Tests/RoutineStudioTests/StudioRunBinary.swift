@@ -163,7 +163,7 @@ struct StudioServerProgramTests {
         kill(server.processIdentifier, SIGTERM)
         server.waitUntilExit()
         let said = try String(contentsOfFile: errorsPath, encoding: .utf8)
-        #expect(said.contains("E703") && said.contains("cannot sync with"), "\(said)")
+        #expect(said.contains("E703") && said.contains("cannot write to the sync folder"), "\(said)")
         #expect(said.components(separatedBy: "E703").count - 1 == 1, "\(said)")
     }
 }
