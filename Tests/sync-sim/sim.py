@@ -456,8 +456,14 @@ class Sim:
     def run(self, device, args, expect=(0,)):
         self.t += 1
         argv = device.prefix() + [self.bin] + [self.file if a == "FILE" else a for a in args]
-        r = subprocess.run(argv, env=device.env(), capture_output=True, text=True, cwd=self.work, stdin=subprocess.DEVNULL,
-                           timeout=120)
+        for _ in range(3):
+            r = subprocess.run(argv, env=device.env(), capture_output=True, text=True, cwd=self.work, stdin=subprocess.DEVNULL,
+                               timeout=120)
+            # The faketime wrapper names a semaphore after its own process id, and refuses to
+            # start when one of that name was left by a wrapper killed earlier: the command did
+            # not run, so it is started again (under another process id).
+            if not (r.returncode != 0 and r.stderr.startswith("faketime: sem_open")):
+                break
         shown = " ".join(args).replace(self.work, "$W")
         out = r.stdout
         if args[:2] == ["history", "export"]:
