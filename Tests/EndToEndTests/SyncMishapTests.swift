@@ -73,6 +73,40 @@ struct SyncMishapTests {
         try SyncFaultTests.expectAgreement(d, habits: ["water", "read"])
     }
 
+    /// Rewrites `path` in place, as an editor that saves into the same file does: the inode stays.
+    static func rewriteInPlace(_ path: String, _ change: (String) throws -> String) throws {
+        let text = try change(try String(contentsOfFile: path, encoding: .utf8))
+        let handle = try #require(FileHandle(forUpdatingAtPath: path))
+        try handle.write(contentsOf: Data(text.utf8))
+        try handle.truncate(atOffset: UInt64(text.utf8.count))
+        try handle.close()
+    }
+
+    /// A blank line put in a journal and then the wrong line break taken out, by an editor
+    /// that saves in place: the file ends with its old size and inode, two events joined on
+    /// one unreadable line. The device whose journal it is writes the lost event again, and
+    /// a device that had read the file reads it again.
+    @Test(arguments: [false, true])
+    func aSameSizeEditInPlaceIsNoticed(_ readBetween: Bool) throws {
+        let d = try Devices()
+        let folder = d.dir.appendingPathComponent("shared").path
+        try d.routine("laptop", ["sync", "init", folder, "--device", "laptop"])
+        try d.routine("laptop", ["done", "FILE", "water", "--date", "2026-11-23"])
+        try d.routine("desk", ["sync", "init", folder, "--device", "desk"])
+        let own = try Self.laptopFolder(d, folder)
+        let journal = own + "/" + (try #require(try FileManager.default.contentsOfDirectory(atPath: own).first))
+        try Self.rewriteInPlace(journal) { $0 + "\n" }
+        if readBetween { try d.routine("desk", ["sync"]) }
+        try Self.rewriteInPlace(journal) { text in
+            let cut = try #require(text.firstIndex(of: "\n"))
+            var joined = text
+            joined.remove(at: cut)
+            return joined
+        }
+        try d.routine("laptop", ["done", "FILE", "read", "--date", "2026-11-23"])
+        try SyncFaultTests.expectAgreement(d, habits: ["water", "read"])
+    }
+
     /// How a copied history's lines reach the original's own folder.
     enum CloneArrival: String, CaseIterable {
         /// The copy's journal replaces the original's (Syncthing's whole-file copy): both

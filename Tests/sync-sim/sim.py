@@ -879,11 +879,23 @@ class Sim:
     def remove_junk(self, where, rel, junk):
         path = where.copy.path(rel)
         data = read_bytes(path)
-        if data is None or junk not in data:
+        if data is None:
             return
-        self.note("mishap: the junk line removed from %s's %s" % (where.name, rel))
-        data = data.replace(junk, b"", 1)
-        if self.rng.random() < 0.5:
+        # The junk as a whole line, where a person would see it.
+        at = 0 if data.startswith(junk) else data.find(b"\n" + junk) + 1
+        if at == 0 and not data.startswith(junk):
+            return
+        in_place = self.rng.random() < 0.5
+        own = b'"type":"device","name":"%s"' % where.name.encode() in data
+        if junk == b"\n" and in_place and own and self.rng.random() < 0.5:
+            # The wrong line break taken out, by an editor saving into the same file: two of
+            # the device's own events joined on one unreadable line, the file of its old size.
+            at = data.find(b"\n")
+            self.note("mishap: the first line break of %s's %s taken out instead (two lines joined, in place)" % (where.name, rel))
+        else:
+            self.note("mishap: the junk line removed from %s's %s" % (where.name, rel))
+        data = data[:at] + data[at + len(junk):]
+        if not in_place:
             write_new_inode(path, data)
         else:
             with open(path, "r+b") as f:

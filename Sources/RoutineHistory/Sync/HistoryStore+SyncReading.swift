@@ -10,16 +10,16 @@ import Glibc
 extension HistoryStore {
 
     /// One look at every journal file: those of the other devices (every device's with `all`)
-    /// whose inode or size differ from what this history last read, and the folders' states,
+    /// whose inode, size or change time differ from what this history last read, and the folders' states,
     /// to record when they differ from those recorded. This device's own folder is looked at
     /// by ``checkOwnJournal(_:)``.
     func changedFiles(_ settings: SyncSettings, all: Bool) throws(HistoryError) -> (
         files: [SyncJournal.FileState], folders: [SyncJournal.FolderState]?
     ) {
-        let (known, recorded): ([String: (UInt64, Int64)], [SyncJournal.FolderState]?) = try read { db in
-            var known: [String: (UInt64, Int64)] = [:]
-            for row in try Row.fetchAll(db, sql: "SELECT path, inode, size FROM syncFile") {
-                known[row[0]] = (UInt64(bitPattern: row[1] as Int64), row[2])
+        let (known, recorded): ([String: (UInt64, Int64, Int64)], [SyncJournal.FolderState]?) = try read { db in
+            var known: [String: (UInt64, Int64, Int64)] = [:]
+            for row in try Row.fetchAll(db, sql: "SELECT path, inode, size, changed FROM syncFile") {
+                known[row[0]] = (UInt64(bitPattern: row[1] as Int64), row[2], row[3])
             }
             return (known, try Self.recordedFolders(db))
         }
@@ -27,8 +27,8 @@ extension HistoryStore {
         let own = settings.device + "/"
         let files = listing.files.filter { file in
             if !all, file.path.hasPrefix(own) { return false }
-            guard let (inode, size) = known[file.path] else { return true }
-            return inode != file.inode || size != file.size
+            guard let (inode, size, changed) = known[file.path] else { return true }
+            return !file.matches(inode: inode, size: size, changed: changed)
         }
         // A folder that cannot be reached records nothing: the next command looks again.
         return (files, listing.folders.isEmpty || recorded.map(Set.init) == Set(listing.folders) ? nil : listing.folders)
@@ -64,7 +64,7 @@ extension HistoryStore {
     struct Looked {
         struct Known {
             var inode: UInt64
-            var size, offset: Int64
+            var size, offset, changed: Int64
         }
 
         var folders: [SyncJournal.FolderState]?
@@ -75,9 +75,16 @@ extension HistoryStore {
 
     static func looked(_ db: Database) throws -> Looked {
         var known: [String: Looked.Known] = [:]
-        try db.forEachRawRow("SELECT path, inode, size, offset FROM syncFile", arguments: []) { raw in
-            known[columnText(raw, 0) ?? ""] = Looked.Known(
-                inode: UInt64(bitPattern: sqlite3_column_int64(raw, 1)), size: sqlite3_column_int64(raw, 2), offset: sqlite3_column_int64(raw, 3))
+        // A history whose sync tables are older than the change times: nothing is known, so
+        // the sync runs, and its upgrade adds them.
+        do {
+            try db.forEachRawRow("SELECT path, inode, size, offset, changed FROM syncFile", arguments: []) { raw in
+                known[columnText(raw, 0) ?? ""] = Looked.Known(
+                    inode: UInt64(bitPattern: sqlite3_column_int64(raw, 1)), size: sqlite3_column_int64(raw, 2),
+                    offset: sqlite3_column_int64(raw, 3), changed: sqlite3_column_int64(raw, 4))
+            }
+        } catch {
+            return Looked(folders: nil, files: [:])
         }
         return Looked(folders: try recordedFolders(db), files: known, heldDue: try hasHeldDue(SyncClock.horizon().description, db))
     }
@@ -93,7 +100,7 @@ extension HistoryStore {
         }
         func unchanged(_ path: String) -> Bool {
             guard let file = SyncJournal.kind(settings.folder + "/" + path), file.isFile, let old = known[path] else { return false }
-            return old.inode == file.inode && old.size == file.size
+            return old.inode == file.inode && old.size == file.size && old.changed == file.changed
         }
         // Each device's newest month, and the files with a line not yet whole.
         var watched: [String: [String]] = [:]
@@ -124,7 +131,7 @@ extension HistoryStore {
                     continue
                 }
                 for file in SyncJournal.files(of: device, in: settings.folder)
-                where known[file.path].map({ $0.inode != file.inode || $0.size != file.size }) ?? true {
+                where known[file.path].map({ !file.matches(inode: $0.inode, size: $0.size, changed: $0.changed) }) ?? true {
                     return true
                 }
             }
@@ -168,7 +175,7 @@ extension HistoryStore {
             // Statements compiled once for the whole reading: a join inserts tens of thousands.
             let known = try db.cachedStatement(sql: "SELECT inode, offset, lines, prefix FROM syncFile WHERE path = ?")
             let record = try db.cachedStatement(
-                sql: "INSERT OR REPLACE INTO syncFile (path, inode, size, offset, lines, prefix) VALUES (?, ?, ?, ?, ?, ?)")
+                sql: "INSERT OR REPLACE INTO syncFile (path, inode, size, offset, lines, prefix, changed) VALUES (?, ?, ?, ?, ?, ?, ?)")
             var arrivals: [SyncArrival] = []
             for batch in batches where !batch.isEmpty {
                 var starts: [JournalLines.Start] = []
@@ -197,7 +204,7 @@ extension HistoryStore {
                     let file = batch.first { $0.path == journal.path }
                     try record.execute(arguments: [
                         journal.path, Int64(bitPattern: file?.inode ?? 0), file?.size ?? 0, journal.end, journal.start.line + journal.linesRead,
-                        journal.prefix,
+                        journal.prefix, file?.changed ?? -1,
                     ])
                 }
                 arrivals = Self.merging(arrivals, try reading.applyTouched(self))

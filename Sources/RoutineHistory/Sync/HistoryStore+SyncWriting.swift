@@ -102,6 +102,7 @@ extension HistoryStore {
         guard var settings = try syncSettings() else { return 0 }
         let owed = try read { db in try db.hasRow("SELECT 1 FROM syncEvent WHERE written = 0 LIMIT 1") }
         guard owed else { return 0 }
+        try transaction { db in try SyncSchema.upgrade(db) }
         settings = try checkOwnJournal(settings)
         let pending = try read { db in
             try Row.fetchAll(db, sql: "SELECT id, seq, at, type, key, payload FROM syncEvent WHERE written = 0 ORDER BY seq").map { row in
@@ -126,7 +127,7 @@ extension HistoryStore {
                     let mark = try db.cachedStatement(sql: "UPDATE syncEvent SET written = 1 WHERE id = ?")
                     for event in events { try mark.execute(arguments: [event.id]) }
                     try db.execute(sql: "UPDATE syncState SET journal = ?, journalSize = ?", arguments: [relative, sizes.after])
-                    try Self.recordOwnFile(relative, inode: info?.inode ?? 0, size: sizes.after, db)
+                    try Self.recordOwnFile(relative, inode: info?.inode ?? 0, size: sizes.after, changed: info?.changed ?? -1, db)
                 }
                 written += events.count
             }
@@ -135,10 +136,10 @@ extension HistoryStore {
     }
 
     /// This device's own file as it left it: compared by the next look, never read by it.
-    static func recordOwnFile(_ path: String, inode: UInt64, size: Int64, _ db: Database) throws {
+    static func recordOwnFile(_ path: String, inode: UInt64, size: Int64, changed: Int64, _ db: Database) throws {
         try db.execute(
-            sql: "INSERT OR REPLACE INTO syncFile (path, inode, size, offset, lines, prefix) VALUES (?, ?, ?, ?, 0, 0)",
-            arguments: [path, Int64(bitPattern: inode), size, size])
+            sql: "INSERT OR REPLACE INTO syncFile (path, inode, size, offset, lines, prefix, changed) VALUES (?, ?, ?, ?, 0, 0, ?)",
+            arguments: [path, Int64(bitPattern: inode), size, size, changed])
     }
 
     /// Checks this device's folder against the events it wrote there (docs/sync.md, "Every
@@ -157,17 +158,18 @@ extension HistoryStore {
         // Its own folder there but no folder (a file in its place): unreachable, no deletion.
         if let own = SyncJournal.kind(settings.folder + "/" + settings.device), !own.isDirectory { return settings }
         let prefix = settings.device + "/"
-        let recorded: [String: (UInt64, Int64)] = try read { db in
-            var rows: [String: (UInt64, Int64)] = [:]
-            for row in try Row.fetchAll(db, sql: "SELECT path, inode, size FROM syncFile WHERE substr(path, 1, 33) = ?", arguments: [prefix]) {
-                rows[row[0]] = (UInt64(bitPattern: row[1] as Int64), row[2])
+        let recorded: [String: (UInt64, Int64, Int64)] = try read { db in
+            var rows: [String: (UInt64, Int64, Int64)] = [:]
+            let sql = "SELECT path, inode, size, changed FROM syncFile WHERE substr(path, 1, 33) = ?"
+            for row in try Row.fetchAll(db, sql: sql, arguments: [prefix]) {
+                rows[row[0]] = (UInt64(bitPattern: row[1] as Int64), row[2], row[3])
             }
             return rows
         }
         let files = SyncJournal.files(of: settings.device, in: settings.folder)
         let same =
             files.count == recorded.count
-            && files.allSatisfy { file in recorded[file.path].map { $0.0 == file.inode && $0.1 == file.size } ?? false }
+            && files.allSatisfy { file in recorded[file.path].map { file.matches(inode: $0.0, size: $0.1, changed: $0.2) } ?? false }
         // An empty folder is as it was left only when this device wrote nothing there yet.
         if same, !files.isEmpty { return settings }
         if same, try !read({ db in try db.hasRow("SELECT 1 FROM syncEvent WHERE device = ? AND written = 1 LIMIT 1", [settings.device]) }) {
@@ -237,7 +239,7 @@ extension HistoryStore {
             let mark = try db.cachedStatement(sql: "UPDATE syncEvent SET written = 1 WHERE id = ?")
             for id in unmarked { try mark.execute(arguments: [id]) }
             try db.execute(sql: "DELETE FROM syncFile WHERE substr(path, 1, 33) = ?", arguments: [prefix])
-            for file in files { try Self.recordOwnFile(file.path, inode: file.inode, size: file.size, db) }
+            for file in files { try Self.recordOwnFile(file.path, inode: file.inode, size: file.size, changed: file.changed, db) }
         }
         for warning in warnings { Self.syncWarning(warning) }
         return settings

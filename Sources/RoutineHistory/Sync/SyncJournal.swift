@@ -13,11 +13,20 @@ enum SyncJournal {
         var reason: String
     }
 
-    /// A journal file as `stat` saw it, by its path below the folder.
+    /// A journal file as `stat` saw it, by its path below the folder. The change time too:
+    /// a hand edit that keeps a file's size (a blank line put in and taken out, two lines
+    /// joined) shows only there, and nothing sets a ctime back.
     struct FileState: Hashable {
         var path: String
         var inode: UInt64
         var size: Int64
+        /// Nanoseconds.
+        var changed: Int64 = 0
+
+        /// Whether a file as recorded (inode, size, change time) is still as it was.
+        func matches(inode: UInt64, size: Int64, changed: Int64) -> Bool {
+            self.inode == inode && self.size == size && self.changed == changed
+        }
     }
 
     /// A folder as `stat` saw it: its inode and when its entries last changed. The change
@@ -66,7 +75,7 @@ enum SyncJournal {
         for name in names(in: folder + "/" + device) where name.hasSuffix(".jsonl") && !name.hasPrefix(".") {
             let path = device + "/" + name
             guard let info = kind(folder + "/" + path), info.isFile else { continue }
-            found.append(FileState(path: path, inode: info.inode, size: info.size))
+            found.append(FileState(path: path, inode: info.inode, size: info.size, changed: info.changed))
         }
         return found
     }

@@ -86,6 +86,9 @@ enum SyncSchema {
     /// - `syncIdentity`: this device's id and sequence, kept when it leaves, so that joining
     ///   again keeps them.
     /// - an index of the events' stamps, for the newest stamp seen (the hybrid logical clock).
+    /// - `syncFile.changed`: each file's change time when it was read, so that an edit by
+    ///   hand that keeps its size and inode is read again. A row without it (-1) is looked at
+    ///   once more, which changes nothing.
     /// - an index of the events by device: the check of a device's own folder reads its own
     ///   events, which a fresh device with a long history of others' would otherwise find by
     ///   scanning them all.
@@ -93,6 +96,9 @@ enum SyncSchema {
         guard try isInstalled(db) else { return }
         if try !db.hasRow("SELECT 1 FROM pragma_table_info('syncFile') WHERE name = 'prefix'") {
             try db.execute(sql: "ALTER TABLE syncFile ADD COLUMN prefix INTEGER NOT NULL DEFAULT 0")
+        }
+        if try !db.hasRow("SELECT 1 FROM pragma_table_info('syncFile') WHERE name = 'changed'") {
+            try db.execute(sql: "ALTER TABLE syncFile ADD COLUMN changed INTEGER NOT NULL DEFAULT -1")
         }
         try db.execute(
             sql: """
