@@ -21,6 +21,8 @@ let package = Package(
         // The C libraries are linked by the targets that use them (below), not by their module maps:
         // a release build takes them from their static archives (libsqlite3-dev, libyaml-dev).
         .systemLibrary(name: "CYAML", providers: [.apt(["libyaml-dev"])]),
+        // zlib's inflate, for Loop Habit Tracker's CSV export, which is a zip archive.
+        .systemLibrary(name: "CZlib", providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(name: "CSQLite", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CFileAttributes"),
         .systemLibrary(name: "CSpawn"),
@@ -33,8 +35,8 @@ let package = Package(
         .target(name: "RoutineTerminal", swiftSettings: directMetadata),
         .target(name: "RoutineLanguageServer", dependencies: ["RoutineKit"], swiftSettings: directMetadata),
         .target(
-            name: "RoutineHistory", dependencies: ["RoutineKit", "CSQLite"], swiftSettings: directMetadata,
-            linkerSettings: staticInRelease("sqlite3")),
+            name: "RoutineHistory", dependencies: ["RoutineKit", "CSQLite", "CZlib"], swiftSettings: directMetadata,
+            linkerSettings: staticInRelease("sqlite3") + staticInRelease("z")),
         .target(
             name: "RoutineStudio",
             dependencies: [

@@ -10,6 +10,7 @@ need=()
 have() { command -v "$1" >/dev/null 2>&1; }
 pkg-config --exists yaml-0.1 2>/dev/null || need+=(libyaml-dev)
 pkg-config --exists sqlite3 2>/dev/null || need+=(libsqlite3-dev)
+pkg-config --exists zlib 2>/dev/null || need+=(zlib1g-dev)
 have pkg-config || need+=(pkg-config)
 have python3 || need+=(python3)
 have dot || need+=(graphviz)

@@ -32,9 +32,6 @@ public struct LoopBackupSource: TrackerSource {
         guard fd >= 0 else { throw refuse(String(cString: strerror(errno)).lowercased()) }
         let got = read(fd, &header, 16)
         close(fd)
-        if got >= 4, header.prefix(4) == [0x50, 0x4B, 0x03, 0x04] {
-            throw refuse("it is a zip archive, as Loop's CSV export is: unzip it, then import the folder it holds")
-        }
         guard got == 16, header == Array("SQLite format 3\0".utf8) else {
             throw refuse("it is not an SQLite file, so not a Loop backup (a CSV export is a folder with Habits.csv)")
         }

@@ -29,8 +29,13 @@ struct LoopCSVImportTests {
             LoopExport.Habit(name: "Old", archived: true, entries: [("2024-03-01", 2, "")]),
         ], today: "2024-03-05")
 
+    /// Imports `folder` (or archive); TMPDIR is `dir/tmp`, where nothing may be left after.
     func importing(_ folder: String, in dir: URL, history: String, _ more: [String] = []) throws -> Execution {
-        try execute(["history", "import", "--from", "loop", folder, "--routine", "loop.rt", "--history", history] + more, in: dir)
+        let tmp = dir.appendingPathComponent("tmp")
+        try FileManager.default.createDirectory(at: tmp, withIntermediateDirectories: true)
+        return try execute(
+            ["history", "import", "--from", "loop", folder, "--routine", "loop.rt", "--history", history] + more,
+            environment: ["TMPDIR": tmp.path], in: dir)
     }
 
     @Test func loopsExportImportsWholeAndOnce() throws {
@@ -179,14 +184,99 @@ struct LoopCSVImportTests {
         #expect(try execute(["history", "export", "--history", history]).stdout == "", "\(c.name): something was imported")
     }
 
-    /// Loop's "Export as CSV" hands over a zip: refused with what to do.
-    @Test func aZipIsRefusedWithAdvice() throws {
-        let dir = try temporaryDirectory()
-        try Self.export.write(to: dir.appendingPathComponent("export"))
-        let zipped = try shell("cd '\(dir.path)/export' && python3 -m zipfile -c ../export.zip Habits.csv Checkmarks.csv")
+    /// Zips `folder` into `archive` as Loop's exporter does (Java's `ZipOutputStream`): its
+    /// files in the order written, `Habits.csv` first and the top-level files last, no folder
+    /// entries, each deflated with its sizes after it (written to a pipe, so that Python's
+    /// `zipfile` cannot seek back either). `names` replaces the entries' names, when given.
+    static func zip(_ folder: URL, to archive: URL, names: [String: String] = [:]) throws {
+        let script = """
+            import json, os, sys, zipfile
+            folder, names = sys.argv[1], json.loads(sys.argv[2])
+            habits = sorted(d for d in os.listdir(folder) if os.path.isdir(os.path.join(folder, d)))
+            order = ["Habits.csv"] + [h + "/" + f for h in habits for f in ("Scores.csv", "Checkmarks.csv")] + ["Scores.csv", "Checkmarks.csv"]
+            with zipfile.ZipFile(sys.stdout.buffer, "w", zipfile.ZIP_DEFLATED) as z:
+                for name in order:
+                    if os.path.exists(os.path.join(folder, name)):
+                        z.writestr(names.get(name, name), open(os.path.join(folder, name), "rb").read())
+            """
+        let renames = String(decoding: try JSONSerialization.data(withJSONObject: names), as: UTF8.self)
+        let zipped = try shell(
+            "python3 -c '\(script.replacingOccurrences(of: "'", with: "'\\''"))' '\(folder.path)' '\(renames)' | cat > '\(archive.path)'")
         try #require(zipped.status == 0, "\(zipped.stderr)")
-        let result = try importing("export.zip", in: dir, history: dir.appendingPathComponent("h.sqlite").path)
-        #expect(result.status == 1 && result.stderr.contains("error[E030]"), "\(result.stderr)")
-        #expect(result.stderr.contains("it is a zip archive, as Loop's CSV export is: unzip it, then import the folder it holds"), "\(result.stderr)")
+    }
+
+    /// Loop's "Export as CSV" hands over a zip: imported as the folder it holds is, once.
+    @Test func loopsZipImportsAsItsFolderDoes() throws {
+        let dir = try temporaryDirectory()
+        let folder = dir.appendingPathComponent("Loop Habits CSV 2024-03-05")
+        try Self.export.write(to: folder)
+        try Self.zip(folder, to: dir.appendingPathComponent("Loop Habits CSV 2024-03-05.zip"))
+        let fromFolder = dir.appendingPathComponent("folder.sqlite").path
+        #expect(try importing(folder.lastPathComponent, in: dir, history: fromFolder).status == 0)
+        let routine = try String(contentsOf: dir.appendingPathComponent("loop.rt"), encoding: .utf8)
+        try FileManager.default.removeItem(at: dir.appendingPathComponent("loop.rt"))
+        try FileManager.default.removeItem(at: folder)
+        let history = dir.appendingPathComponent("h.sqlite").path
+        let result = try importing("Loop Habits CSV 2024-03-05.zip", in: dir, history: history)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.contains("6 habits, 11 days;"), "\(result.stderr)")
+        #expect(
+            try String(contentsOf: dir.appendingPathComponent("loop.rt"), encoding: .utf8)
+                == routine.replacingOccurrences(of: "2024-03-05'", with: "2024-03-05.zip'"))
+        let export = try execute(["history", "export", "--history", history]).stdout
+        // The same days; only the routine's hash differs, its header naming the archive.
+        func unhashed(_ text: String) -> String { text.replacing(/"sourceHash":"[^"]*"/, with: "") }
+        #expect(unhashed(export) == unhashed(try execute(["history", "export", "--history", fromFolder]).stdout))
+        #expect(export.split(separator: "\n").count == 11)
+        let again = try importing("Loop Habits CSV 2024-03-05.zip", in: dir, history: history)
+        #expect(again.stderr.contains("imported 0 days into") && again.stderr.contains("11 were already there"), "\(again.stderr)")
+        #expect(try execute(["history", "export", "--history", history]).stdout == export)
+        // Nothing unpacked is left behind.
+        let left = try FileManager.default.contentsOfDirectory(atPath: dir.appendingPathComponent("tmp").path)
+        #expect(left.isEmpty, "\(left)")
+    }
+
+    /// An archive that is not a whole Loop export, each refused whole, with the place named.
+    enum ZipDamage: String, CaseIterable {
+        case cut, escapingName, deepName, flippedByte, badDay
+    }
+
+    @Test(arguments: ZipDamage.allCases)
+    func aDamagedZipIsRefusedAndNothingWritten(_ damage: ZipDamage) throws {
+        let dir = try temporaryDirectory()
+        let folder = dir.appendingPathComponent("export")
+        try Self.export.write(to: folder)
+        if damage == .badDay {
+            let url = folder.appendingPathComponent("Checkmarks.csv")
+            let text = try String(contentsOf: url, encoding: .utf8)
+            try Data(text.replacingOccurrences(of: "2024-03-03,NO,", with: "2024-03-0X,NO,").utf8).write(to: url)
+        }
+        let archive = dir.appendingPathComponent("export.zip")
+        let names = [
+            ZipDamage.escapingName: ["Scores.csv": "../Scores.csv"], .deepName: ["Scores.csv": "a/b/Scores.csv"],
+        ]
+        try Self.zip(folder, to: archive, names: names[damage] ?? [:])
+        var bytes = [UInt8](try Data(contentsOf: archive))
+        switch damage {
+        case .cut: bytes = Array(bytes.prefix(bytes.count / 2))
+        case .flippedByte: bytes[60] ^= 0x55
+        default: break
+        }
+        try Data(bytes).write(to: archive)
+        let history = dir.appendingPathComponent("h.sqlite").path
+        let result = try importing("export.zip", in: dir, history: history)
+        let message: String =
+            switch damage {
+            case .cut: "'export.zip': it is not a whole zip archive (no central directory)"
+            case .escapingName: "'export.zip': it holds '../Scores.csv', which is not a file of a Loop export"
+            case .deepName: "'export.zip': it holds 'a/b/Scores.csv', which is not a file of a Loop export"
+            case .flippedByte: "'export.zip': 'Habits.csv' is damaged in the archive"
+            case .badDay: "'export.zip/Checkmarks.csv' line 4: '2024-03-0X' is not a date"
+            }
+        #expect(result.status == 1 && result.stderr.contains(message), "\(damage): \(result.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("loop.rt").path), "\(damage): the routine was written")
+        #expect(try execute(["history", "export", "--history", history]).stdout == "", "\(damage): something was imported")
+        let left = try FileManager.default.contentsOfDirectory(atPath: dir.appendingPathComponent("tmp").path)
+        #expect(left.isEmpty, "\(damage): \(left)")
     }
 }

@@ -24,16 +24,30 @@ struct TrackerImportCommand {
     func run() throws {
         let colors = Terminal.wantsColor(.auto, fd: 2)
         let source: any TrackerSource
+        // Loop's CSV export as Loop hands it over, a zip: unpacked for the import's length.
+        var archive: LoopCSVArchive?
+        defer { archive?.remove() }
+        func reportRead(_ error: TrackerReadError) {
+            report((archive?.naming(error) ?? error).diagnostic, colors: colors)
+        }
         do {
             switch tracker {
             case .harsh: source = try HarshSource(folder: file)
             case .loop:
                 var info = stat()
                 let isFolder = stat(file, &info) == 0 && info.st_mode & S_IFMT == S_IFDIR
-                source = isFolder ? try LoopCSVSource(folder: file) : try LoopBackupSource(path: file)
+                if isFolder {
+                    source = try LoopCSVSource(folder: file)
+                } else if LoopCSVArchive.isArchive(file) {
+                    let unpacked = try LoopCSVArchive(path: file)
+                    archive = unpacked
+                    source = try LoopCSVSource(folder: unpacked.folder)
+                } else {
+                    source = try LoopBackupSource(path: file)
+                }
             }
         } catch let error as TrackerReadError {
-            report(error.diagnostic, colors: colors)
+            reportRead(error)
             throw Exit.errors
         }
         let format = SourceFile(name: output, bytes: []).formatFromExtension ?? .rt
@@ -99,7 +113,7 @@ struct TrackerImportCommand {
                 source, plan: plan, into: store, path: absolutePath(output), sourceHash: sourceHash(bytes))
         } catch let error as TrackerReadError {
             undoFile()
-            report(error.diagnostic, colors: colors)
+            reportRead(error)
             throw Exit.errors
         } catch let error as HistoryError {
             undoFile()
