@@ -45,8 +45,15 @@ struct HarshTrackingOnlyTests {
         let today = try execute(["today", "me.rt", "--date", "2024-03-02", "--json", "--history", history], in: dir)
         let object = try #require(try JSONSerialization.jsonObject(with: Data(today.stdout.utf8)) as? [String: Any], "\(today.stderr)")
         let habits = try #require((object["routines"] as? [[String: Any]])?.first?["habits"] as? [[String: Any]])
-        let status = Dictionary(uniqueKeysWithValues: habits.map { ($0["node"] as? String ?? "", $0["status"] as? String ?? "") })
-        #expect(status["meditated"] == "due" && status["weight"] != "due", "\(status)")
+        let status = Dictionary(
+            uniqueKeysWithValues: habits.map { ($0["node"] as? String ?? "", "\($0["status"] ?? "") \($0["reason"] ?? "-")") })
+        #expect(status["meditated"] == "due -" && status["weight"] == "not-due tracked-only", "\(status)")
+        #expect(object["due"] as? Int == 1 && object["maybe"] as? Int == 0, "\(object)")
+        let words = try execute(["today", "me.rt", "--date", "2024-03-02", "--history", history], in: dir).stdout
+        let line = words.split(separator: "\n").first { $0.contains("Weight") } ?? ""
+        #expect(
+            line.hasPrefix("  not due  Weight") && line.hasSuffix("tracked only: no way from 'start' leads there; 'routine done' logs it"),
+            "\(words)")
         let run = try execute(["run", "me.rt", "--date", "2024-03-02", "--answers", "-", "--history", history], stdin: "done\n\n", in: dir)
         #expect(run.status == 0 && !run.stdout.contains("Weight") && !run.stderr.contains("Weight"), "\(run.stdout)\(run.stderr)")
         let done = try execute(["done", "me.rt", "weight", "--date", "2024-03-03", "--history", history], in: dir)
@@ -57,7 +64,7 @@ struct HarshTrackingOnlyTests {
         #expect(logged.status == 0, "\(logged.stderr)")
         let days = try statuses(dir, history: history, since: "2024-03-01", until: "2024-03-05")
         #expect(days["weight 2024-03-01"] == "done" && days["weight 2024-03-03"] == "done", "\(days)")
-        #expect(days["weight 2024-03-02"] == "not-due" && days["weight 2024-03-04"] == "unknown", "\(days)")
+        #expect(days["weight 2024-03-02"] == "not-due" && days["weight 2024-03-04"] == "not-due", "never due, never unknown: \(days)")
         #expect(days["meditated 2024-03-04"] == "missed", "a daily habit is missed on a day without a record: \(days)")
     }
 }

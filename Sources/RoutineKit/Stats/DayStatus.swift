@@ -155,10 +155,14 @@ public struct DayClassifier: Sendable {
     public let routine: Routine
     /// The habits on every way through the routine (missed, not unknown, on a day without a run).
     public let unconditional: Set<Int>
+    /// By node index, whether a way from `start` leads there: a habit on none is only logged,
+    /// never due (``NotDueReason/trackedOnly``).
+    public let onAWay: [Bool]
 
     public init(routine: Routine, unconditional: Set<Int>) {
         self.routine = routine
         self.unconditional = unconditional
+        onAWay = RoutineGraph(routine).reachable(from: routine.start.compactMap(\.target.nodeIndex))
     }
 
     /// What one day's runs recorded, by node index: read once per day, so that classifying
@@ -215,7 +219,7 @@ public struct DayClassifier: Sendable {
             result.seconds = entry.seconds
         } else if entry?.skipped == true {
             result.status = .skipped
-        } else if record.isDayOff || entry?.notScheduled == true || !isScheduled(index, on: date) {
+        } else if record.isDayOff || entry?.notScheduled == true || !onAWay[index] || !isScheduled(index, on: date) {
             result.status = .notDue
         } else if record.anyCompleted {
             // A completed run that never reached it: the answers led elsewhere, or `end` came first.

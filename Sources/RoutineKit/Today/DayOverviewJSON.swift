@@ -8,7 +8,8 @@ extension DayOverview {
         // Today is asked for often (status bars poll it), so the search for what every way
         // runs gets a small budget: past it, a habit is "maybe" rather than "due".
         let unconditional = (try? PathExplorer(routine, workBudget: todayWorkBudget).nodesOnEveryWay()) ?? []
-        return DayRules(routine: routine, facts: facts, unconditional: unconditional).overview()
+        let onAWay = RoutineGraph(routine).reachable(from: routine.start.compactMap(\.target.nodeIndex))
+        return DayRules(routine: routine, facts: facts, unconditional: unconditional, onAWay: onAWay).overview()
     }
 
     /// The counts as JSON members: what `today --json` gives per routine and in total, and

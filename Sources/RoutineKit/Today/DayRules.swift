@@ -21,6 +21,9 @@ public enum NotDueReason: String, Sendable, Hashable {
     case ruledOut = "ruled-out"
     /// A day off of the routine (`routine off`): nothing is due.
     case dayOff = "day-off"
+    /// No way from `start` leads to it: a habit only logged (`routine done`), never due, as
+    /// an import makes of a habit another tracker only tracks (harsh's frequency 0).
+    case trackedOnly = "tracked-only"
 }
 
 /// What a habit is on a day, as `routine today` and the studio show it.
@@ -51,14 +54,18 @@ public struct DayRules: Sendable {
     public let facts: DayFacts
     /// The habits on every way through the routine.
     public let unconditional: Set<Int>
+    /// By node index, whether a way from `start` leads there; nil when not known (every habit
+    /// then counts as on a way).
+    public let onAWay: [Bool]?
     private var done: [Int: Completion] = [:]
     private var skipped: [Int: Completion] = [:]
     private var passedOver: Set<Int> = []
 
-    public init(routine: Routine, facts: DayFacts, unconditional: Set<Int>) {
+    public init(routine: Routine, facts: DayFacts, unconditional: Set<Int>, onAWay: [Bool]? = nil) {
         self.routine = routine
         self.facts = facts
         self.unconditional = unconditional
+        self.onAWay = onAWay
         for entry in facts.entries {
             let completion = Completion(source: entry.source, time: entry.time, value: entry.value, seconds: entry.seconds)
             switch entry.result {
@@ -93,6 +100,7 @@ public struct DayRules: Sendable {
     public func due(_ index: Int) -> Due {
         if done[index] != nil || skipped[index] != nil { return .due }
         if facts.dayOff != nil { return .notDue(.dayOff) }
+        if let onAWay, !onAWay[index] { return .notDue(.trackedOnly) }
         if !isScheduled(index) { return .notDue(.notScheduled) }
         if isQuotaMet(index) { return .notDue(.quotaMet) }
         // An amended answer leads there and nothing recorded it: due, as the statistics count it missed.

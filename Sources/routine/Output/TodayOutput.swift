@@ -59,6 +59,7 @@ enum TodayOutput {
         case .notDue(.notReached): return "today's run did not lead there"
         case .notDue(.ruledOut): return "ruled out by today's answers"
         case .notDue(.dayOff): return "day off"
+        case .notDue(.trackedOnly): return "tracked only: no way from 'start' leads there; 'routine done' logs it"
         }
     }
 

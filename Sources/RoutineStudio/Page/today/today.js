@@ -13,6 +13,7 @@ const REASONS = {
   "passed-over": "the day's run passed over it",
   "not-reached": "the day's run did not lead there",
   "ruled-out": "ruled out by the day's answers",
+  "tracked-only": "tracked only: no way from the start leads there",
   "day-off": "day off",
 };
 
