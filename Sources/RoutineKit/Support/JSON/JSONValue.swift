@@ -37,8 +37,9 @@ public enum JSONValue: Sendable, Equatable {
         out += bytes.text
     }
 
-    /// A JSON string: quotes, backslashes and control characters escaped; U+2028 and U+2029
-    /// too, so the output is also safe inside JavaScript.
+    /// A JSON string: quotes, backslashes and control characters escaped, DEL and the C1
+    /// controls (U+007F to U+009F) too, which a terminal showing the output may act on, and
+    /// U+2028 and U+2029, so the output is also safe inside JavaScript.
     public static func quote(_ s: String, into out: inout ByteWriter) {
         out.byte(UInt8(ascii: "\""))
         var s = s
@@ -52,12 +53,12 @@ public enum JSONValue: Sendable, Equatable {
 
     /// Printable ASCII other than a quote or a backslash, which JSON writes as it is.
     @inline(__always) private static func isPlain(_ b: UInt8) -> Bool {
-        b >= 0x20 && b < 0x80 && b != 0x22 && b != 0x5C
+        b >= 0x20 && b < 0x7F && b != 0x22 && b != 0x5C
     }
 
     /// ``isPlain(_:)`` for all eight bytes of `word` at once.
     @inline(__always) private static func isPlain(word: UInt64) -> Bool {
-        Lexer.isPrintableOrDelete(word: word) && !Lexer.hasByte(word, 0x22) && !Lexer.hasByte(word, 0x5C)
+        Lexer.isPrintableOrDelete(word: word) && !Lexer.hasByte(word, 0x22) && !Lexer.hasByte(word, 0x5C) && !Lexer.hasByte(word, 0x7F)
     }
 
     private static func escape(_ s: String, into out: inout ByteWriter) {
@@ -69,7 +70,7 @@ public enum JSONValue: Sendable, Equatable {
             case "\r": out.write("\\r")
             case "\t": out.write("\\t")
             default:
-                if scalar.value < 0x20 || scalar.value == 0x2028 || scalar.value == 0x2029 {
+                if scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) || scalar.value == 0x2028 || scalar.value == 0x2029 {
                     let hex = String(scalar.value, radix: 16)
                     out.write("\\u")
                     out.write(string: String(repeating: "0", count: 4 - hex.count) + hex)
