@@ -26,6 +26,8 @@ let package = Package(
         .systemLibrary(name: "CSQLite", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CFileAttributes"),
         .systemLibrary(name: "CSpawn"),
+        // The pairing address's QR code (libqrencode-dev); Debian ships no static archive of it.
+        .systemLibrary(name: "CQREncode", providers: [.apt(["libqrencode-dev"])]),
         .target(
             name: "RoutineKit", dependencies: ["CYAML", "CFileAttributes", "CSpawn"],
             // Exclusivity is checked at run time in debug builds, where every test runs; in the
@@ -40,12 +42,13 @@ let package = Package(
         .target(
             name: "RoutineStudio",
             dependencies: [
-                "RoutineKit", "RoutineHistory", "CSpawn",
+                "RoutineKit", "RoutineHistory", "CSpawn", "CQREncode",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             // Page/ is embedded by the PageAssets plugin, which lists the folder at each build.
             exclude: ["Page"],
+            linkerSettings: [.linkedLibrary("qrencode")],
             plugins: ["PageAssets"]
         ),
         .executableTarget(name: "page-assets"),

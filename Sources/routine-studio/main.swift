@@ -3,9 +3,14 @@
 // pages, and the conformance records every first type check walks). `routine studio` reads
 // and checks the command line, then replaces itself with this program:
 //
-//   routine-studio FILE PORT open|stay HISTORY [idle]      HISTORY empty: no history
+//   routine-studio FILE PORT open|stay HISTORY [idle] [host=NAME]... [pair]
+//                                                          HISTORY empty: no history
+//   routine-studio devices [revoke NAME]
 //
 // `idle`: the studio ends by itself once no page has been open for 10 minutes (StudioIdle).
+// `host=NAME`: a reverse proxy reaches it as NAME (`--allow-host`); `pair`: it prints a
+// pairing address for a phone, and its QR code on a terminal (docs/phone.md). `devices`:
+// `routine studio devices`, the paired phones.
 //
 // The token comes, as it came to `routine studio`, from ROUTINE_STUDIO_TOKEN, never from a
 // command line, which every local user can read.
@@ -80,8 +85,16 @@ func open(_ address: String) {
 }
 
 let arguments = CommandLine.arguments
-guard arguments.count == 5 || (arguments.count == 6 && arguments[5] == "idle"), let port = Int(arguments[2]), (0...65535).contains(port),
-    ["open", "stay"].contains(arguments[3])
+if arguments.count >= 2, arguments[1] == "devices", arguments.count == 2 || (arguments.count == 4 && arguments[2] == "revoke") {
+    let answer = DevicesCommand.run(path: DevicesCommand.defaultPath(), revoke: arguments.count == 4 ? arguments[3] : nil)
+    writeAll(1, answer.output)
+    if let error = answer.error { writeAll(2, "routine: error: \(error)\n") }
+    exit(answer.status)
+}
+let extra = arguments.dropFirst(5)
+let hosts = extra.filter { $0.hasPrefix("host=") }.map { String($0.dropFirst(5)) }
+guard arguments.count >= 5, extra.allSatisfy({ ["idle", "pair"].contains($0) || $0.hasPrefix("host=") }), let port = Int(arguments[2]),
+    (0...65535).contains(port), ["open", "stay"].contains(arguments[3]), !extra.contains("pair") || !hosts.isEmpty
 else {
     writeAll(2, "routine-studio: this is the studio's server, which 'routine studio FILE' starts; see 'routine studio --help'\n")
     exit(64)
@@ -92,7 +105,7 @@ let openBrowser = arguments[3] == "open"
 let history = arguments[4].isEmpty ? nil : arguments[4]
 // Ended as SIGTERM ends it, deadline included.
 let idle: (limit: Duration, then: @Sendable () -> Void)? =
-    arguments.count == 6
+    extra.contains("idle")
     ? (StudioServer.idleLimit(test: getenv("ROUTINE_TEST_STUDIO_IDLE_SECONDS").map { String(cString: $0) }), { _ = kill(getpid(), SIGTERM) })
     : nil
 
@@ -102,7 +115,11 @@ if let token, let refusal = StudioServer.tokenRefusal(token) {
     exit(1)
 }
 let server: StudioServer
-do { server = try StudioServer(path: path, token: token, history: history) } catch {
+do {
+    server = try StudioServer(
+        path: path, token: token, history: history, hosts: hosts, pair: extra.contains("pair"), devices: DevicesCommand.defaultPath(),
+        pairLifetime: StudioServer.pairLifetime(test: getenv("ROUTINE_TEST_STUDIO_PAIR_SECONDS").map { String(cString: $0) }))
+} catch {
     report(error)
     exit(66)
 }
@@ -114,6 +131,10 @@ Task.detached {
     do {
         try await server.run(port: port, idle: idle) { address, port in
             writeAll(1, address + "\n")
+            if let pairing = server.pairingAddress() {
+                writeAll(1, "pair: \(pairing.address)\n")
+                if isatty(1) != 0, let code = pairing.terminalCode { writeAll(1, code) }
+            }
             // Not the token: a command line is there for every local user to read.
             if openBrowser { open(server.oneTimeAddress(port: port)) }
         }

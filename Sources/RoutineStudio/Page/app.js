@@ -12,6 +12,7 @@ import { Today } from "./today/today.js";
 import { RunView } from "./run/run.js";
 import { Days } from "./days/days.js";
 import { DayView } from "./days/dayview.js";
+import { setUpPairing } from "./pairing/desk.js";
 
 class Studio {
   constructor() {
@@ -41,6 +42,7 @@ class Studio {
       this.showDevices();
     });
     this.showDevices();
+    setUpPairing();
     window.addEventListener("studio-unauthorized", () =>
       toast("The studio was started again with a new token: this address no longer works. Open the address the studio printed.", "error", 0));
     // "#days/…" and the like: the first word names the view, the rest is the view's own.

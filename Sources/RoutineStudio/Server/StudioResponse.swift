@@ -12,10 +12,10 @@ enum StudioResponse {
     }
 
     /// The page's file at `path` (without its leading slash); nil for anything not in `Page/`.
-    static func asset(_ path: String) -> Response? {
+    static func asset(_ path: String, status: HTTPResponse.Status = .ok) -> Response? {
         guard let asset = assets[path] else { return nil }
         return Response(
-            status: .ok, headers: [.contentType: asset.type],
+            status: status, headers: [.contentType: asset.type],
             body: ResponseBody(byteBuffer: ByteBuffer(bytes: asset.bytes)))
     }
 

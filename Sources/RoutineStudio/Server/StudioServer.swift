@@ -19,12 +19,25 @@ public struct StudioServer: Sendable {
     let deletedRuns = DeletedRuns()
     let statsCache = StatsCache()
     let codes = OneTimeCodes()
+    /// The names `--allow-host` gave, lowercase.
+    private(set) var hosts: [String]
+    private(set) var pairing: Pairing
 
     /// A studio for the routine at `path`; `token` defaults to 128 random bits, and one given
     /// must look like one (``tokenRefusal(_:)``). `history` is
     /// the history file the Today view reads and logs to; nil records nothing (`--no-history`).
-    public init(path: String, token: String? = nil, history: String? = nil) throws(Diagnostic) {
+    /// `hosts` are the names a reverse proxy reaches it by (`--allow-host`); `pair` makes
+    /// pairing codes for phones, whose credentials are kept at `devices` (nil: none is let in),
+    /// each code good for `pairLifetime`.
+    public init(
+        path: String, token: String? = nil, history: String? = nil, hosts: [String] = [], pair: Bool = false, devices: String? = nil,
+        pairLifetime: Duration = .seconds(300)
+    ) throws(Diagnostic) {
         try self.init(path: path, token: token, history: history, writer: StudioDocument.write)
+        self.hosts.append(contentsOf: hosts.map { $0.lowercased() })
+        pairing = Pairing(
+            name: self.hosts.first, enabled: pair, codes: PairingCodes(lifetime: pairLifetime),
+            devices: self.hosts.isEmpty ? nil : devices.map(PairedDevices.init(path:)))
     }
 
     init(
@@ -32,6 +45,8 @@ public struct StudioServer: Sendable {
         layoutLimit: Duration = LayoutCache.defaultLimit, drawLimit: Int = StudioLayout.drawLimit
     ) throws(Diagnostic) {
         if let token, let refusal = Self.tokenRefusal(token) { throw refusal }
+        hosts = []
+        pairing = Pairing(name: nil, enabled: false, codes: PairingCodes(), devices: nil)
         self.path = path
         self.token = token ?? Self.randomToken()
         document = try StudioDocument(path: path, historyPath: history, writer: writer, layoutLimit: layoutLimit, drawLimit: drawLimit)
@@ -60,10 +75,17 @@ public struct StudioServer: Sendable {
     /// it: for the browser, whose command line every local user can read.
     public func oneTimeAddress(port: Int) -> String { "http://127.0.0.1:\(port)/?code=\(codes.issue())" }
 
+    /// A new address that pairs a phone (`https://NAME/pair#CODE`), and its QR code for a
+    /// terminal; nil unless the studio was started with `--allow-host NAME --pair`.
+    public func pairingAddress() -> (address: String, terminalCode: String?)? {
+        pairing.newAddress().map { ($0, QRCode($0)?.terminalText) }
+    }
+
     /// The router for a studio on `port`: the security rules first, then the routes.
     func router(port: Int) -> Router<BasicRequestContext> {
         let router = Router(context: BasicRequestContext.self)
-        router.middlewares.add(SecurityMiddleware(security: StudioSecurity(token: token, port: port, codes: codes)))
+        router.middlewares.add(
+            SecurityMiddleware(security: StudioSecurity(token: token, port: port, codes: codes, names: hosts, devices: pairing.devices)))
         addRoutes(to: router)
         return router
     }
@@ -71,6 +93,7 @@ public struct StudioServer: Sendable {
     /// The page's routes and each feature's, one controller each.
     func addRoutes<Context: RequestContext>(to router: Router<Context>) {
         router.addRoutes(PageController().endpoints)
+        router.addRoutes(PairingController(pairing: pairing).endpoints)
         router.addRoutes(RoutineController(document: document).endpoints, atPath: "/api")
         router.addRoutes(TodayController(document: document).endpoints, atPath: "/api")
         router.addRoutes(RunsController(document: document, runs: runs, deleted: deletedRuns).endpoints, atPath: "/api/run")
