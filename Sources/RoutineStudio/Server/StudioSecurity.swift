@@ -59,8 +59,9 @@ struct StudioSecurity: Sendable {
         "/api/graph-stats": ["since", "until"],
     ]
 
-    /// What anyone may fetch: the pairing page, which holds nothing, and its one request.
-    static let pairingPaths: Set<String> = ["/pair", "/pairing/pair.js", "/pairing/pair.css", "/api/pair/redeem"]
+    /// What anyone may fetch: the pairing page, which holds nothing, its one request, and the
+    /// icon a browser asks for on its own.
+    static let pairingPaths: Set<String> = ["/pair", "/pairing/pair.js", "/pairing/pair.css", "/api/pair/redeem", "/favicon.ico"]
 
     /// What a phone may not do: edit the routine, or make pairing codes.
     static func deskOnly(method: HTTPRequest.Method, path: String) -> Bool {
