@@ -4,7 +4,8 @@ Chromium that emulates a phone (390x844, touch, a mobile user agent) and trusts 
 through an NSS database in its own temporary HOME, as a person's phone trusts a certificate,
 not through a flag that ignores certificate errors. Pairing once, a code that expired or was
 used, wrong codes throttled, revocation, the desk's token in nothing the phone receives, and
-the desk's "Pair a phone". Screenshots: .build/studio-screenshots/phone-*.png."""
+the desk's "Pair a phone", and the page installable (`Page.getInstallabilityErrors`, whose
+icons make_icons.py draws). Screenshots: .build/studio-screenshots/phone-*.png."""
 
 import json
 import os
@@ -237,10 +238,21 @@ class PhoneTests(unittest.TestCase):
             self.assertEqual(phone.current_url, caddy.origin + "/pair")
             self.assertEqual(phone.execute_script("return window.isSecureContext"), True)
             shot("1-pair")
+            # The pairing page has no manifest: Chromium says so, as it would of Today without one.
+            errors = phone.execute_cdp_cmd("Page.getInstallabilityErrors", {})["installabilityErrors"]
+            self.assertIn("no-manifest", [e["errorId"] for e in errors])
             self.assertIsNone(studio.pair("Pixel", address=studio.pair_address))
             wait(lambda: phone.find_elements(By.CSS_SELECTOR, "#today-view:not([hidden]) .today-card"), message="Today on the phone")
             self.assertEqual(phone.execute_script("return document.documentElement.clientWidth"), 390)
             shot("2-today")
+            # Installable: the manifest, its icons and a worker with a fetch handler, as Chromium
+            # judges them.
+            scope = phone.execute_async_script("const done = arguments[0]; navigator.serviceWorker.ready.then(r => done(r.scope))")
+            self.assertEqual(scope, caddy.origin + "/")
+            self.assertEqual(phone.execute_cdp_cmd("Page.getInstallabilityErrors", {})["installabilityErrors"], [])
+            manifest = phone.execute_cdp_cmd("Page.getAppManifest", {})
+            self.assertEqual(manifest["errors"], [])
+            self.assertEqual(json.loads(manifest["data"])["display"], "standalone")
             cookies = phone.execute_cdp_cmd("Network.getCookies", {"urls": [caddy.origin]})["cookies"]
             self.assertEqual([(c["name"], c["httpOnly"], c["secure"], c["sameSite"]) for c in cookies], [("__Host-routine-phone", True, True, "Strict")])
             self.assertNotEqual(cookies[0]["value"], TOKEN)

@@ -43,6 +43,9 @@ class Studio {
     });
     this.showDevices();
     setUpPairing();
+    // The installed page's worker, on a phone's HTTPS only (docs/phone.md): the desk's page,
+    // on loopback, goes on without one.
+    if (location.protocol === "https:" && "serviceWorker" in navigator) navigator.serviceWorker.register("/sw.js");
     window.addEventListener("studio-unauthorized", () =>
       toast("The studio was started again with a new token: this address no longer works. Open the address the studio printed.", "error", 0));
     // "#days/…" and the like: the first word names the view, the rest is the view's own.

@@ -59,9 +59,13 @@ struct StudioSecurity: Sendable {
         "/api/graph-stats": ["since", "until"],
     ]
 
-    /// What anyone may fetch: the pairing page, which holds nothing, its one request, and the
-    /// icon a browser asks for on its own.
-    static let pairingPaths: Set<String> = ["/pair", "/pairing/pair.js", "/pairing/pair.css", "/api/pair/redeem", "/favicon.ico"]
+    /// What anyone may fetch: the pairing page, which holds nothing, its one request, and what
+    /// a browser fetches on its own, without the page's credentials (the icons, the manifest),
+    /// or before them (the worker).
+    static let pairingPaths: Set<String> = [
+        "/pair", "/pairing/pair.js", "/pairing/pair.css", "/api/pair/redeem", "/favicon.ico", "/manifest.json", "/sw.js", "/icons/icon-192.png",
+        "/icons/icon-512.png", "/icons/maskable-512.png",
+    ]
 
     /// What a phone may not do: edit the routine, or make pairing codes.
     static func deskOnly(method: HTTPRequest.Method, path: String) -> Bool {
