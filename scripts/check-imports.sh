@@ -35,4 +35,10 @@ if grep -rnE '"E(6[0-9]{2}|7[0-9]{2})"' Sources/RoutineKit --include='*.swift' |
     echo "RoutineKit declares studio or sync diagnostic codes above; declare them in RoutineStudio or RoutineHistory" >&2
     status=1
 fi
+
+# One JSON reader: RoutineKit's (`Support/JSON/`) reads every JSON the project reads.
+if grep -rnw 'JSONDecoder' Sources --include='*.swift' >&2; then
+    echo "JSONDecoder is used above; read JSON with RoutineKit's JSONParser (or JSONPullReader)" >&2
+    status=1
+fi
 exit $status
