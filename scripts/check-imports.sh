@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Holds each target to what ARCHITECTURE.md says it may import: a module that is not on a
-# target's list fails the check, naming the file. Run by scripts/test.sh.
+# target's list fails the check, naming the file. Then the boundaries that are not imports:
+# each module's diagnostic codes live in its own catalogue. Run by scripts/test.sh.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -27,4 +28,17 @@ for target in "${!allowed[@]}"; do
     done < <(grep -rHoE '^(@[A-Za-z_]+ )*import (class |struct |enum |func )?[A-Za-z_]+' "Sources/$target" --include='*.swift' \
         | sed -E 's/:.*import (class |struct |enum |func )?/:/')
 done
+
+# The language core declares no studio (E6xx, but E601, the refusal its own editor makes) and no
+# sync (E7xx) codes: those are RoutineStudio's and RoutineHistory's (ARCHITECTURE.md, "Where to find").
+if grep -rnE '"E(6[0-9]{2}|7[0-9]{2})"' Sources/RoutineKit --include='*.swift' | grep -v '"E601"' >&2; then
+    echo "RoutineKit declares studio or sync diagnostic codes above; declare them in RoutineStudio or RoutineHistory" >&2
+    status=1
+fi
+
+# One JSON reader: RoutineKit's (`Support/JSON/`) reads every JSON the project reads.
+if grep -rnw 'JSONDecoder' Sources --include='*.swift' >&2; then
+    echo "JSONDecoder is used above; read JSON with RoutineKit's JSONParser (or JSONPullReader)" >&2
+    status=1
+fi
 exit $status

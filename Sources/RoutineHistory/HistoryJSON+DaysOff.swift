@@ -1,4 +1,3 @@
-import FoundationEssentials
 import RoutineKit
 
 extension HistoryJSON {
@@ -18,27 +17,22 @@ extension HistoryJSON {
 
     /// Reads a day-off line as `encode` writes it.
     public static func decodeDayOff(_ line: some Collection<UInt8>) throws(ImportProblem) -> DayOff {
-        let decoded: DayOffLine
-        do {
-            decoded = try JSONDecoder().decode(DayOffLine.self, from: Data(line))
-        } catch {
+        guard case .object(let members)? = try? JSONParser.parse(Array(line)), let dayOff = members["dayOff"]?.string,
+            let routine = members["routine"]?.string, let recorded = members["recorded"]?.string,
+            case .some(let reason) = optional(members["reason"], \.string)
+        else {
             throw ImportProblem("a day off needs 'dayOff' (a date), 'routine', 'reason' (a string or null) and 'recorded' (a UTC time)")
         }
         let date: CalendarDate
-        switch CalendarDate.checked(decoded.dayOff) {
+        switch CalendarDate.checked(dayOff) {
         case .success(let checked): date = checked
-        case .failure(let problem): throw ImportProblem("'dayOff' '\(decoded.dayOff)' \(problem.reason)")
+        case .failure(let problem): throw ImportProblem("'dayOff' '\(dayOff)' \(problem.reason)")
         }
-        for (name, text) in [("routine", decoded.routine), ("reason", decoded.reason ?? "")] {
+        for (name, text) in [("routine", routine), ("reason", reason ?? "")] {
             if let problem = RecordedValues.textProblem(text) { throw ImportProblem("'\(name)' \(problem)") }
         }
-        if let reason = decoded.reason, let problem = RecordedValues.reasonProblem(reason) { throw ImportProblem("'reason' \(problem)") }
-        guard let at = Timestamp(decoded.recorded) else { throw ImportProblem("'recorded' is not a UTC time such as 2026-11-23T06:12:03.120Z") }
-        return DayOff(routine: decoded.routine, date: date, reason: decoded.reason, recordedAt: at)
+        if let reason = reason, let problem = RecordedValues.reasonProblem(reason) { throw ImportProblem("'reason' \(problem)") }
+        guard let at = Timestamp(recorded) else { throw ImportProblem("'recorded' is not a UTC time such as 2026-11-23T06:12:03.120Z") }
+        return DayOff(routine: routine, date: date, reason: reason, recordedAt: at)
     }
-}
-
-private struct DayOffLine: Decodable {
-    var dayOff, routine, recorded: String
-    var reason: String?
 }

@@ -1,4 +1,3 @@
-import FoundationEssentials
 import RoutineKit
 
 #if canImport(Glibc)
@@ -71,9 +70,9 @@ public enum HistoryJSON {
         if let run = decodeCanonical(line) { return (run, true) }
         let run: RunLine
         do {
-            run = try JSONDecoder().decode(RunLine.self, from: Data(line))
-        } catch let error as DecodingError {
-            throw ImportProblem(describe(error))
+            run = try RunLine(JSONParser.parse(Array(line)))
+        } catch let problem as ImportProblem {
+            throw problem
         } catch {
             throw ImportProblem("not JSON")
         }
@@ -81,15 +80,14 @@ public enum HistoryJSON {
     }
 
     /// The run of a line exactly as `encode` writes it, which every line of an export and of a
-    /// sync journal is, read without `Codable` (a tenth of the cost); nil for any other line,
-    /// which ``decode(_:)`` reads, checks and explains through `JSONDecoder`. The checks are
-    /// the same: only the reading of the JSON differs, and a line is taken here only when
-    /// writing back the run gives its bytes.
+    /// sync journal is, read member by member where it can be; nil for any other line, which
+    /// ``decode(_:)`` reads, checks and explains. The checks are the same: only the reading of
+    /// the JSON differs, and a line is taken here only when writing back the run gives its bytes.
     static func decodeCanonical(_ line: some Collection<UInt8>) -> StoredRun? {
         let bytes = Array(line)
         // Member by member where the line allows it (no escapes), else through a tree of values.
         let read = bytes.withUnsafeBufferPointer { CanonicalReader.run($0) }
-        guard let fields = read ?? (try? JSONParser.parse(bytes)).flatMap { RunLine($0) }, let run = try? validated(fields),
+        guard let fields = read ?? (try? JSONParser.parse(bytes)).flatMap({ try? RunLine($0) }), let run = try? validated(fields),
             sameBytes(encode(run).text, bytes)
         else { return nil }
         return run
@@ -247,127 +245,146 @@ public enum HistoryJSON {
         return value
     }
 
-    private static func describe(_ error: DecodingError) -> String {
-        func path(_ context: DecodingError.Context, _ key: (any CodingKey)? = nil) -> String {
-            let keys = context.codingPath + (key.map { [$0] } ?? [])
-            let step = keys.last { $0.intValue != nil }.flatMap(\.intValue).map { "step \($0 + 1): " } ?? ""
-            guard let name = keys.last(where: { $0.intValue == nil }) else { return "the line" }
-            if !step.isEmpty, name.stringValue == "steps" { return step + "the step" }
-            return step + "'" + name.stringValue + "'"
-        }
-        switch error {
-        case .keyNotFound(let key, let context): return "\(path(context, key)) is missing"
-        case .typeMismatch(let type, let context): return "\(path(context)) must be \(kind(type, context))"
-        case .valueNotFound(let type, let context): return "\(path(context)) must be \(kind(type, context)), not null"
-        case .dataCorrupted(let context):
-            return context.codingPath.isEmpty ? "not JSON" : "\(path(context)) is not valid"
-        @unknown default: return "not a run as 'history export' writes it"
-        }
-    }
-
-    private static func kind(_ type: Any.Type, _ context: DecodingError.Context) -> String {
-        if let name = context.codingPath.last?.stringValue, name == "step" || name == "index" { return "a whole number" }
-        return switch type {
-        case is String.Type: "a string"
-        case is Bool.Type: "true or false"
-        case is Int.Type: "a whole number"
-        case is Double.Type: "a number"
-        case is [StepLine].Type, is [Any].Type: "a list"
-        default: "an object"
-        }
-    }
-
-    struct RunLine: Decodable {
+    /// A run line's members, read from the tree in the order they are declared: the first that
+    /// is missing or of another type is the one named ("'routine' is missing", "step 2: 'value'
+    /// must be a number").
+    struct RunLine {
         var date, routine, result, started, utcOffset, path, sourceHash: String
         var ended, kind: String?
         var reachedEnd: Bool
         var steps: [StepLine]
         var amendments: [AmendmentLine]?
 
-        /// As `JSONDecoder` reads it, for the lines it reads alike; nil when a member is missing
-        /// or of another type.
-        init?(_ json: JSON) {
-            guard case .object(let o) = json, let date = o["date"]?.string, let routine = o["routine"]?.string,
-                let result = o["result"]?.string, let started = o["started"]?.string, let utcOffset = o["utcOffset"]?.string,
-                let path = o["path"]?.string, let sourceHash = o["sourceHash"]?.string, let reachedEnd = o["reachedEnd"]?.bool,
-                let ended = optional(o["ended"], \.string), let kind = optional(o["kind"], \.string), case .array(let steps)? = o["steps"]
-            else { return nil }
-            (self.date, self.routine, self.result, self.started, self.utcOffset) = (date, routine, result, started, utcOffset)
-            (self.path, self.sourceHash, self.reachedEnd, self.ended, self.kind) = (path, sourceHash, reachedEnd, ended, kind)
-            self.steps = []
-            for step in steps {
-                guard let line = StepLine(step) else { return nil }
-                self.steps.append(line)
-            }
-            switch o["amendments"] {
-            case nil, .null?: amendments = nil
-            case .array(let items)?:
-                amendments = []
-                for item in items {
-                    guard let line = AmendmentLine(item) else { return nil }
-                    amendments?.append(line)
-                }
-            default: return nil
+        init(_ json: JSON) throws(ImportProblem) {
+            let o = try LineObject(json, at: [])
+            (date, routine, result) = (try o.string("date"), try o.string("routine"), try o.string("result"))
+            (started, utcOffset, path, sourceHash) = (
+                try o.string("started"), try o.string("utcOffset"), try o.string("path"), try o.string("sourceHash")
+            )
+            (ended, kind, reachedEnd) = (try o.optionalString("ended"), try o.optionalString("kind"), try o.bool("reachedEnd"))
+            steps = try o.list("steps").enumerated().map { (k, step) throws(ImportProblem) in try StepLine(step, at: [.name("steps"), .index(k)]) }
+            amendments = try o.optionalList("amendments")?.enumerated().map { (k, item) throws(ImportProblem) in
+                try AmendmentLine(item, at: [.name("amendments"), .index(k)])
             }
         }
     }
 
-    struct AmendmentLine: Decodable {
+    struct AmendmentLine {
         var step: Int
         var at: String
         var added: Bool?
         var before: BeforeLine?
 
-        init?(_ json: JSON) {
-            guard case .object(let o) = json, let step = o["step"]?.int, let at = o["at"]?.string,
-                let added = optional(o["added"], \.bool)
-            else { return nil }
-            (self.step, self.at, self.added) = (step, at, added)
-            switch o["before"] {
-            case nil, .null?: before = nil
-            case let value?:
-                guard let line = BeforeLine(value) else { return nil }
-                before = line
-            }
+        init(_ json: JSON, at path: [LineObject.Key]) throws(ImportProblem) {
+            let o = try LineObject(json, at: path)
+            (step, at, added) = (try o.int("step"), try o.string("at"), try o.optionalBool("added"))
+            before = try o.optional("before").map { (value) throws(ImportProblem) in try BeforeLine(value, at: path + [.name("before")]) }
         }
     }
 
-    struct BeforeLine: Decodable {
+    struct BeforeLine {
         var result: String
         var value, seconds: Double?
         /// An answer's option text and its 1-based index (v7).
         var option: String?
         var index: Double?
 
-        init?(_ json: JSON) {
-            guard case .object(let o) = json, let result = o["result"]?.string, let value = optional(o["value"], \.double),
-                let seconds = optional(o["seconds"], \.double), let option = optional(o["option"], \.string),
-                let index = optional(o["index"], \.double)
-            else { return nil }
-            (self.result, self.value, self.seconds, self.option, self.index) = (result, value, seconds, option, index)
+        init(_ json: JSON, at path: [LineObject.Key]) throws(ImportProblem) {
+            let o = try LineObject(json, at: path)
+            (result, value, seconds) = (try o.string("result"), try o.optionalNumber("value"), try o.optionalNumber("seconds"))
+            (option, index) = (try o.optionalString("option"), try o.optionalNumber("index"))
         }
     }
 
     /// Counts are read as numbers and checked after, so that `1.5` or `2^63 + 5` is named
     /// as a count that is wrong rather than as a line that is not JSON.
-    struct StepLine: Decodable {
+    struct StepLine {
         var step: Double
         var node, kind, title, result, at: String
         var value, target, seconds: Double?
         var unit, option, reason: String?
         var index: Double?
 
-        init?(_ json: JSON) {
-            guard case .object(let o) = json, let step = o["step"]?.double, let node = o["node"]?.string, let kind = o["kind"]?.string,
-                let title = o["title"]?.string, let result = o["result"]?.string, let at = o["at"]?.string,
-                let value = optional(o["value"], \.double), let target = optional(o["target"], \.double),
-                let seconds = optional(o["seconds"], \.double), let unit = optional(o["unit"], \.string),
-                let option = optional(o["option"], \.string), let reason = optional(o["reason"], \.string),
-                let index = optional(o["index"], \.double)
-            else { return nil }
-            (self.step, self.node, self.kind, self.title, self.result, self.at) = (step, node, kind, title, result, at)
-            (self.value, self.target, self.seconds, self.unit, self.option, self.reason) = (value, target, seconds, unit, option, reason)
-            self.index = index
+        init(_ json: JSON, at path: [LineObject.Key]) throws(ImportProblem) {
+            let o = try LineObject(json, at: path)
+            (step, node, kind, title) = (try o.number("step"), try o.string("node"), try o.string("kind"), try o.string("title"))
+            (result, at) = (try o.string("result"), try o.string("at"))
+            (value, target, seconds) = (try o.optionalNumber("value"), try o.optionalNumber("target"), try o.optionalNumber("seconds"))
+            (unit, option, reason) = (try o.optionalString("unit"), try o.optionalString("option"), try o.optionalString("reason"))
+            index = try o.optionalNumber("index")
+        }
+    }
+
+    /// One object of a run line and where it is in the line, whose members are read by type; a
+    /// member that is missing or of another type is refused, named by its place ("step 2:
+    /// 'value'"). Absent and null are alike for an optional member.
+    struct LineObject {
+        enum Key {
+            case name(String)
+            case index(Int)
+        }
+
+        let members: [String: JSON]
+        let path: [Key]
+
+        init(_ json: JSON, at path: [Key]) throws(ImportProblem) {
+            switch json {
+            case .object(let members): (self.members, self.path) = (members, path)
+            case .null: throw Self.refusal(path, "must be an object, not null")
+            default: throw Self.refusal(path, "must be an object")
+            }
+        }
+
+        /// "the line", "'routine'", "step 2: 'value'", or "step 2: the step" for a step itself.
+        private static func refusal(_ path: [Key], _ problem: String) -> ImportProblem {
+            var step = ""
+            if let last = path.last(where: { if case .index = $0 { true } else { false } }), case .index(let k) = last { step = "step \(k + 1): " }
+            guard let last = path.last(where: { if case .name = $0 { true } else { false } }), case .name(let name) = last else {
+                return ImportProblem("the line " + problem)
+            }
+            if !step.isEmpty, name == "steps", case .index? = path.last { return ImportProblem(step + "the step " + problem) }
+            return ImportProblem(step + "'" + name + "' " + problem)
+        }
+
+        /// The member `name`; nil when absent or null.
+        func optional(_ name: String) -> JSON? {
+            guard let value = members[name], value != .null else { return nil }
+            return value
+        }
+
+        private func read<T>(_ name: String, _ what: String, _ cast: (JSON) -> T?) throws(ImportProblem) -> T? {
+            guard let value = optional(name) else { return nil }
+            return try required(name, what, cast)
+        }
+
+        private func required<T>(_ name: String, _ what: String, _ cast: (JSON) -> T?) throws(ImportProblem) -> T {
+            switch members[name] {
+            case nil: throw Self.refusal(path + [.name(name)], "is missing")
+            case .null?: throw Self.refusal(path + [.name(name)], "must be " + Self.kind(name, what) + ", not null")
+            case let value?:
+                guard let read = cast(value) else { throw Self.refusal(path + [.name(name)], "must be " + Self.kind(name, what)) }
+                return read
+            }
+        }
+
+        /// A count is named a whole number whatever type it is read as.
+        private static func kind(_ name: String, _ what: String) -> String { name == "step" || name == "index" ? "a whole number" : what }
+
+        func string(_ name: String) throws(ImportProblem) -> String { try required(name, "a string", \.string) }
+        func optionalString(_ name: String) throws(ImportProblem) -> String? { try read(name, "a string", \.string) }
+        func bool(_ name: String) throws(ImportProblem) -> Bool { try required(name, "true or false", \.bool) }
+        func optionalBool(_ name: String) throws(ImportProblem) -> Bool? { try read(name, "true or false", \.bool) }
+        func list(_ name: String) throws(ImportProblem) -> [JSON] { try required(name, "a list", \.array) }
+        func optionalList(_ name: String) throws(ImportProblem) -> [JSON]? { try read(name, "a list", \.array) }
+
+        func number(_ name: String) throws(ImportProblem) -> Double { try required(name, "a number", \.double) }
+        func optionalNumber(_ name: String) throws(ImportProblem) -> Double? { try read(name, "a number", \.double) }
+
+        /// A whole number. A number that is not one an Int holds (1.5, 1e20) makes the line "not
+        /// JSON", as one no Double holds (1e400) does, as Foundation's decoder said before this reader.
+        func int(_ name: String) throws(ImportProblem) -> Int {
+            guard let value = Int(exactly: try number(name)) else { throw ImportProblem("not JSON") }
+            return value
         }
     }
 
@@ -379,9 +396,9 @@ public struct ImportProblem: Error, Hashable, Sendable {
     public init(_ reason: String) { self.reason = reason }
 }
 
-/// An optional member as `JSONDecoder` reads it: absent or null is nil, another type fails.
-/// `.some(nil)` is a member that is not there; nil, one of another type.
-private func optional<T>(_ value: JSON?, _ read: (JSON) -> T?) -> T?? {
+/// An optional member: absent or null is nil, another type fails. `.some(nil)` is a member
+/// that is not there; nil, one of another type.
+func optional<T>(_ value: JSON?, _ read: (JSON) -> T?) -> T?? {
     switch value {
     case nil, .null?: .some(nil)
     case let value?: read(value).map { .some($0) }

@@ -148,6 +148,44 @@ struct HistoryJSONTests {
         ),
     ]
 
+    /// A member missing, null or of another type, wherever it is in the line: each text is the
+    /// one `JSONDecoder` gave when it read these lines, kept when the project's own JSON reader
+    /// took over.
+    static let misshapenLines: [(String, String)] = {
+        let run =
+            #"{"date":"2026-11-23","routine":"R","result":"quit","started":"2026-11-23T06:12:03.120Z","utcOffset":"+00:00","path":"p","sourceHash":"h","reachedEnd":false"#
+        let step = #"{"step":1,"node":"a","kind":"habit","title":"A","result":"done","at":"2026-11-23T06:12:03.120Z""#
+        let amended = run + #","steps":["# + step + #"}],"amendments":"#
+        return [
+            ("null", "the line must be an object, not null"), (#""x""#, "the line must be an object"),
+            (#"{"date":null}"#, "'date' must be a string, not null"), (#"{"date":5}"#, "'date' must be a string"),
+            (run + #","steps":null}"#, "'steps' must be a list, not null"), (run + #","steps":{}}"#, "'steps' must be a list"),
+            (run + #","steps":[3]}"#, "step 1: the step must be an object"),
+            (run + #","steps":[null]}"#, "step 1: the step must be an object, not null"),
+            (run + #","steps":[{"step":true}]}"#, "step 1: 'step' must be a whole number"),
+            (run + #","steps":[{"step":null}]}"#, "step 1: 'step' must be a whole number, not null"),
+            (run + #","steps":["# + step + #","value":null,"index":"2"}]}"#, "step 1: 'index' must be a whole number"),
+            (run + #","steps":["# + step + #","value":1e400}]}"#, "not JSON"),
+            (run + #","steps":["# + step + #","unit":5}]}"#, "step 1: 'unit' must be a string"),
+            (run + #","steps":["# + step + #"}],"ended":7}"#, "'ended' must be a string"),
+            (amended + "5}", "'amendments' must be a list"), (amended + "[5]}", "step 1: 'amendments' must be an object"),
+            (amended + #"[{"step":1.5,"at":"x"}]}"#, "not JSON"), (amended + #"[{"step":1e20,"at":"x"}]}"#, "not JSON"),
+            (amended + #"[{"step":"1","at":"x"}]}"#, "step 1: 'step' must be a whole number"),
+            (amended + #"[{"step":1,"at":"x","before":5}]}"#, "step 1: 'before' must be an object"),
+            (amended + #"[{"step":1,"at":"x","before":{"result":"done","index":"x"}}]}"#, "step 1: 'index' must be a whole number"),
+            (amended + #"[{"step":1,"at":"x","before":{}}]}"#, "step 1: 'result' is missing"),
+            (
+                #"{"date":"d","routine":"R","result":"quit","started":"s","utcOffset":"+00:00","path":"p","sourceHash":"h","steps":[]}"#,
+                "'reachedEnd' is missing"
+            ),
+        ]
+    }()
+
+    @Test(arguments: misshapenLines)
+    func aMisshapenLineNamesItsFirstWrongMember(_ line: String, _ reason: String) {
+        #expect(throws: ImportProblem(reason)) { try HistoryJSON.decode(line.utf8) }
+    }
+
     @Test(arguments: badLines)
     func aBadLineSaysWhatIsWrong(_ line: String, _ reason: String) {
         #expect(throws: ImportProblem(reason)) { try HistoryJSON.decode(line.utf8) }

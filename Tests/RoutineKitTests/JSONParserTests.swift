@@ -32,6 +32,7 @@ struct JSONParserTests {
         ("truncated", #"{"a": "#), ("trailing comma", "[1,]"), ("bare word", "nope"), ("two values", "1 2"),
         ("control character", "\"a\u{01}\""), ("bad escape", #""\q""#), ("key not a string", "{1: 2}"),
         ("missing colon", #"{"a" 1}"#), ("empty", ""), ("lone minus", "-"), ("not UTF-8", "\"\u{FF}\""),
+        ("a number no Double holds", "[1e400]"), ("a negative one", "-1e400"),
     ])
     func refuses(_ name: String, _ text: String) {
         var bytes = Array(text.utf8)

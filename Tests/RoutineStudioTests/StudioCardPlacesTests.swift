@@ -39,7 +39,7 @@ import Testing
 
     static func edit(_ document: StudioDocument, _ json: String) async throws -> [String: Any] {
         let version = await document.version
-        let body = try JSONDecoder().decode(EditBody.self, from: Data("{\"version\": \(version), \(json)}".utf8))
+        let body = try BodyReader.read(EditBody.self, from: Array("{\"version\": \(version), \(json)}".utf8))
         guard case .done(let bytes, _) = await document.edit(body) else {
             Issue.record("the edit \(json) was not made")
             return [:]

@@ -41,7 +41,7 @@ import Testing
     /// The phases of the edit, and the state it answered with.
     static func edit(_ document: StudioDocument, _ json: String) async throws -> (phases: [String], state: [String: Any]) {
         let version = await document.version
-        let body = try JSONDecoder().decode(EditBody.self, from: Data("{\"version\": \(version), \(json)}".utf8))
+        let body = try BodyReader.read(EditBody.self, from: Array("{\"version\": \(version), \(json)}".utf8))
         let answer = await document.edit(body)
         guard case .done(let bytes, let phases) = answer else {
             Issue.record("the edit \(json) was not made: \(answer)")

@@ -26,6 +26,8 @@ struct StudioRouteTests {
             (#"{"habit": "a", "skip": 1}"#, "'skip' must be true or false"),
             (#"{"habit": "a", "value": null, "date": null}"#, nil),
             (#"{"habit": "a", "date": "2026-02-30"}"#, "'2026-02-30' is not a date (YYYY-MM-DD)"),
+            (#"{"habit": "a", "value": 1e400}"#, "the body is not a JSON object"),
+            (#"{"habit": "a", "undo": null, "force": true}"#, nil),
         ] as [(String, String?)])
     func theBodyReaderHasOneSetOfRules(_ body: String, _ message: String?) throws {
         do {
@@ -43,6 +45,10 @@ struct StudioRouteTests {
         (#"{"version": 1, "op": "together", "ops": [{"op": "together", "ops": []}]}"#, "'together' holds ops, not other groups"),
         (#"{"version": 1, "op": "together", "ops": 3}"#, "'ops' must be a list of ops"),
         (#"{"version": 1.5, "op": "undo"}"#, "'version' must be a whole number"),
+        (#"{"version": 1, "op": "together", "ops": [3]}"#, "'ops' must be a list of ops"),
+        (#"{"version": 1, "op": "together"}"#, "'ops' must be a list of ops"),
+        (#"{"version": 1, "op": "move", "id": "a", "x": "1", "y": 2}"#, "'x' and 'y' must be numbers within the drawing"),
+        (#"{"version": 1, "op": "setAttributes", "id": "a", "days": [1]}"#, "'days' must be a list of day names"),
     ])
     func anEditsOpsAreReadByTheSameRules(_ body: String, _ message: String) {
         #expect(throws: StudioError.self) { try BodyReader.read(EditBody.self, from: Array(body.utf8)) }

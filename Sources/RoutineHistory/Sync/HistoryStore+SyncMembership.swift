@@ -144,7 +144,7 @@ extension HistoryStore {
             let (device, seq, payload): (String, Int64, String) = (row[0], row[1], row[2])
             guard seq >= newest[device] ?? 0 else { continue }
             newest[device] = seq
-            names[device] = (try? JSONDecoder().decode(String.self, from: Data(payload.utf8))) ?? ""
+            names[device] = (try? JSONParser.parse(Array(payload.utf8)))?.string ?? ""
         }
         return names
     }

@@ -137,7 +137,7 @@ extension SyncEvent {
     private static func canonical(_ kind: Kind, _ payload: ArraySlice<UInt8>) throws(ImportProblem) -> (String, String, StoredRun?) {
         switch kind {
         case .device:
-            guard let name = try? JSONDecoder().decode(String.self, from: Data(payload)) else { throw ImportProblem("'name' is not a string") }
+            guard case .string(let name)? = try? JSONParser.parse(Array(payload)) else { throw ImportProblem("'name' is not a string") }
             if let problem = RecordedValues.textProblem(name) { throw ImportProblem("'name' \(problem)") }
             return (JSONValue.string(name).text, "", nil)
         case .run:
@@ -146,7 +146,7 @@ extension SyncEvent {
             let text = isCanonical ? String(decoding: payload, as: UTF8.self) : HistoryJSON.encode(run).text
             return (text, runKey(routine: run.routine, date: run.date, started: run.startedAt.description), run)
         case .delete, .restore:
-            guard let reference = try? JSONDecoder().decode(Reference.self, from: Data(payload)), let started = reference.started else {
+            guard let reference = Reference(payload), let started = reference.started else {
                 throw ImportProblem("'run' needs 'routine', 'date' and 'started'")
             }
             try check(reference)
@@ -159,7 +159,7 @@ extension SyncEvent {
             let day = try HistoryJSON.decodeDayOff(payload)
             return (HistoryJSON.encode(day).text, dayKey(routine: day.routine, date: day.date.description), nil)
         case .dayOn:
-            guard let reference = try? JSONDecoder().decode(Reference.self, from: Data(payload)), reference.started == nil else {
+            guard let reference = Reference(payload), reference.started == nil else {
                 throw ImportProblem("'dayOff' needs 'routine' and 'date'")
             }
             try check(reference)
@@ -180,9 +180,18 @@ extension SyncEvent {
         }
     }
 
-    private struct Reference: Decodable {
+    /// A run's or a day's reference: `routine` and `date`, and a run's `started` (absent or null
+    /// for a day).
+    private struct Reference {
         var routine, date: String
         var started: String?
+
+        init?(_ payload: ArraySlice<UInt8>) {
+            guard case .object(let members)? = try? JSONParser.parse(Array(payload)), let routine = members["routine"]?.string,
+                let date = members["date"]?.string, case .some(let started) = optional(members["started"], \.string)
+            else { return nil }
+            (self.routine, self.date, self.started) = (routine, date, started)
+        }
     }
 
     /// Reads the fixed envelope byte by byte: its members come in one order, with no spaces.

@@ -1,5 +1,5 @@
 /// How serious a diagnostic is.
-public enum Severity: String, Sendable, Codable, Comparable {
+public enum Severity: String, Sendable, Comparable {
     case error, warning, note
 
     private var rank: Int {

@@ -1,227 +1,157 @@
-/// Every diagnostic's stable code. Codes are never reused or renumbered.
+/// A diagnostic's stable code and what it means. Codes are never reused or renumbered.
+///
+/// One type for every module, as swift-syntax's `MessageID`: each module declares the codes of
+/// its own diagnostics (`static let` members of an extension) beside their messages, and lists
+/// them, so that the language core knows nothing of the history, sync or the studio. The codes
+/// of the language are here; RoutineHistory declares the history's and sync's, RoutineStudio the
+/// studio's and `routine` the reminders'.
 ///
 /// E0xx: reading and lexing; E1xx: syntax; E2xx: meaning; E3xx: YAML; E4xx: test files;
 /// E5xx: logs outside a run; E6xx: the studio's edits; E7xx: sync folders; W0xx: warnings; N0xx: notes.
-public enum DiagnosticCode: String, Sendable, Codable, CaseIterable {
-    // Reading and lexing
-    case unreadableInput = "E001"
-    case inputTooLarge = "E002"
-    case invalidUTF8 = "E003"
-    case unexpectedCharacter = "E004"
-    case unterminatedString = "E005"
-    case invalidEscape = "E006"
-    case unwritableOutput = "E007"
-    case missingProgram = "E008"
-    case historyRefused = "E009"
-    case invalidImport = "E010"
-    case historyDamaged = "E011"
-    case nulInText = "E012"
-    case notRegularFile = "E013"
-    case notAQuestion = "E014"
-    case unreadableTrackerExport = "E030"
-    case invalidTrackerRecord = "E031"
-    case importWouldReplace = "E032"
-    case unitPathNotUTF8 = "E040"
-    case unitOfAnotherRoutine = "E041"
-    case unitRefusedBySystemd = "E042"
-    // Logs outside a run
-    case alreadyDone = "E501"
-    case notScheduledThatDay = "E502"
-    case quotaMet = "E503"
-    case logOfQuestion = "E504"
-    case unknownHabit = "E505"
-    case logValue = "E506"
-    case nothingToUndo = "E507"
-    case noHistoryForLog = "E508"
-    case notRecorded = "E509"
-    case notAnOption = "E510"
-    case answerUnchanged = "E511"
-    case questionNotAnswered = "E512"
-    case damagedCardPlaces = "E513"
-    case unknownCard = "E514"
-    // Syntax
-    case expectedToken = "E101"
-    case missingRoutine = "E102"
-    case duplicateRoutine = "E103"
-    case duplicateStart = "E104"
-    case duplicateAttribute = "E105"
-    case attributeOnQuestion = "E106"
-    case duplicateArrow = "E107"
-    case invalidDuration = "E108"
-    case invalidNumber = "E109"
-    case unknownDay = "E110"
-    case missingTargets = "E111"
-    case optionAfterGather = "E112"
-    case looksLikeYAML = "E113"
-    case unknownNodeArgument = "E114"
-    case expectedMost = "E116"
-    // Meaning
-    case duplicateNode = "E201"
-    case unknownTarget = "E202"
-    case unknownStart = "E203"
-    case cycle = "E204"
-    case duplicateOption = "E205"
-    case questionWithoutOptions = "E206"
-    case emptyText = "E207"
-    case endAsStart = "E208"
-    case twoTargets = "E209"
-    // YAML
-    case yamlSyntax = "E301"
-    case unknownKey = "E302"
-    case duplicateKey = "E303"
-    case wrongType = "E304"
-    case missingKey = "E305"
-    case conflictingKind = "E306"
-    case yamlAlias = "E307"
-    case yamlTooDeep = "E308"
-    case yamlMultipleDocuments = "E309"
-    case yamlTag = "E310"
-    // Test files (`.rt.test`)
-    case unknownTestLine = "E401"
-    case misplacedTestLine = "E402"
-    case invalidTestArgument = "E403"
-    case duplicateTestLine = "E404"
-    case unknownTestNode = "E405"
-    case testRoutineUnavailable = "E406"
-    case testFailed = "E407"
-    case noTestCases = "E408"
-    // Edits from the studio
-    case editRefused = "E601"
-    case editConflict = "E602"
-    // Sync folders
-    case syncBadLine = "E701"
-    case syncUnreadable = "E702"
-    case syncUnavailable = "E703"
-    case syncDeviceCopied = "E704"
-    case syncNotMember = "E705"
-    case studioTokenRefused = "E607"
-    case layoutTooSlow = "E608"
-    // Warnings
-    case unreachableNode = "W001"
-    case optionsAllSame = "W002"
-    case singleOption = "W003"
-    case duplicateTarget = "W004"
-    case targetsAfterEnd = "W005"
-    case everyDay = "W006"
-    case emptyRoutine = "W007"
-    case duplicateDay = "W008"
-    case runNotRecorded = "W009"
-    case bareGather = "W010"
-    case misleadingNumbers = "W011"
-    case runDateAhead = "W012"
-    case uncovered = "W013"
-    case quotaBeyondDays = "W014"
-    case dayOffOption = "N001"
+public struct DiagnosticCode: Hashable, Sendable, CustomStringConvertible {
+    /// The code as printed: `E001`, `W002`, `N001`.
+    public let rawValue: String
+    /// What the code means, for the catalogue in grammar.md and `--explain`-style listings.
+    public let summary: String
+
+    public init(_ rawValue: String, _ summary: String) {
+        self.rawValue = rawValue
+        self.summary = summary
+    }
 
     public var severity: Severity { rawValue.hasPrefix("W") ? .warning : rawValue.hasPrefix("N") ? .note : .error }
 
-    /// What the code means, for the catalogue in grammar.md and `--explain`-style listings.
-    public var summary: String {
-        switch self {
-        case .unreadableInput: "an input cannot be read (missing, a directory, no permission)"
-        case .inputTooLarge: "an input is larger than the largest accepted file"
-        case .invalidUTF8: "an input is not valid UTF-8"
-        case .unexpectedCharacter: "a character that starts no token"
-        case .unterminatedString: "a string without its closing quote on the same line"
-        case .invalidEscape: "an escape sequence the language does not define"
-        case .unwritableOutput: "an output file cannot be written"
-        case .missingProgram: "a program needed for the output (Graphviz's dot) is not installed"
-        case .historyRefused: "a history file that is not a routine history, or is of a newer version"
-        case .invalidImport:
-            "a line of a history import that is not a run as 'history export' writes it, or holds a value no run could record (a negative amount, a target of 0, a NUL in a text, a time export never writes, a year outside 1900 to 2199)"
-        case .historyDamaged: "a history file whose pages SQLite finds malformed (overwritten or cut short)"
-        case .nulInText: "a string holding the character NUL, which a history cannot record whole"
-        case .unreadableTrackerExport: "a file to import from another tracker that is not one of its exports, or of a version not read"
-        case .invalidTrackerRecord: "a row or line of another tracker's export that cannot be read, with its file, line and reason"
-        case .importWouldReplace: "an import's routine file that already holds another routine, which import never replaces"
-        case .notRegularFile: "a routine or test file that is not a regular file: a pipe with no writer, a socket, a device the studio would serve"
-        case .notAQuestion: "a question's statistics asked of a node that is no question of the routine"
-        case .unitPathNotUTF8: "a reminder for a path that is not valid UTF-8, which a systemd unit cannot name"
-        case .unitOfAnotherRoutine: "a reminder unit of the same name that another routine installed (or that 'remind' did not write)"
-        case .unitRefusedBySystemd: "a reminder unit that 'systemd-analyze verify' refuses, so none is installed"
-        case .alreadyDone: "a log of a habit already done (or skipped) that day"
-        case .notScheduledThatDay: "a log of a habit on a day that is not one of its days"
-        case .quotaMet: "a log of a habit whose weekly quota is already met"
-        case .logOfQuestion: "a log of a question, which only a run answers"
-        case .unknownHabit: "a log of a node the routine does not have"
-        case .logValue: "a numeric habit logged without its value, or a value for a habit without a target"
-        case .nothingToUndo: "an undo with no log (or amendment) to take back"
-        case .noHistoryForLog: "a log or amendment with no history to record it in"
-        case .notRecorded:
-            "a correction of a run or step the history no longer holds, a run deleted before it ended, or a deleted run put back where another now is"
-        case .notAnOption: "an amended answer that is not an option of the question"
-        case .answerUnchanged: "an amended answer that the day already holds: it would change nothing"
-        case .questionNotAnswered: "an amended answer to a question that no run answered that day"
-        case .damagedCardPlaces: "a studio layout file ('NAME.rt.layout') that cannot be read: its card places are ignored"
-        case .unknownCard: "a card the studio moves or plays from that the routine no longer has"
-        case .expectedToken: "the parser expected something else here"
-        case .missingRoutine: "the file does not start with its 'routine \"NAME\"' declaration"
-        case .duplicateRoutine: "a second routine declaration"
-        case .duplicateStart: "a second start declaration"
-        case .duplicateAttribute: "an attribute given twice on one node"
-        case .attributeOnQuestion: "a habit attribute on a question"
-        case .duplicateArrow: "a node or option with two arrows"
-        case .invalidDuration: "a duration that is malformed, zero or too long"
-        case .invalidNumber: "a target or quota that is malformed or out of range: a goal of zero, a number too large, a quota outside 1 to 7"
-        case .unknownDay: "a day name that is not mon..sun, weekdays or weekends"
-        case .missingTargets: "an arrow with no target after it"
-        case .optionAfterGather: "an option after the question's 'then'"
-        case .looksLikeYAML: "a YAML routine read as the .rt language"
-        case .expectedMost: "'target at' without 'most'"
-        case .unknownNodeArgument: "a node named on the command line that the routine does not have"
-        case .duplicateNode: "two nodes with the same ID"
-        case .unknownTarget: "an arrow to a node that does not exist"
-        case .unknownStart: "a start target that names no node"
-        case .editRefused: "an edit the studio refuses: an unknown node or answer, an invalid or taken ID, a read-only file"
-        case .editConflict: "an edit made on a version of the file that has changed since"
-        case .syncBadLine: "a line of a sync journal that is not JSON, is of a newer format, or holds what no history could record; it is skipped"
-        case .syncUnreadable: "a sync journal file that cannot be read"
-        case .syncUnavailable: "a sync folder or this device's journal that cannot be written"
-        case .syncDeviceCopied: "another device writes with this device's id (a copied history): this one takes a new id"
-        case .syncNotMember: "a sync command for a history that is not a member of a sync folder"
-        case .studioTokenRefused: "a 'ROUTINE_STUDIO_TOKEN' too short to be secret, or holding characters other than 0-9 and a-f"
-        case .layoutTooSlow: "a routine too large for the studio to draw, or whose drawing Graphviz did not finish within the studio's time limit"
-        case .cycle: "a path that leads back to where it started"
-        case .duplicateOption: "two options of one question with the same text"
-        case .questionWithoutOptions: "a question with no options"
-        case .emptyText: "an empty routine name, title, prompt or answer"
-        case .endAsStart: "'end' in the start list"
-        case .twoTargets: "a habit given both 'target' and 'at-most' in YAML"
-        case .yamlSyntax: "YAML that libyaml cannot parse"
-        case .unknownKey: "a key the schema does not define"
-        case .duplicateKey: "a key given twice in one mapping"
-        case .wrongType: "a value of the wrong type for its key"
-        case .missingKey: "a required key that is missing"
-        case .conflictingKind: "a node that is both a habit and a question"
-        case .yamlAlias: "a YAML anchor or alias (not supported)"
-        case .yamlTooDeep: "YAML nested deeper than the schema allows"
-        case .yamlMultipleDocuments: "more than one YAML document in a file"
-        case .yamlTag: "a YAML tag other than the standard ones"
-        case .unknownTestLine: "a test-file line that starts with no keyword of the format"
-        case .misplacedTestLine: "a test-file line in the wrong place (outside a case, or setup after the first step)"
-        case .invalidTestArgument: "a test-file line whose words are missing, extra or not of the kind it takes"
-        case .duplicateTestLine: "a setting or case name given twice"
-        case .unknownTestNode: "a node or option that the routine under test does not have"
-        case .testRoutineUnavailable: "the routine a test file tests cannot be found, read or loaded without errors"
-        case .testFailed: "a case whose run did not do what a line expected"
-        case .noTestCases: "a test file with no case"
-        case .unreachableNode: "a node, or a region entered through it, that no path from the start reaches"
-        case .optionsAllSame: "a question whose options all lead to the same place"
-        case .singleOption: "a question with only one option"
-        case .duplicateTarget: "a target listed twice in one arrow"
-        case .targetsAfterEnd: "targets after 'end' in one arrow, which never run"
-        case .everyDay: "a schedule that names every day, which is the same as none"
-        case .emptyRoutine: "a routine with no nodes"
-        case .duplicateDay: "a day named twice in one schedule"
-        case .runNotRecorded: "a run that cannot be recorded, because the history cannot be written"
-        case .bareGather: "a bare arrow on its own line in a question, which is the question's gather"
-        case .misleadingNumbers: "option texts that are numbers but not their positions, which a typed number picks by"
-        case .runDateAhead: "a run dated more than a day after today (more than a year is refused without --force)"
-        case .uncovered: "an answer or habit that no passing test case reaches (routine test --coverage)"
-        case .quotaBeyondDays: "a weekly quota larger than the days the habit is scheduled on, which no week can meet"
-        case .dayOffOption:
-            "an option that only leads to 'end' and reads like a day off (" + Diagnostic.dayOffWords.joined(separator: ", ")
-                + "), which 'routine off' records better"
-        }
-    }
+    public var description: String { rawValue }
+
+    /// A code is its printed form: the summary only describes it.
+    public static func == (lhs: DiagnosticCode, rhs: DiagnosticCode) -> Bool { lhs.rawValue == rhs.rawValue }
+
+    public func hash(into hasher: inout Hasher) { hasher.combine(rawValue) }
+}
+
+extension DiagnosticCode {
+    // MARK: Reading and lexing
+    public static let unreadableInput = DiagnosticCode("E001", "an input cannot be read (missing, a directory, no permission)")
+    public static let inputTooLarge = DiagnosticCode("E002", "an input is larger than the largest accepted file")
+    public static let invalidUTF8 = DiagnosticCode("E003", "an input is not valid UTF-8")
+    public static let unexpectedCharacter = DiagnosticCode("E004", "a character that starts no token")
+    public static let unterminatedString = DiagnosticCode("E005", "a string without its closing quote on the same line")
+    public static let invalidEscape = DiagnosticCode("E006", "an escape sequence the language does not define")
+    public static let unwritableOutput = DiagnosticCode("E007", "an output file cannot be written")
+    public static let missingProgram = DiagnosticCode("E008", "a program needed for the output (Graphviz's dot) is not installed")
+    public static let nulInText = DiagnosticCode("E012", "a string holding the character NUL, which a history cannot record whole")
+    public static let notRegularFile = DiagnosticCode(
+        "E013", "a routine or test file that is not a regular file: a pipe with no writer, a socket, a device the studio would serve")
+    public static let notAQuestion = DiagnosticCode("E014", "a question's statistics asked of a node that is no question of the routine")
+    public static let unreadableTrackerExport = DiagnosticCode(
+        "E030", "a file to import from another tracker that is not one of its exports, or of a version not read")
+    public static let invalidTrackerRecord = DiagnosticCode(
+        "E031", "a row or line of another tracker's export that cannot be read, with its file, line and reason")
+    public static let importWouldReplace = DiagnosticCode(
+        "E032", "an import's routine file that already holds another routine, which import never replaces")
+
+    // MARK: Logs outside a run
+    public static let alreadyDone = DiagnosticCode("E501", "a log of a habit already done (or skipped) that day")
+    public static let notScheduledThatDay = DiagnosticCode("E502", "a log of a habit on a day that is not one of its days")
+    public static let quotaMet = DiagnosticCode("E503", "a log of a habit whose weekly quota is already met")
+    public static let logOfQuestion = DiagnosticCode("E504", "a log of a question, which only a run answers")
+    public static let unknownHabit = DiagnosticCode("E505", "a log of a node the routine does not have")
+    public static let logValue = DiagnosticCode("E506", "a numeric habit logged without its value, or a value for a habit without a target")
+    public static let nothingToUndo = DiagnosticCode("E507", "an undo with no log (or amendment) to take back")
+    public static let notAnOption = DiagnosticCode("E510", "an amended answer that is not an option of the question")
+    public static let answerUnchanged = DiagnosticCode("E511", "an amended answer that the day already holds: it would change nothing")
+    public static let questionNotAnswered = DiagnosticCode("E512", "an amended answer to a question that no run answered that day")
+
+    // MARK: Syntax
+    public static let expectedToken = DiagnosticCode("E101", "the parser expected something else here")
+    public static let missingRoutine = DiagnosticCode("E102", "the file does not start with its 'routine \"NAME\"' declaration")
+    public static let duplicateRoutine = DiagnosticCode("E103", "a second routine declaration")
+    public static let duplicateStart = DiagnosticCode("E104", "a second start declaration")
+    public static let duplicateAttribute = DiagnosticCode("E105", "an attribute given twice on one node")
+    public static let attributeOnQuestion = DiagnosticCode("E106", "a habit attribute on a question")
+    public static let duplicateArrow = DiagnosticCode("E107", "a node or option with two arrows")
+    public static let invalidDuration = DiagnosticCode("E108", "a duration that is malformed, zero or too long")
+    public static let invalidNumber = DiagnosticCode(
+        "E109", "a target or quota that is malformed or out of range: a goal of zero, a number too large, a quota outside 1 to 7")
+    public static let unknownDay = DiagnosticCode("E110", "a day name that is not mon..sun, weekdays or weekends")
+    public static let missingTargets = DiagnosticCode("E111", "an arrow with no target after it")
+    public static let optionAfterGather = DiagnosticCode("E112", "an option after the question's 'then'")
+    public static let looksLikeYAML = DiagnosticCode("E113", "a YAML routine read as the .rt language")
+    public static let unknownNodeArgument = DiagnosticCode("E114", "a node named on the command line that the routine does not have")
+    public static let expectedMost = DiagnosticCode("E116", "'target at' without 'most'")
+
+    // MARK: Meaning
+    public static let duplicateNode = DiagnosticCode("E201", "two nodes with the same ID")
+    public static let unknownTarget = DiagnosticCode("E202", "an arrow to a node that does not exist")
+    public static let unknownStart = DiagnosticCode("E203", "a start target that names no node")
+    public static let cycle = DiagnosticCode("E204", "a path that leads back to where it started")
+    public static let duplicateOption = DiagnosticCode("E205", "two options of one question with the same text")
+    public static let questionWithoutOptions = DiagnosticCode("E206", "a question with no options")
+    public static let emptyText = DiagnosticCode("E207", "an empty routine name, title, prompt or answer")
+    public static let endAsStart = DiagnosticCode("E208", "'end' in the start list")
+    public static let twoTargets = DiagnosticCode("E209", "a habit given both 'target' and 'at-most' in YAML")
+
+    // MARK: YAML
+    public static let yamlSyntax = DiagnosticCode("E301", "YAML that libyaml cannot parse")
+    public static let unknownKey = DiagnosticCode("E302", "a key the schema does not define")
+    public static let duplicateKey = DiagnosticCode("E303", "a key given twice in one mapping")
+    public static let wrongType = DiagnosticCode("E304", "a value of the wrong type for its key")
+    public static let missingKey = DiagnosticCode("E305", "a required key that is missing")
+    public static let conflictingKind = DiagnosticCode("E306", "a node that is both a habit and a question")
+    public static let yamlAlias = DiagnosticCode("E307", "a YAML anchor or alias (not supported)")
+    public static let yamlTooDeep = DiagnosticCode("E308", "YAML nested deeper than the schema allows")
+    public static let yamlMultipleDocuments = DiagnosticCode("E309", "more than one YAML document in a file")
+    public static let yamlTag = DiagnosticCode("E310", "a YAML tag other than the standard ones")
+
+    // MARK: Test files (`.rt.test`)
+    public static let unknownTestLine = DiagnosticCode("E401", "a test-file line that starts with no keyword of the format")
+    public static let misplacedTestLine = DiagnosticCode(
+        "E402", "a test-file line in the wrong place (outside a case, or setup after the first step)")
+    public static let invalidTestArgument = DiagnosticCode("E403", "a test-file line whose words are missing, extra or not of the kind it takes")
+    public static let duplicateTestLine = DiagnosticCode("E404", "a setting or case name given twice")
+    public static let unknownTestNode = DiagnosticCode("E405", "a node or option that the routine under test does not have")
+    public static let testRoutineUnavailable = DiagnosticCode("E406", "the routine a test file tests cannot be found, read or loaded without errors")
+    public static let testFailed = DiagnosticCode("E407", "a case whose run did not do what a line expected")
+    public static let noTestCases = DiagnosticCode("E408", "a test file with no case")
+
+    // MARK: Edits the builder refuses (`Editing/`)
+    public static let editRefused = DiagnosticCode(
+        "E601", "an edit the studio refuses: an unknown node or answer, an invalid or taken ID, a read-only file")
+
+    // MARK: Warnings
+    public static let unreachableNode = DiagnosticCode("W001", "a node, or a region entered through it, that no path from the start reaches")
+    public static let optionsAllSame = DiagnosticCode("W002", "a question whose options all lead to the same place")
+    public static let singleOption = DiagnosticCode("W003", "a question with only one option")
+    public static let duplicateTarget = DiagnosticCode("W004", "a target listed twice in one arrow")
+    public static let targetsAfterEnd = DiagnosticCode("W005", "targets after 'end' in one arrow, which never run")
+    public static let everyDay = DiagnosticCode("W006", "a schedule that names every day, which is the same as none")
+    public static let emptyRoutine = DiagnosticCode("W007", "a routine with no nodes")
+    public static let duplicateDay = DiagnosticCode("W008", "a day named twice in one schedule")
+    public static let bareGather = DiagnosticCode("W010", "a bare arrow on its own line in a question, which is the question's gather")
+    public static let misleadingNumbers = DiagnosticCode(
+        "W011", "option texts that are numbers but not their positions, which a typed number picks by")
+    public static let runDateAhead = DiagnosticCode("W012", "a run dated more than a day after today (more than a year is refused without --force)")
+    public static let uncovered = DiagnosticCode("W013", "an answer or habit that no passing test case reaches (routine test --coverage)")
+    public static let quotaBeyondDays = DiagnosticCode(
+        "W014", "a weekly quota larger than the days the habit is scheduled on, which no week can meet")
+    public static let dayOffOption = DiagnosticCode(
+        "N001",
+        "an option that only leads to 'end' and reads like a day off (" + Diagnostic.dayOffWords.joined(separator: ", ")
+            + "), which 'routine off' records better")
+
+    /// The language's codes, declared here; every module lists its own (`historyCodes`,
+    /// `syncCodes` in RoutineHistory, `studioCodes` in RoutineStudio, `reminderCodes` in `routine`).
+    public static let languageCodes: [DiagnosticCode] = [
+        .unreadableInput, .inputTooLarge, .invalidUTF8, .unexpectedCharacter, .unterminatedString, .invalidEscape, .unwritableOutput, .missingProgram,
+        .nulInText, .notRegularFile, .notAQuestion, .unreadableTrackerExport, .invalidTrackerRecord, .importWouldReplace, .alreadyDone,
+        .notScheduledThatDay, .quotaMet, .logOfQuestion, .unknownHabit, .logValue, .nothingToUndo, .notAnOption, .answerUnchanged,
+        .questionNotAnswered, .expectedToken, .missingRoutine, .duplicateRoutine, .duplicateStart, .duplicateAttribute, .attributeOnQuestion,
+        .duplicateArrow, .invalidDuration, .invalidNumber, .unknownDay, .missingTargets, .optionAfterGather, .looksLikeYAML, .unknownNodeArgument,
+        .expectedMost, .duplicateNode, .unknownTarget, .unknownStart, .cycle, .duplicateOption, .questionWithoutOptions, .emptyText, .endAsStart,
+        .twoTargets, .yamlSyntax, .unknownKey, .duplicateKey, .wrongType, .missingKey, .conflictingKind, .yamlAlias, .yamlTooDeep,
+        .yamlMultipleDocuments, .yamlTag, .unknownTestLine, .misplacedTestLine, .invalidTestArgument, .duplicateTestLine, .unknownTestNode,
+        .testRoutineUnavailable, .testFailed, .noTestCases, .editRefused, .unreachableNode, .optionsAllSame, .singleOption, .duplicateTarget,
+        .targetsAfterEnd, .everyDay, .emptyRoutine, .duplicateDay, .bareGather, .misleadingNumbers, .runDateAhead, .uncovered, .quotaBeyondDays,
+        .dayOffOption,
+    ]
 }

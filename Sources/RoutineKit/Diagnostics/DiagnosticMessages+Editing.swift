@@ -1,4 +1,5 @@
-/// The catalogue, continued: edits the studio refuses.
+/// The catalogue, continued: edits the builder refuses (`Editing/`), and inputs that are not
+/// regular files.
 extension Diagnostic {
     static func refused(_ message: String) -> Diagnostic { Diagnostic(.editRefused, message, at: nil) }
 
@@ -41,18 +42,6 @@ extension Diagnostic {
 
     public static func nothingTo(_ what: String) -> Diagnostic { refused("there is nothing to \(what)") }
 
-    /// The file is not the text the edit was made on.
-    public static func changedMeanwhile(_ path: String) -> Diagnostic {
-        Diagnostic(.editConflict, "'\(path)' changed since it was read; reload and edit again", at: nil)
-    }
-
-    public static func studioTokenRefused(minimum: Int) -> Diagnostic {
-        Diagnostic(
-            .studioTokenRefused,
-            "'ROUTINE_STUDIO_TOKEN' must be at least \(minimum) characters, each 0-9 or a-f; unset it and the studio makes one",
-            at: nil)
-    }
-
     public static func notRegularFile(_ path: String, kind: String) -> Diagnostic {
         Diagnostic(.notRegularFile, "'\(path)' is \(kind), not a regular file; the studio waits for a routine file there", at: nil)
     }
@@ -60,25 +49,5 @@ extension Diagnostic {
     /// E013 for a file named on the command line: a named pipe with no writer, or a socket.
     public static func notRegularInput(_ path: String, kind: String) -> Diagnostic {
         Diagnostic(.notRegularFile, "'\(path)' is \(kind), not a regular file", at: nil)
-    }
-
-    public static func layoutTooSlow(_ name: String, seconds: Int) -> Diagnostic {
-        Diagnostic(.layoutTooSlow, "'\(name)' is too large to draw within \(seconds) s: it is shown without its drawing", at: nil)
-    }
-
-    /// E608 before Graphviz is asked: a routine of more cards than the studio draws.
-    public static func layoutTooLarge(_ name: String, cards: Int, limit: Int) -> Diagnostic {
-        Diagnostic(
-            .layoutTooSlow, "'\(name)' has \(cards) cards, more than the studio draws (\(limit)): the outline lists them", at: nil)
-    }
-
-    /// A layout file beside the routine that cannot be read; the drawing goes on without it.
-    public static func damagedCardPlaces(_ path: String, line: Int?, reason: String) -> Diagnostic {
-        let place = line.map { "'\(path)' line \($0)" } ?? "'\(path)'"
-        return Diagnostic(.damagedCardPlaces, "\(place): \(reason); the cards are placed as if it were not there", at: nil)
-    }
-
-    public static func unknownCard(_ id: String) -> Diagnostic {
-        Diagnostic(.unknownCard, "there is no card '\(id)': the routine no longer has it", at: nil)
     }
 }

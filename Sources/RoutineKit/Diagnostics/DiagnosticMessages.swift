@@ -32,46 +32,7 @@ extension Diagnostic {
         return diagnostic
     }
 
-    // MARK: History
-
-    public static func notAHistory(_ path: String, reason: String) -> Diagnostic {
-        Diagnostic(
-            .historyRefused, "'\(path)' is not a routine history: \(reason)", at: nil,
-            notes: [Note("nothing was written to it; name another file with --history FILE, or run with --no-history")])
-    }
-
-    public static func newerHistory(_ path: String) -> Diagnostic {
-        Diagnostic(
-            .historyRefused, "the history '\(path)' was written by a newer version of routine", at: nil,
-            notes: [Note("nothing was written to it; use that version, or name another file with --history FILE")])
-    }
-
-    public static func runNotRecorded(_ path: String, reason: String) -> Diagnostic {
-        Diagnostic(.runNotRecorded, "this run is not being recorded: cannot write the history '\(path)': \(reason)", at: nil)
-    }
-
-    public static func runNotRecordedInDamagedHistory(_ path: String, reason: String) -> Diagnostic {
-        Diagnostic(
-            .runNotRecorded, "this run is not being recorded: the history '\(path)' is damaged: \(reason)", at: nil,
-            notes: [Note(damagedHistoryAdvice)])
-    }
-
-    public static func damagedHistory(_ path: String, reason: String) -> Diagnostic {
-        Diagnostic(.historyDamaged, "the history '\(path)' is damaged: \(reason)", at: nil, notes: [Note(damagedHistoryAdvice)])
-    }
-
-    static let damagedHistoryAdvice =
-        "nothing was written to it; 'routine history check' says what is wrong, and 'routine history recover OUT' copies every run that can still be read into a new history"
-
-    public static func noHistoryPlace() -> Diagnostic {
-        Diagnostic(
-            .runNotRecorded, "this run is not being recorded: HOME is not set, so there is no place for the history", at: nil,
-            notes: [Note("name one with --history FILE or ROUTINE_HISTORY")])
-    }
-
-    public static func unreadableHistory(_ path: String, reason: String) -> Diagnostic {
-        Diagnostic(.unreadableInput, "cannot read the history '\(path)': \(reason)", at: nil)
-    }
+    // MARK: Imports from other trackers
 
     /// Another tracker's file that is none of the exports import reads.
     public static func unreadableTrackerExport(_ path: String, reason: String) -> Diagnostic {
@@ -88,12 +49,6 @@ extension Diagnostic {
         Diagnostic(
             .importWouldReplace, "'\(path)' \(reason)", at: nil,
             notes: [Note("import only adds to the routine it wrote; name a new file with --routine")])
-    }
-
-    public static func invalidImport(_ path: String, line: Int, reason: String) -> Diagnostic {
-        Diagnostic(
-            .invalidImport, "'\(path)' line \(line): \(reason)", at: nil,
-            notes: [Note("nothing was imported; 'routine history export' writes the form that import reads")])
     }
 
     static func invalidUTF8(offset: Int, byte: UInt8) -> Diagnostic {

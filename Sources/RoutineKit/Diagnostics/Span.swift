@@ -2,7 +2,7 @@
 ///
 /// Offsets are 32-bit because the reader refuses files over ``SourceFile/maximumSize``;
 /// it halves the memory of the spans a million-node routine keeps.
-public struct Span: Hashable, Sendable, Codable {
+public struct Span: Hashable, Sendable {
     public var start: UInt32
     public var end: UInt32
 

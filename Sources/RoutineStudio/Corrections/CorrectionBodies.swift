@@ -23,24 +23,23 @@ struct CorrectionBody: RequestBody, Equatable {
     static let members: Set<String> = ["run", "step", "date", "habit", "result", "value", "seconds", "answer"]
     static let name = "a correction"
 
-    init(from decoder: any Decoder) throws {
-        let members = try decoder.container(keyedBy: Member.self)
+    init(_ members: BodyMembers) throws(StudioError) {
         if let run = try members.optionalInt("run") {
             if members.has("date") || members.has("habit") {
-                throw StudioError.malformed("a correction names a recorded step (run, step) or a habit of a day (date, habit), not both")
+                throw .malformed("a correction names a recorded step (run, step) or a habit of a day (date, habit), not both")
             }
             target = .step(run: Int64(run), step: try members.int("step"))
         } else if members.has("step") {
-            throw StudioError.malformed("'run' is missing")
+            throw .malformed("'run' is missing")
         } else {
             let habit = try members.string("habit")
-            guard let date = try members.optionalDate("date") else { throw StudioError.malformed("'date' is missing") }
+            guard let date = try members.optionalDate("date") else { throw .malformed("'date' is missing") }
             target = .habit(habit, date: date)
         }
         if let answer = try members.optionalString("answer") {
-            guard case .step = target else { throw StudioError.malformed("an answer is corrected on its recorded step (run, step)") }
+            guard case .step = target else { throw .malformed("an answer is corrected on its recorded step (run, step)") }
             if ["result", "value", "seconds"].contains(where: members.has) {
-                throw StudioError.malformed("a correction of an answer takes no 'result', 'value' or 'seconds'")
+                throw .malformed("a correction of an answer takes no 'result', 'value' or 'seconds'")
             }
             (result, self.answer) = (.answered, answer)
             return
@@ -51,12 +50,12 @@ struct CorrectionBody: RequestBody, Equatable {
         switch try members.optionalString("result") {
         case "done"?: result = .done
         case "skipped"?:
-            if value != nil { throw StudioError.malformed("a skipped habit takes no value") }
+            if value != nil { throw .malformed("a skipped habit takes no value") }
             result = .skipped
         case nil:
-            guard value != nil else { throw StudioError.malformed("a correction needs 'result' (done or skipped) or a 'value'") }
+            guard value != nil else { throw .malformed("a correction needs 'result' (done or skipped) or a 'value'") }
             result = .done
-        case let other?: throw StudioError.malformed("'result' must be done or skipped, not '\(other)'")
+        case let other?: throw .malformed("'result' must be done or skipped, not '\(other)'")
         }
     }
 }
@@ -68,10 +67,9 @@ struct CorrectionUndoBody: RequestBody {
     static let members: Set<String> = ["run", "step"]
     static let name = "an undo"
 
-    init(from decoder: any Decoder) throws {
-        let members = try decoder.container(keyedBy: Member.self)
+    init(_ members: BodyMembers) throws(StudioError) {
         guard let run = try members.optionalInt("run") else {
-            if members.has("step") { throw StudioError.malformed("'run' is missing") }
+            if members.has("step") { throw .malformed("'run' is missing") }
             return
         }
         expected = (Int64(run), try members.int("step"))

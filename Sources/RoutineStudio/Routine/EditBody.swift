@@ -26,18 +26,17 @@ struct EditBody: RequestBody, Sendable {
         self.action = action
     }
 
-    init(from decoder: any Decoder) throws {
-        let members = try decoder.container(keyedBy: Member.self)
+    init(_ members: BodyMembers) throws(StudioError) {
         version = try members.int("version")
         switch try members.string("op") {
         case "undo": action = .undo
         case "redo": action = .redo
         case "tidy": action = .tidy
         case "move":
-            let x = try? members.decode(Double.self, forKey: Member("x"))
-            let y = try? members.decode(Double.self, forKey: Member("y"))
+            let x = members.number("x")
+            let y = members.number("y")
             guard let x, let y, x.isFinite, y.isFinite, abs(x) < 1e6, abs(y) < 1e6 else {
-                throw StudioError.malformed("'x' and 'y' must be numbers within the drawing")
+                throw .malformed("'x' and 'y' must be numbers within the drawing")
             }
             action = .move(id: try members.string("id"), x: x, y: y)
         default: action = .op(try Self.op(members))
@@ -50,15 +49,14 @@ struct EditBody: RequestBody, Sendable {
         static let name = "an op"
         let op: RoutineEditOp
 
-        init(from decoder: any Decoder) throws {
-            let members = try decoder.container(keyedBy: Member.self)
-            if try members.string("op") == "together" { throw StudioError.malformed("'together' holds ops, not other groups") }
+        init(_ members: BodyMembers) throws(StudioError) {
+            if try members.string("op") == "together" { throw .malformed("'together' holds ops, not other groups") }
             op = try EditBody.op(members)
         }
     }
 
     /// The op a body (or one member of a `together` body's `ops`) names.
-    static func op(_ members: KeyedDecodingContainer<Member>) throws(StudioError) -> RoutineEditOp {
+    static func op(_ members: BodyMembers) throws(StudioError) -> RoutineEditOp {
         let name = try members.string("op")
         switch name {
         case "addHabit":
@@ -82,29 +80,24 @@ struct EditBody: RequestBody, Sendable {
         case "delete": return .delete(id: try members.string("id"))
         case "setName": return .setName(try members.string("name"))
         case "together":
-            let ops: [Inner]
-            do { ops = try members.decode([BodyReader.Checked<Inner>].self, forKey: Member("ops")).map(\.body) } catch let error as StudioError {
-                throw error
-            } catch {
-                throw .malformed("'ops' must be a list of ops")
-            }
+            guard let ops = try members.bodies("ops", Inner.self) else { throw .malformed("'ops' must be a list of ops") }
             return .together(ops.map(\.op))
         default: throw .malformed("'\(name)' is not an op")
         }
     }
 }
 
-extension KeyedDecodingContainer where Key == Member {
+extension BodyMembers {
     /// Absent: kept; null: removed; a value: set.
     func change<T: Sendable & Equatable>(_ name: String, _ read: () throws(StudioError) -> T) throws(StudioError) -> AttributeChange<T> {
-        guard contains(Member(name)) else { return .keep }
-        if (try? decodeNil(forKey: Member(name))) == true { return .remove }
+        guard contains(name) else { return .keep }
+        if !has(name) { return .remove }
         return .set(try read())
     }
 
     /// A member that is a number or a string: whichever it is.
     private func numberOrText(_ name: String) -> (number: Double?, text: String?) {
-        (try? decode(Double.self, forKey: Member(name)), try? decode(String.self, forKey: Member(name)))
+        (number(name), text(name))
     }
 
     func attributeChanges() throws(StudioError) -> AttributeChanges {
@@ -130,9 +123,9 @@ extension KeyedDecodingContainer where Key == Member {
         changes.atMost = try optionalBool("atMost")
         changes.days = try change("days") { () throws(StudioError) in
             let words: [String]
-            if let text = try? decode(String.self, forKey: Member("days")) {
+            if let text = text("days") {
                 words = text.split(whereSeparator: { $0 == " " || $0 == "," }).map(String.init)
-            } else if let list = try? decode([String].self, forKey: Member("days")) {
+            } else if let list = texts("days") {
                 words = list
             } else {
                 throw .malformed("'days' must be a list of day names")

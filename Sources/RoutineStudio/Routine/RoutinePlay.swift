@@ -17,10 +17,9 @@ enum RoutinePlay {
         /// More than any routine could ask: a replay is bounded.
         static let maximumAnswers = 100_000
 
-        init(from decoder: any Decoder) throws {
-            let members = try decoder.container(keyedBy: Member.self)
+        init(_ members: BodyMembers) throws(StudioError) {
             answers = try members.strings("answers")
-            if answers.count > Self.maximumAnswers { throw StudioError.malformed("'answers' holds at most \(Self.maximumAnswers) answers") }
+            if answers.count > Self.maximumAnswers { throw .malformed("'answers' holds at most \(Self.maximumAnswers) answers") }
             date = try members.optionalDate("date")
             from = try members.optionalString("from")
         }

@@ -9,11 +9,10 @@ struct RunStartBody: RequestBody {
     static let members: Set<String> = ["date", "resume", "fresh", "holder"]
     static let name = "a run's start"
 
-    init(from decoder: any Decoder) throws {
-        let members = try decoder.container(keyedBy: Member.self)
+    init(_ members: BodyMembers) throws(StudioError) {
         date = try members.optionalDate("date") ?? .today()
         switch (try members.optionalBool("resume") ?? false, try members.optionalBool("fresh") ?? false) {
-        case (true, true): throw StudioError.malformed("resume and fresh contradict each other: choose one")
+        case (true, true): throw .malformed("resume and fresh contradict each other: choose one")
         case (true, _): mode = .resume
         case (_, true): mode = .fresh
         default: mode = .ask
@@ -29,7 +28,7 @@ struct RunTakeBody: RequestBody {
     static let members: Set<String> = ["run"]
     static let name = "a take-over"
 
-    init(from decoder: any Decoder) throws { run = try decoder.container(keyedBy: Member.self).runNumber() }
+    init(_ members: BodyMembers) throws(StudioError) { run = try members.runNumber() }
 }
 
 /// A `POST /api/run/answer` body: `{run, answer, holder?, seconds?}`; `seconds` is what the
@@ -43,11 +42,10 @@ struct RunAnswerBody: RequestBody {
     static let members: Set<String> = ["run", "answer", "holder", "seconds"]
     static let name = "an answer"
 
-    init(from decoder: any Decoder) throws {
-        let members = try decoder.container(keyedBy: Member.self)
+    init(_ members: BodyMembers) throws(StudioError) {
         run = try members.runNumber()
         guard let answer = try? members.optionalString("answer") else {
-            throw StudioError.malformed("'answer' must be a string: d, s, b, q, an option, or a number")
+            throw .malformed("'answer' must be a string: d, s, b, q, an option, or a number")
         }
         self.answer = answer
         holder = try? members.optionalString("holder")
@@ -63,10 +61,10 @@ struct RunDeletionBody: RequestBody {
     static let members: Set<String> = ["run"]
     static let name = "a run's deletion"
 
-    init(from decoder: any Decoder) throws { run = Int64(try decoder.container(keyedBy: Member.self).int("run")) }
+    init(_ members: BodyMembers) throws(StudioError) { run = Int64(try members.int("run")) }
 }
 
-extension KeyedDecodingContainer where Key == Member {
+extension BodyMembers {
     /// The run a request is about.
     func runNumber() throws(StudioError) -> Int64 {
         guard let run = try? int("run") else { throw .malformed("'run' must be a run's number") }

@@ -11,15 +11,14 @@ struct DayOffBody: RequestBody {
     static let members: Set<String> = ["date", "reason", "undo"]
     static let name = "a day off"
 
-    init(from decoder: any Decoder) throws {
-        let members = try decoder.container(keyedBy: Member.self)
-        guard let date = try members.optionalDate("date") else { throw StudioError.malformed("'date' is missing: the day, YYYY-MM-DD") }
+    init(_ members: BodyMembers) throws(StudioError) {
+        guard let date = try members.optionalDate("date") else { throw .malformed("'date' is missing: the day, YYYY-MM-DD") }
         self.date = date
         reason = try members.optionalString("reason")
         undo = try members.optionalBool("undo") ?? false
-        if undo, reason != nil { throw StudioError.malformed("an undo takes no reason") }
+        if undo, reason != nil { throw .malformed("an undo takes no reason") }
         if let reason, reason.isEmpty || RecordedValues.reasonProblem(reason) != nil {
-            throw StudioError.malformed("the reason \(RecordedValues.reasonProblem(reason) ?? "must not be empty")")
+            throw .malformed("the reason \(RecordedValues.reasonProblem(reason) ?? "must not be empty")")
         }
     }
 }

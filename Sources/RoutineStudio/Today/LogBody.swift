@@ -11,8 +11,7 @@ struct LogBody: RequestBody {
     static let members: Set<String> = ["habit", "value", "seconds", "skip", "undo", "date", "force"]
     static let name = "a log"
 
-    init(from decoder: any Decoder) throws {
-        let members = try decoder.container(keyedBy: Member.self)
+    init(_ members: BodyMembers) throws(StudioError) {
         habit = try members.string("habit")
         date = try members.optionalDate("date")
         undo = try members.optionalBool("undo") ?? false
@@ -20,11 +19,11 @@ struct LogBody: RequestBody {
         let force = try members.optionalBool("force") ?? false
         let value = try members.optionalNumber("value")
         let seconds = try members.optionalNumber("seconds")
-        if skip, undo { throw StudioError.malformed("skip and undo contradict each other: choose one") }
+        if skip, undo { throw .malformed("skip and undo contradict each other: choose one") }
         if undo, value != nil || seconds != nil || force {
-            throw StudioError.malformed("an undo takes back a log: it takes no value, seconds or force")
+            throw .malformed("an undo takes back a log: it takes no value, seconds or force")
         }
-        if skip, value != nil { throw StudioError.malformed("a skip takes no value") }
+        if skip, value != nil { throw .malformed("a skip takes no value") }
         try Self.check(value: value, seconds: seconds)
         request = LogRequest(id: habit, skip: skip, value: value, seconds: seconds, force: force)
     }

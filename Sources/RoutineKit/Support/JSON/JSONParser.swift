@@ -152,6 +152,12 @@ public struct JSONParser {
             i = start
             throw fail("unexpected character")
         }
+        // RFC 8259 lets a reader limit the range: a number no Double holds (1e400) is refused
+        // rather than read as infinity, which no member of any message or line may be.
+        guard value.isFinite else {
+            i = start
+            throw fail("a number out of range")
+        }
         return value
     }
 

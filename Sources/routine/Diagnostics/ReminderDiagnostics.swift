@@ -1,5 +1,20 @@
-/// Refusals of `routine remind`: units that would name another file, replace another
-/// routine's reminder, or that systemd would not load.
+import RoutineKit
+
+/// The reminders' codes: `routine remind` refuses units that would name another file, replace
+/// another routine's reminder, or that systemd would not load.
+extension DiagnosticCode {
+    public static let unitPathNotUTF8 = DiagnosticCode("E040", "a reminder for a path that is not valid UTF-8, which a systemd unit cannot name")
+    public static let unitOfAnotherRoutine = DiagnosticCode(
+        "E041", "a reminder unit of the same name that another routine installed (or that 'remind' did not write)")
+    public static let unitRefusedBySystemd = DiagnosticCode("E042", "a reminder unit that 'systemd-analyze verify' refuses, so none is installed")
+
+    /// The reminders' codes.
+    public static let reminderCodes: [DiagnosticCode] = [
+        .unitPathNotUTF8, .unitOfAnotherRoutine, .unitRefusedBySystemd,
+    ]
+}
+
+/// The reminders' catalogue: `routine remind`'s refusals, and a notification that cannot be sent.
 extension Diagnostic {
     /// `shown`: the path with its invalid bytes written `\xFF`.
     public static func unitPathNotUTF8(_ shown: String) -> Diagnostic {
@@ -20,5 +35,11 @@ extension Diagnostic {
         Diagnostic(
             .unitRefusedBySystemd, "systemd-analyze refuses the unit '\(unit)': \(reason)", at: nil,
             notes: [Note("nothing was installed; 'routine remind FILE --at HH:MM' prints the units")])
+    }
+
+    public static func missingNotifier() -> Diagnostic {
+        Diagnostic(
+            .missingProgram, "cannot send a reminder: 'notify-send' is not on PATH", at: nil,
+            notes: [Note("install libnotify (Debian: apt-get install libnotify-bin)")])
     }
 }
