@@ -11,6 +11,7 @@ have() { command -v "$1" >/dev/null 2>&1; }
 pkg-config --exists yaml-0.1 2>/dev/null || need+=(libyaml-dev)
 pkg-config --exists sqlite3 2>/dev/null || need+=(libsqlite3-dev)
 pkg-config --exists zlib 2>/dev/null || need+=(zlib1g-dev)
+pkg-config --exists libqrencode 2>/dev/null || need+=(libqrencode-dev)
 have pkg-config || need+=(pkg-config)
 have python3 || need+=(python3)
 have dot || need+=(graphviz)
@@ -28,6 +29,9 @@ have syncthing || need+=(syncthing)
 have sqlite3 || need+=(sqlite3)
 # Wrong clocks of real processes in the sync mishap simulation.
 have faketime || need+=(faketime)
+# Real HTTPS in front of the studio for the phone's browser tests, its root trusted through NSS.
+have caddy || need+=(caddy)
+have certutil || need+=(libnss3-tools)
 # What a write syncs, seen by WriteSyncsTests.
 have strace || need+=(strace)
 # A real notification server for today --notify's actions: dunst under Xvfb, in a private D-Bus session.
