@@ -92,8 +92,7 @@ struct RedeemBody: RequestBody {
     static let members: Set<String> = ["code", "name"]
     static let name = "a pairing"
 
-    init(from decoder: any Decoder) throws {
-        let members = try decoder.container(keyedBy: Member.self)
+    init(_ members: BodyMembers) throws(StudioError) {
         code = try members.string("code")
         name = try members.string("name")
     }
@@ -103,5 +102,5 @@ struct RedeemBody: RequestBody {
 struct NoBody: RequestBody {
     static let members: Set<String> = []
     static let name = "this request"
-    init(from decoder: any Decoder) throws {}
+    init(_ members: BodyMembers) throws(StudioError) {}
 }
