@@ -51,9 +51,9 @@ struct ParseReuseTests {
 
     /// An offset inside a string literal's content (most edits), or anywhere.
     static func offset(in bytes: [UInt8], _ random: inout SeededRandom) -> Int {
-        let quotes = bytes.indices.filter { bytes[$0] == UInt8(ascii: "\"") }
+        let quotes = bytes.indices.filter { bytes[$0] == UInt8(ascii: "\"") && ($0 == 0 || bytes[$0 - 1] != UInt8(ascii: "\\")) }
         guard Int.random(in: 0..<4, using: &random) > 0, quotes.count >= 2 else { return Int.random(in: 0...bytes.count, using: &random) }
-        // Quotes open and close by turns, but for escaped ones: mostly a literal's inside.
+        // Quotes not escaped open and close by turns: mostly a literal's inside.
         let k = 2 * Int.random(in: 0..<(quotes.count / 2), using: &random)
         return Int.random(in: (quotes[k] + 1)...quotes[k + 1], using: &random)
     }
@@ -102,7 +102,7 @@ struct ParseReuseTests {
             previous = next
         }
         // Most edits are typed inside texts of a document without syntax errors: the reuse is taken.
-        #expect(reused >= 5, "seed \(seed): the reuse was taken \(reused) times; the first text: \(first.diagnostics)")
+        #expect(reused >= 3, "seed \(seed): the reuse was taken \(reused) times; the first text: \(first.diagnostics)")
     }
 
     /// Where the reuse must not be taken, though the edit is inside a literal: the literal's
