@@ -24,15 +24,8 @@ done
 perf=0
 perf stat -e instructions -x, true 2>&1 >/dev/null | grep -q '^[0-9]' && perf=1
 
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
 # BIN=.build/debug takes the binaries already built there (a smoke run of the script).
-bin=${BIN:-}
-if [ -z "$bin" ]; then
-    swift build -c release --product routine >/dev/null
-    swift build -c release --product routine-gen >/dev/null
-    bin=$(swift build -c release --show-bin-path)
-fi
+source Benchmarks/release-bin.sh routine routine-gen
 
 instructions() {  # command...: the instructions of the command and its children, in millions
     [ "$perf" = 1 ] || { echo "-"; return; }

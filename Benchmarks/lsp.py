@@ -3,9 +3,10 @@
 that version's `publishDiagnostics`, over standard input and output, and follows the
 server's resident memory over many edits.
 
-    Benchmarks/lsp.py ROUTINE FILE [--edits N] [--memory] [--full]
+    Benchmarks/lsp.py ROUTINE FILE [--edits N] [--memory] [--full] [--at id]
 
-Each edit changes one character of a title near the middle of the file, sent as the server
+Each edit changes the first letter of a title near the middle of the file (with --at id, the
+last character of that node's ID, which changes what its arrows reach), sent as the server
 asks: that one character with its range (incremental sync), or the whole text (full sync, or
 with --full). Every tenth edit also asks for hover, code lenses and semantic tokens (with
 --memory), so that what they cache is part of the memory followed. Prints the median, 90th
@@ -15,6 +16,7 @@ resident set after the first hundred edits and at the end."""
 import argparse
 import json
 import os
+import re
 import select
 import statistics
 import subprocess
@@ -83,6 +85,7 @@ def main():
     parser.add_argument("--edits", type=int, default=1000)
     parser.add_argument("--memory", action="store_true")
     parser.add_argument("--full", action="store_true", help="send the whole text even if the server takes ranged changes")
+    parser.add_argument("--at", choices=["title", "id"], default="title", help="type in a title, or in an ID")
     args = parser.parse_args()
 
     text = open(args.file, encoding="utf-8").read()
@@ -95,8 +98,10 @@ def main():
     client.send({"jsonrpc": "2.0", "method": "textDocument/didOpen", "params": {"textDocument": {"uri": uri, "languageId": "routine", "version": 1, "text": text}}})
     client.wait_for_version(1)
 
-    # A title's first letter near the middle of the file, toggled between two letters.
-    middle = text.index('"', len(text) // 2) + 1
+    # A title's first letter near the middle of the file (or its node's ID's last character),
+    # toggled between two letters: the first declaration that starts after the middle.
+    header = re.compile(r'^(habit|question) (\S+) "', re.M).search(text, len(text) // 2)
+    middle = header.end() if args.at == "title" else header.end(2) - 1
     variants = [text[:middle] + c + text[middle + 1 :] for c in "XY"]
     line = text[:middle].count("\n")
     # The title is ASCII, so the column is the same in UTF-8 and UTF-16.
@@ -128,7 +133,7 @@ def main():
 
     times.sort()
     lines = len(text.splitlines())
-    sent = "ranged changes" if incremental else "whole text"
+    sent = ("ranged changes" if incremental else "whole text") + (", typed in an ID" if args.at == "id" else "")
     print(f"{os.path.basename(args.file)} ({lines} lines, {len(text.encode())} bytes), {args.edits} edits, {sent}:")
     print(f"  didChange -> publishDiagnostics: median {statistics.median(times):.2f} ms, min {times[0]:.2f} ms, "
           f"p90 {times[int(len(times) * 0.9)]:.2f} ms, max {times[-1]:.2f} ms")

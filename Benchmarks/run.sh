@@ -26,15 +26,8 @@ for tool in hyperfine acyclic gcc python3 /usr/bin/time; do
     command -v "$tool" >/dev/null || { echo "run.sh: '$tool' is missing (apt-get install hyperfine graphviz gcc time)" >&2; exit 69; }
 done
 
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
 # BIN=path takes the release binaries already built there.
-bin=${BIN:-}
-if [ -z "$bin" ]; then
-    swift build -c release --product routine >/dev/null
-    swift build -c release --product routine-gen >/dev/null
-    bin=$(swift build -c release --show-bin-path)
-fi
+source Benchmarks/release-bin.sh routine routine-gen
 # Linked as the release build links libyaml: from its archive.
 gcc -O2 Benchmarks/yaml-parse.c -l:libyaml.a -o "$work/yaml-parse"
 

@@ -46,3 +46,83 @@ struct LanguageServerEditReuseTests {
         }
     }
 }
+
+/// Typing inside the texts of a document, where a version takes the parse of the one before:
+/// what the server answers (diagnostics, outline, semantic tokens, hover) is what a server that
+/// opened the same text fresh answers, with emoji and accents placed in UTF-16.
+struct LanguageServerTypingTests {
+    static let uri = "file:///tmp/t.rt"
+    static let typed = ["a", "Z", " ", "é", "🧘", "🏃‍♀️", "", "", "\"", "\\", "\n"]
+
+    static func document(_ random: inout SeededRandom) -> String {
+        let words = ["tea", "run", "café", "🧘", "日本", "x"]
+        func title() -> String {
+            (0..<Int.random(in: 1...3, using: &random)).map { _ in words.randomElement(using: &random)! }.joined(separator: " ")
+        }
+        var lines = ["routine \"\(title())\""]
+        for k in 0..<10 {
+            // n5 points at a missing node: a diagnostic stands through every keystroke.
+            let next = k == 5 ? "n55" : "n\(k + 1)"
+            if k % 3 == 1 {
+                lines.append("question n\(k) \"\(title())?\"\n  \"\(title())\" -> \(next)\n  \"\(title())\" -> end")
+            } else {
+                lines.append("habit n\(k) \"\(title())\" -> \(next)  # \(title())")
+            }
+        }
+        lines.append("habit n10 \"\(title())\"\n  note \"\(title())\"")
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// The LSP position (UTF-16) of `offset` in `text`, a character boundary.
+    static func position(_ text: [Character], _ offset: Int) -> JSON {
+        let before = text[..<offset]
+        let line = before.count { $0 == "\n" || $0 == "\r\n" }
+        let start = before.lastIndex { $0 == "\n" || $0 == "\r\n" }.map { $0 + 1 } ?? 0
+        return ["line": JSON(line), "character": JSON(String(text[start..<offset]).utf16.count)]
+    }
+
+    static func answers(_ t: TestServer, at position: JSON) -> [JSON?] {
+        let document: JSON = ["textDocument": ["uri": .string(uri)]]
+        var hover = document
+        if case .object(var fields) = hover {
+            fields["position"] = position
+            hover = .object(fields)
+        }
+        return [
+            LanguageServerEditReuseTests.published(t), t.request("textDocument/documentSymbol", document),
+            t.request("textDocument/semanticTokens/full", document), t.request("textDocument/foldingRange", document),
+            t.request("textDocument/hover", hover),
+        ]
+    }
+
+    @Test(arguments: 0..<16)
+    func typingInTextsAnswersWhatAFreshServerAnswers(seed: Int) {
+        var random = SeededRandom(state: UInt64(seed) &* 131 &+ 3)
+        var text = Array(Self.document(&random))
+        let t = TestServer(text: String(text), uri: Self.uri)
+        for version in 2..<50 {
+            // A place inside a quoted text (most keystrokes), or anywhere.
+            let quotes = text.indices.filter { text[$0] == "\"" }
+            var start = Int.random(in: 0...text.count, using: &random)
+            if quotes.count >= 2, Int.random(in: 0..<4, using: &random) > 0 {
+                let k = Int.random(in: 0..<(quotes.count - 1), using: &random)
+                start = Int.random(in: (quotes[k] + 1)...quotes[k + 1], using: &random)
+            }
+            let end = min(text.count, start + [0, 0, 1].randomElement(using: &random)!)
+            let piece = Self.typed.randomElement(using: &random)!
+            let change: JSON = [
+                "range": ["start": Self.position(text, start), "end": Self.position(text, end)], "text": .string(piece),
+            ]
+            text.replaceSubrange(start..<end, with: Array(piece))
+            t.server.handle([
+                "jsonrpc": "2.0", "method": "textDocument/didChange",
+                "params": ["textDocument": ["uri": .string(Self.uri), "version": JSON(version)], "contentChanges": [change]],
+            ])
+            let fresh = TestServer(text: String(text), uri: Self.uri)
+            let at = Self.position(text, min(start, text.count))
+            #expect(
+                Self.answers(t, at: at) == Self.answers(fresh, at: at),
+                "seed \(seed), version \(version) (swift test --filter LanguageServerTypingTests): \(String(text))")
+        }
+    }
+}

@@ -6,31 +6,45 @@ extension DOTWriter {
     /// arrow is drawn.
     static func writeArrows(
         _ view: GraphView, _ buffers: RoutineBuffers, xlabels: Bool, far: [Bool], gathers: GatherTails,
-        into out: inout ByteWriter
+        into out: inout ByteWriter, spill: (inout ByteWriter) -> Void
     ) {
         let key: StaticString = xlabels ? " [xlabel=\"" : " [label=\""
-        var notes = FarNotes(far: far)
+        var notes = FarNotes(far: far, nodes: buffers.records.count)
         forEachList(view, buffers, gathers: gathers) { edges, from, label, option, isGather in
+            spill(&out)
             writeArrows(
                 edges, from: from, label: label, option: option, isGather: isGather, key: key, notes: &notes, view, buffers,
                 into: &out)
         }
-        for (tail, targets) in zip(notes.tails, notes.targets) { writeFarNote(tail, targets, view, buffers, into: &out) }
+        for (tail, targets) in zip(notes.tails, notes.targets) {
+            spill(&out)
+            writeFarNote(tail, targets, view, buffers, into: &out)
+        }
     }
 
     /// The far arrows met so far, by tail (`nil` for the start), in the order first met.
+    /// Looked up by the tail's place and a table of pairs, not by hashing: a large routine
+    /// has tens of thousands of far arrows, and `Set` and `Dictionary` were a fifth of `graph`.
     struct FarNotes {
         let far: [Bool]
+        /// Records, then the end, then the missing names: a target's number among the pairs.
+        let nodes: Int
         var drawn = 0
         var tails: [Int?] = []
         var targets: [[Target]] = []
-        var index: [Int: Int] = [:]
-        var gathered: Set<Int> = []
-        var noted: Set<Line> = []
+        /// For each tail (the start first, then each record), its place in `tails`, or -1.
+        var index: [Int32]
+        /// For each tail, whether its first far gather has been drawn.
+        var gathered: [Bool]
+        var noted: PairSet
 
-        struct Line: Hashable {
-            let tail: Int
-            let target: Target
+        init(far: [Bool], nodes: Int) {
+            self.far = far
+            self.nodes = nodes
+            let tails = far.isEmpty ? 0 : nodes + 1
+            index = [Int32](repeating: -1, count: tails)
+            gathered = [Bool](repeating: false, count: tails)
+            noted = PairSet(expected: far.isEmpty ? 0 : far.count(where: { $0 }))
         }
 
         /// Counts one drawn arrow; for a far one, notes its target and tells whether its
@@ -38,16 +52,58 @@ extension DOTWriter {
         mutating func next(from tail: Int?, to target: Target, isGather: Bool) -> (isFar: Bool, draw: Bool) {
             defer { drawn += 1 }
             guard drawn < far.count, far[drawn] else { return (false, true) }
-            let key = tail ?? -1
-            if let k = index[key] {
-                if noted.insert(Line(tail: key, target: target)).inserted { targets[k].append(target) }
+            let key = tail.map { $0 + 1 } ?? 0
+            let head: Int
+            switch target {
+            case .node(let t): head = t
+            case .end: head = nodes
+            case .missing(let m): head = nodes + 1 + m
+            }
+            let isNew = noted.insert(UInt64(key) << 32 | UInt64(head))
+            if index[key] >= 0 {
+                if isNew { targets[Int(index[key])].append(target) }
             } else {
-                noted.insert(Line(tail: key, target: target))
-                index[key] = tails.count
+                index[key] = Int32(tails.count)
                 tails.append(tail)
                 targets.append([target])
             }
-            return (true, !isGather || gathered.insert(key).inserted)
+            guard isGather else { return (true, true) }
+            defer { gathered[key] = true }
+            return (true, !gathered[key])
+        }
+    }
+
+    /// A set of 64-bit numbers, open-addressed: the pairs of a tail and a target.
+    struct PairSet {
+        private var slots: [UInt64]
+        private var count = 0
+        private static let empty = UInt64.max
+
+        init(expected: Int) {
+            var capacity = 16
+            while capacity < expected * 2 { capacity *= 2 }
+            slots = [UInt64](repeating: Self.empty, count: capacity)
+        }
+
+        /// Adds `key` (never `UInt64.max`); whether it was not there yet.
+        mutating func insert(_ key: UInt64) -> Bool {
+            if (count + 1) * 2 > slots.count { grow() }
+            let mask = slots.count - 1
+            var k = Int(truncatingIfNeeded: (key &* 0x9E37_79B9_7F4A_7C15) >> 32) & mask
+            while slots[k] != Self.empty {
+                if slots[k] == key { return false }
+                k = (k + 1) & mask
+            }
+            slots[k] = key
+            count += 1
+            return true
+        }
+
+        private mutating func grow() {
+            let old = slots
+            slots = [UInt64](repeating: Self.empty, count: old.count * 2)
+            count = 0
+            for key in old where key != Self.empty { _ = insert(key) }
         }
     }
 
@@ -196,13 +252,20 @@ extension DOTWriter {
         writeFarNoteID(tail, buffers, into: &out)
         out.write(" [shape=plaintext, fontsize=9, fontcolor=gray35, label=\"")
         for (k, target) in targets.enumerated() {
+            out.write(k == 0 ? "\u{21AA} " : "\\l\u{21AA} ")
             let name: String
             switch target {
-            case .node(let t): name = String(decoding: buffers.bytes(buffers.records[t].title), as: UTF8.self)
+            case .node(let t):
+                let title = buffers.bytes(buffers.records[t].title)
+                // No more characters than bytes: a short title is written from its bytes.
+                guard title.count > farNoteLength else {
+                    escape(title, into: &out)
+                    continue
+                }
+                name = String(decoding: title, as: UTF8.self)
             case .end: name = "end"
             case .missing(let m): name = view.routine.missingNames[m]
             }
-            out.write(k == 0 ? "\u{21AA} " : "\\l\u{21AA} ")
             // A long title would widen its rank; the start of it is enough to find the node.
             escape(name.count > farNoteLength ? String(name.prefix(farNoteLength - 1)) + "\u{2026}" : name, into: &out)
         }

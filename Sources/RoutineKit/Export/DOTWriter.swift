@@ -11,10 +11,35 @@ public enum DOTWriter {
     }
 
     public static func writeBytes(_ view: GraphView, direction: Direction = .TB) -> ByteWriter {
-        let routine = view.routine
         // About 180 bytes a node in practice; room never written costs address space only,
         // and a buffer that grows copies everything written so far.
-        var out = ByteWriter(capacity: routine.nodeCount * 256 + 4096)
+        var out = ByteWriter(capacity: view.routine.nodeCount * 256 + 4096)
+        write(view, direction: direction, into: &out) { _ in }
+        return out
+    }
+
+    /// Writes the DOT of `view` in pieces of about `piece` bytes, each handed to `body` as soon
+    /// as it is full, and the rest at the end: the same bytes as ``writeBytes(_:direction:)``.
+    /// A large routine's DOT is two to three times its source, and a buffer that holds it whole
+    /// costs a page fault for every 4 KiB written; a piece is written over again.
+    public static func write(
+        _ view: GraphView, direction: Direction = .TB, inPiecesOf piece: Int = 1 << 18, to body: (UnsafeBufferPointer<UInt8>) -> Void
+    ) {
+        var out = ByteWriter(capacity: piece + 4096)
+        write(view, direction: direction, into: &out) { out in
+            guard out.written >= piece else { return }
+            out.withBytes(body)
+            out.removeAll()
+        }
+        out.withBytes(body)
+    }
+
+    /// Writes the DOT into `out`, calling `spill` after each statement or few: it may hand
+    /// on what `out` holds and empty it.
+    private static func write(
+        _ view: GraphView, direction: Direction, into out: inout ByteWriter, spill: (inout ByteWriter) -> Void
+    ) {
+        let routine = view.routine
         out.write("digraph ")
         quote(routine.name, into: &out)
         out.write(" {\n  graph [rankdir=")
@@ -32,7 +57,7 @@ public enum DOTWriter {
         out.write("  node [fontname=\"Helvetica\", fontsize=11];\n")
         out.write("  edge [fontname=\"Helvetica\", fontsize=10];\n")
         out.write("  \" start\" [shape=circle, style=filled, fillcolor=black, label=\"\", width=0.2];\n")
-        routine.withBuffers { buffers in writeNodes(view, buffers, into: &out) }
+        routine.withBuffers { buffers in writeNodes(view, buffers, into: &out, spill: spill) }
         if view.usesEnd {
             out.write("  \" end\" [shape=doublecircle, label=\"end\", width=0.3, fontsize=10];\n")
         }
@@ -48,11 +73,10 @@ public enum DOTWriter {
         let gathers = GatherTails(routine)
         routine.withBuffers { buffers in
             let far = farArrows(view, buffers, gathers: gathers)
-            writeArrows(view, buffers, xlabels: xlabels, far: far, gathers: gathers, into: &out)
+            writeArrows(view, buffers, xlabels: xlabels, far: far, gathers: gathers, into: &out, spill: spill)
         }
         if let history = view.history { writeLegend(history, into: &out) }
         out.write("}\n")
-        return out
     }
 
     /// How many labelled arrows `dot` still lays out quickly as labels. `dot` makes each arrow
@@ -89,8 +113,11 @@ public enum DOTWriter {
     }
 
     /// One statement per node, its label written from the record's bytes.
-    private static func writeNodes(_ view: GraphView, _ buffers: RoutineBuffers, into out: inout ByteWriter) {
+    private static func writeNodes(
+        _ view: GraphView, _ buffers: RoutineBuffers, into out: inout ByteWriter, spill: (inout ByteWriter) -> Void
+    ) {
         for i in buffers.records.indices where !view.isRedeclaration(i) {
+            spill(&out)
             let record = buffers.records[i]
             out.write("  ")
             quote(buffers.bytes(record.id), into: &out)
@@ -212,10 +239,47 @@ public enum DOTWriter {
     /// and the rest scalar by scalar.
     static func escape(_ bytes: UnsafeBufferPointer<UInt8>, into out: inout ByteWriter) {
         let plain = out.writePrefix(of: bytes, isPlainWord: needsNoEscape(word:), isPlain: needsNoEscape)
-        if plain < bytes.count {
-            // Every byte before `plain` is ASCII, so the rest starts a scalar.
-            escape(String(decoding: UnsafeBufferPointer(rebasing: bytes[plain...]), as: UTF8.self), into: &out)
+        guard plain < bytes.count else { return }
+        // Every byte before `plain` is ASCII, so the rest starts a scalar.
+        let rest = UnsafeBufferPointer(rebasing: bytes[plain...])
+        guard firstInvalidUTF8Offset(rest) == nil else {
+            escape(String(decoding: rest, as: UTF8.self), into: &out)
+            return
         }
+        escapeValid(rest, into: &out)
+    }
+
+    /// ``escape(_:into:)-(String,_)`` of valid UTF-8, byte by byte: labels with emoji or accents
+    /// would otherwise be decoded into a string and written a scalar at a time.
+    private static func escapeValid(_ bytes: UnsafeBufferPointer<UInt8>, into out: inout ByteWriter) {
+        var i = 0
+        var run = 0  // where the bytes not yet copied start
+        func copy(upTo end: Int) {
+            if run < end { out.write(bytes: UnsafeBufferPointer(rebasing: bytes[run..<end])) }
+        }
+        func replace(_ count: Int, with text: StaticString) {
+            copy(upTo: i)
+            out.write(text)
+            i += count
+            run = i
+        }
+        while i < bytes.count {
+            let b = bytes[i]
+            switch b {
+            case _ where b < 0x80 && needsNoEscape(b): i += 1
+            case 0x22: replace(1, with: "\\\"")
+            case 0x5C: replace(1, with: "\\\\")
+            case 0x0A, 0x0D: replace(1, with: "\\n")
+            case 0x09: replace(1, with: " ")
+            case _ where b < 0x80: replace(1, with: "\u{FFFD}")  // other controls and DEL
+            case 0xC2 where bytes[i + 1] <= 0x9F: replace(2, with: "\u{FFFD}")  // U+0080 to U+009F
+            case 0xE2 where bytes[i + 1] == 0x80 && (bytes[i + 2] == 0xA8 || bytes[i + 2] == 0xA9):
+                replace(3, with: "\\n")  // U+2028, U+2029
+            case 0xEF where bytes[i + 1] == 0xBF && bytes[i + 2] >= 0xBE: replace(3, with: "\u{FFFD}")  // U+FFFE, U+FFFF
+            default: i += b >= 0xF0 ? 4 : b >= 0xE0 ? 3 : 2
+            }
+        }
+        copy(upTo: bytes.count)
     }
 
     /// The inside of a quoted string: `text` escaped.

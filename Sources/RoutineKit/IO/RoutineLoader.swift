@@ -9,6 +9,9 @@ public struct LoadedRoutine: Sendable {
     public var comments: [Span]
     /// The validator's "did you mean" answers, for the next version of an edited document.
     public var suggestions = SuggestionMemo()
+    /// Whether the `.rt` parser found nothing to say: the next version of an edited document
+    /// may then take this one's parse where the edit could not change it.
+    var parsedCleanly = false
 
     public var hasErrors: Bool { diagnostics.hasErrors }
 }
@@ -29,7 +32,13 @@ public enum RoutineLoader {
         var parsed: ParsedRoutine
         switch format {
         case .rt:
-            parsed = RoutineParser.parse(file)
+            if let previous, previous.parsedCleanly, previous.format == .rt,
+                let reused = RoutineParser.reparse(file, old: previous.file.bytes, previous: previous.routine, comments: previous.comments)
+            {
+                parsed = reused
+            } else {
+                parsed = RoutineParser.parse(file)
+            }
             if let key = yamlKeyOpening(file.bytes) {
                 // One error that names the cause, instead of one per line of YAML.
                 parsed.diagnostics = DiagnosticList([.looksLikeYAML(at: key)])
@@ -56,9 +65,11 @@ public enum RoutineLoader {
             }
         }
         let diagnostics = parsed.diagnostics + found
-        return LoadedRoutine(
+        var loaded = LoadedRoutine(
             file: file, format: format, routine: parsed.routine, diagnostics: diagnostics.finished(),
             comments: parsed.comments, suggestions: parsed.isComplete ? memo : SuggestionMemo())
+        loaded.parsedCleanly = format == .rt && parsed.isComplete && parsed.diagnostics.isEmpty && parsed.misspeltDeclarations.isEmpty
+        return loaded
     }
 }
 

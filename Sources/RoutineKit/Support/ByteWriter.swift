@@ -26,6 +26,14 @@ public struct ByteWriter: ~Copyable, @unchecked Sendable {
 
     public var text: String { withBytes { String(decoding: $0, as: UTF8.self) } }
 
+    /// How many bytes have been written since the start or the last ``removeAll()``.
+    public var written: Int { count }
+
+    /// Forgets the bytes written and keeps the buffer: a writer that hands its bytes on in
+    /// pieces then writes over the same memory, where a growing buffer touches a new page
+    /// every 4 KiB.
+    public mutating func removeAll() { count = 0 }
+
     @inline(__always) public mutating func write(bytes more: UnsafeBufferPointer<UInt8>) {
         guard let source = more.baseAddress else { return }
         let n = more.count

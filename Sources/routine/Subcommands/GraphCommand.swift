@@ -85,7 +85,10 @@ struct GraphCommand: ParsableCommand {
         if stats { view.history = try history(of: loaded.routine) }
         // DOT is written from the writer's own buffer: a graph's text is the largest thing
         // the command holds, and a copy would cost another pass and a page fault per 4 KiB.
-        if resolvedFormat == .dot {
+        // To standard output it goes in pieces as written, through one buffer written over.
+        if resolvedFormat == .dot, output == nil {
+            DOTWriter.write(view, direction: rankdir) { writeAll(1, $0) }
+        } else if resolvedFormat == .dot {
             try DOTWriter.writeBytes(view, direction: rankdir).withBytes { try emit($0) }
         } else {
             try Array(MermaidWriter.write(view, direction: rankdir).utf8).withUnsafeBufferPointer { try emit($0) }
