@@ -32,13 +32,25 @@ struct SyncClockTests {
 
     /// A file read to some point, then changed: whether the next reading starts again from
     /// the file's start (what was before the point changed) or goes on from the point.
+    /// A long first part: its hash is streamed through a buffer in pieces, and the point read
+    /// falls inside a word of eight bytes.
+    static let long = (0..<40_000).map { "line \($0)\n" }.joined() + "odd\n"
+
     @Test(arguments: [
-        ("a\nb\n", "a\nb\nc\n", false, ["c"]),  // grown in place: only the new line
-        ("a\njunk\n", "a\nc\n", true, ["a", "c"]),  // a line taken out, another added: all again
-        ("a\nb\n", "a\nB\nc\n", true, ["a", "B", "c"]),  // a line edited by hand
-        ("a\nb\n", "a\nb", true, ["a"]),  // shorter: from the start
+        ("a\nb\n", "a\nb\nc\n", false, false, ["c"]),  // grown in place: only the new line
+        ("a\nb\n", "a\nb\nc\n", true, false, ["c"]),  // replaced by a longer copy (Syncthing, git): only the new line
+        ("a\njunk\n", "a\nc\n", false, true, ["a", "c"]),  // a line taken out, another added: all again
+        ("a\nb\n", "a\nB\nc\n", false, true, ["a", "B", "c"]),  // a line edited by hand
+        ("a\nb\n", "a\nB\nc\n", true, true, ["a", "B", "c"]),  // replaced by a copy edited by hand
+        ("a\nb\n", "a\nb", false, true, ["a"]),  // shorter: from the start
+        (long, long + "c\n", false, false, ["c"]),
+        (long, long + "c\n", true, false, ["c"]),
+        (long, long.replacingOccurrences(of: "line 39999", with: "line 39998") + "c\n", false, true, []),
+        (long, "x" + long.dropFirst() + "c\n", true, true, []),
     ])
-    func aFileChangedBeforeThePointReadIsReadAgain(_ first: String, _ then: String, _ again: Bool, _ lines: [String]) throws {
+    func aFileChangedBeforeThePointReadIsReadAgain(
+        _ first: String, _ then: String, _ replaced: Bool, _ again: Bool, _ lines: [String]
+    ) throws {
         let folder = URL(fileURLWithPath: (try temporaryHistoryPath() as NSString).deletingLastPathComponent)
         let device = String(repeating: "ab", count: 16)
         try FileManager.default.createDirectory(atPath: folder.path + "/" + device, withIntermediateDirectories: false)
@@ -49,13 +61,20 @@ struct SyncClockTests {
         }
         try first.write(toFile: folder.path + "/" + path, atomically: false, encoding: .utf8)
         let read = JournalLines.read(state(), from: JournalLines.Start(offset: 0, line: 0), folder.path)
-        try then.write(toFile: folder.path + "/" + path, atomically: false, encoding: .utf8)
+        let inode = state().inode
+        try then.write(toFile: folder.path + "/" + path, atomically: replaced, encoding: .utf8)
         let file = state()
-        let start = JournalLines.start(of: file, recorded: (file.inode, read.end, read.linesRead, read.prefix))
+        #expect((file.inode != inode) == replaced)
+        let start = JournalLines.start(of: file, recorded: (read.end, read.linesRead, read.prefix))
         let next = JournalLines.read(file, from: start, folder.path)
         #expect((next.start.offset == 0) == again)
         // Each line here is no event: its number tells which lines were read.
         let all = then.split(separator: "\n", omittingEmptySubsequences: false)
-        #expect(next.lines.map { String(all[$0.0 - 1]) } == lines)
+        if !lines.isEmpty { #expect(next.lines.map { String(all[$0.0 - 1]) } == lines) }
+        #expect(next.lines.count == (again ? all.count - 1 : lines.count))
+        // What the next reading checks: the hash of every whole line read, from the start.
+        let whole = Array(then.utf8)
+        #expect(next.prefix == JournalLines.hash(whole[0..<Int(next.end)]))
+        #expect(next.end == Int64(whole.lastIndex(of: 0x0A).map { $0 + 1 } ?? 0))
     }
 }

@@ -13,8 +13,10 @@ extension HistoryStore {
     /// whose inode, size or change time differ from what this history last read, and the folders' states,
     /// to record when they differ from those recorded. This device's own folder is looked at
     /// by ``checkOwnJournal(_:)``.
+    /// `fresh` is about how many bytes they hold that were not read: a longer file's growth,
+    /// a shorter one's size.
     func changedFiles(_ settings: SyncSettings, all: Bool) throws(HistoryError) -> (
-        files: [SyncJournal.FileState], folders: [SyncJournal.FolderState]?
+        files: [SyncJournal.FileState], folders: [SyncJournal.FolderState]?, fresh: Int64
     ) {
         let (known, recorded): ([String: (UInt64, Int64, Int64)], [SyncJournal.FolderState]?) = try read { db in
             var known: [String: (UInt64, Int64, Int64)] = [:]
@@ -30,8 +32,12 @@ extension HistoryStore {
             guard let (inode, size, changed) = known[file.path] else { return true }
             return !file.matches(inode: inode, size: size, changed: changed)
         }
+        let fresh = files.reduce(Int64(0)) { sum, file in
+            guard let (_, size, _) = known[file.path], file.size >= size else { return sum + file.size }
+            return sum + file.size - size
+        }
         // A folder that cannot be reached records nothing: the next command looks again.
-        return (files, listing.folders.isEmpty || recorded.map(Set.init) == Set(listing.folders) ? nil : listing.folders)
+        return (files, listing.folders.isEmpty || recorded.map(Set.init) == Set(listing.folders) ? nil : listing.folders, fresh)
     }
 
     /// The folder states the last full look recorded; nil before the first (or in a history
@@ -148,12 +154,13 @@ extension HistoryStore {
     /// memory it takes is bounded whatever the journals' size. SQLite's cache may grow to
     /// 64 MB for it; its rows are written parent first, without SQLite's foreign key lookups.
     func catchUp(_ settings: SyncSettings, all: Bool, into report: inout SyncReport) throws(HistoryError) {
-        let (changed, folders) = try changedFiles(settings, all: all)
+        let (changed, folders, fresh) = try changedFiles(settings, all: all)
         let horizon = SyncClock.horizon().description
         let heldDue = try read { db in try Self.hasHeldDue(horizon, db) }
         guard !changed.isEmpty || folders != nil || heldDue else { return }
         var warnings: [Diagnostic] = []
-        let large = changed.reduce(0) { $0 + $1.size } > 1 << 20
+        // A day's line added to a month's file of megabytes is not a large reading.
+        let large = fresh > 1 << 20
         var batches: [[SyncJournal.FileState]] = [[]]
         var size: Int64 = 0
         for file in changed {
@@ -173,18 +180,21 @@ extension HistoryStore {
             var reading = Reading(db: db, horizon: horizon, folder: settings.folder)
             try reading.releaseHeld()
             // Statements compiled once for the whole reading: a join inserts tens of thousands.
-            let known = try db.cachedStatement(sql: "SELECT inode, offset, lines, prefix FROM syncFile WHERE path = ?")
+            let known = try db.cachedStatement(sql: "SELECT offset, lines, prefix FROM syncFile WHERE path = ?")
             let record = try db.cachedStatement(
                 sql: "INSERT OR REPLACE INTO syncFile (path, inode, size, offset, lines, prefix, changed) VALUES (?, ?, ?, ?, ?, ?, ?)")
             var arrivals: [SyncArrival] = []
-            for batch in batches where !batch.isEmpty {
-                var starts: [JournalLines.Start] = []
-                for file in batch {
-                    let row = try Row.fetchOne(known, arguments: [file.path])
-                    starts.append(
-                        JournalLines.start(of: file, recorded: row.map { (UInt64(bitPattern: $0[0] as Int64), $0[1], $0[2], $0[3]) }))
-                }
-                for journal in Self.parse(batch, from: starts, settings.folder, threads: large ? 2 : 1) {
+            // Where each file is read from, known before any is read: each file is in one batch.
+            var starts: [[JournalLines.Start]] = []
+            for batch in batches {
+                starts.append(
+                    try batch.map { file in
+                        let row = try Row.fetchOne(known, arguments: [file.path])
+                        return JournalLines.start(of: file, recorded: row.map { ($0[0], $0[1], $0[2]) })
+                    })
+            }
+            func apply(_ journals: [JournalLines], _ batch: [SyncJournal.FileState]) throws {
+                for journal in journals {
                     let full = settings.folder + "/" + journal.path
                     if let reason = journal.failure {
                         if try Self.noteProblem(journal.path, line: 0, reason: reason, db) { warnings.append(.syncUnreadable(full, reason: reason)) }
@@ -208,6 +218,19 @@ extension HistoryStore {
                     ])
                 }
                 arrivals = Self.merging(arrivals, try reading.applyTouched(self))
+            }
+            let folder = settings.folder
+            var parsed = Self.parse(batches[0], from: starts[0], folder, threads: large ? 2 : 1)
+            for (k, batch) in batches.enumerated() where !batch.isEmpty {
+                guard k + 1 < batches.count else {
+                    try apply(parsed, batch)
+                    break
+                }
+                // The next batch is parsed on a side thread while this one is applied: applying
+                // takes longer, so a join takes about the time of its applying.
+                (parsed, _) = try alongside(
+                    { [batches, starts] in Self.parse(batches[k + 1], from: starts[k + 1], folder, threads: 1) },
+                    { try apply(parsed, batch) })
             }
             arrivals = Self.merging(arrivals, try reading.applyTouched(self))
             try db.execute(sql: "UPDATE syncState SET importing = 0")

@@ -1,6 +1,10 @@
 import RoutineKit
 import Synchronization
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// The whole lines of one journal file after the point this history last read it to, each
 /// parsed: made before a sync's transaction (on two threads for a join) or within it.
 ///
@@ -40,59 +44,118 @@ struct JournalLines: Sendable {
     /// Where the reading ends, in bytes from the file's start.
     var end: Int64 { start.offset + Int64(consumed) }
 
-    /// Where to read `file` from, after what the history recorded of it (inode, offset, lines,
-    /// and the hash of what was read).
-    static func start(of file: SyncJournal.FileState, recorded: (UInt64, Int64, Int, Int64)?) -> Start {
-        // A replaced file (another inode) or a shorter one is read again from its start.
-        guard let (inode, offset, lines, prefix) = recorded, inode == file.inode, file.size >= offset else {
+    /// Where to read `file` from, after what the history recorded of it (offset, lines, and the
+    /// hash of what was read).
+    static func start(of file: SyncJournal.FileState, recorded: (Int64, Int, Int64)?) -> Start {
+        // A shorter file is read again from its start. A file replaced by another (a new inode:
+        // Syncthing and git write each version anew) is read on from the same point when its
+        // first bytes are those read: ``read(_:from:_:)`` checks their hash.
+        guard let (offset, lines, prefix) = recorded, file.size >= offset else {
             return Start(offset: 0, line: 0)
         }
         return Start(offset: offset, line: lines, prefix: prefix)
     }
 
+    /// Reads the whole lines of `file` after `wanted`, or from its start when the bytes before
+    /// `wanted` are not those read then.
+    ///
+    /// Only the new bytes are kept: those before `wanted` are streamed through a small buffer
+    /// for their hash, since a day's sync adds a line to a month's file of megabytes.
     static func read(_ file: SyncJournal.FileState, from wanted: Start, _ folder: String) -> JournalLines {
         var result = JournalLines(path: file.path, asked: wanted, start: wanted)
-        let whole: [UInt8]
-        switch SyncJournal.read(folder + "/" + file.path, from: 0) {
-        case .failure(let failure):
-            result.failure = failure.reason
+        let fd = SyncJournal.openForReading(folder + "/" + file.path)
+        guard fd >= 0 else {
+            result.failure = systemError()
             return result
-        case .success(let read): whole = read
         }
-        var start = wanted
-        if start.offset > 0, Int64(whole.count) < start.offset || hash(whole[0..<Int(start.offset)]) != start.prefix {
-            start = Start(offset: 0, line: 0)
-            result.again = true
+        defer { close(fd) }
+        do throws(SyncJournal.Failure) {
+            if wanted.offset > 0 {
+                let tail = try SyncJournal.read(fd, from: wanted.offset)
+                // The reading would end after the last whole line: the prefix to record ends there.
+                let whole = tail.lastIndex(of: 0x0A).map { $0 + 1 } ?? 0
+                if let (before, after) = try hashes(fd, upTo: wanted.offset, and: wanted.offset + Int64(whole)), before == wanted.prefix {
+                    result.parse(tail[...], device: device(of: file))
+                    result.prefix = after
+                    return result
+                }
+                result.again = true
+                result.start = Start(offset: 0, line: 0)
+            }
+            let bytes = try SyncJournal.read(fd, from: 0)
+            result.parse(bytes[...], device: device(of: file))
+            result.prefix = hash(bytes[0..<result.consumed])
+        } catch {
+            result.failure = error.reason
         }
-        result.start = start
-        let bytes = whole[Int(start.offset)...]
-        let device = String(file.path.prefix { $0 != "/" })
+        return result
+    }
+
+    static func device(of file: SyncJournal.FileState) -> String {
+        String(file.path.prefix { $0 != "/" })
+    }
+
+    /// Parses the whole lines of `bytes`, which start at ``start``.
+    mutating func parse(_ bytes: ArraySlice<UInt8>, device: String) {
         // Only whole lines: a last line without its newline is still being written.
-        while let end = bytes[(bytes.startIndex + result.consumed)...].firstIndex(of: 0x0A) {
-            let text = bytes[(bytes.startIndex + result.consumed)..<end]
-            result.consumed = end + 1 - bytes.startIndex
-            result.linesRead += 1
+        while let end = bytes[(bytes.startIndex + consumed)...].firstIndex(of: 0x0A) {
+            let text = bytes[(bytes.startIndex + consumed)..<end]
+            consumed = end + 1 - bytes.startIndex
+            linesRead += 1
             if text.isEmpty { continue }
-            let number = start.line + result.linesRead
+            let number = start.line + linesRead
             do throws(ImportProblem) {
                 let event = try SyncEvent.parse(text)
                 guard event.device == device else {
                     throw ImportProblem("an event of device '\(event.device)' in the folder of another device")
                 }
-                result.lines.append((number, .success(event)))
+                lines.append((number, .success(event)))
             } catch {
-                result.lines.append((number, .failure(error)))
+                lines.append((number, .failure(error)))
             }
         }
-        result.prefix = hash(whole[0..<(Int(start.offset) + result.consumed)])
-        return result
+    }
+
+    /// The hashes of the file's first `a` and first `b` bytes (`a` ≤ `b`), in one pass through
+    /// a buffer of 256 KB; nil when the file holds fewer than `b` bytes.
+    static func hashes(_ fd: Int32, upTo a: Int64, and b: Int64) throws(SyncJournal.Failure) -> (Int64, Int64)? {
+        var first = Hash(count: Int(a))
+        var second = Hash(count: Int(b))
+        var buffer = [UInt8](repeating: 0, count: 1 << 18)
+        var at: Int64 = 0
+        while at < b {
+            let n = try SyncJournal.read(fd, into: &buffer[0..<Int(min(Int64(buffer.count), b - at))], at: at)
+            guard n > 0 else { return nil }
+            buffer.withUnsafeBytes { raw in
+                // Whole words before `a` go to both hashes in one loop, whose two chains of
+                // multiplications overlap; the rest to each alone.
+                let both = at < a ? Int(min(Int64(n), a - at)) & ~7 : 0
+                Hash.add(UnsafeRawBufferPointer(rebasing: raw[0..<both]), to: &first, and: &second)
+                if at < a { first.add(UnsafeRawBufferPointer(rebasing: raw[both..<Int(min(Int64(n), a - at))])) }
+                second.add(UnsafeRawBufferPointer(rebasing: raw[both..<n]))
+            }
+            at += Int64(n)
+        }
+        return (first.value, second.value)
     }
 
     /// A 64-bit hash of `bytes`, eight at a time: enough to tell the bytes a reader read from
     /// those a person or an engine put in their place, at a fraction of the reading's cost.
     static func hash(_ bytes: ArraySlice<UInt8>) -> Int64 {
-        var h: UInt64 = 0x9E37_79B9_7F4A_7C15 ^ UInt64(bytes.count)
-        bytes.withUnsafeBytes { raw in
+        var h = Hash(count: bytes.count)
+        bytes.withUnsafeBytes { h.add($0) }
+        return h.value
+    }
+
+    /// ``hash(_:)`` fed piece by piece: every piece but the last a multiple of eight bytes.
+    /// The hashes recorded in histories are of this form: it may not change.
+    struct Hash {
+        var h: UInt64
+        var tail: UInt64 = 0
+
+        init(count: Int) { h = 0x9E37_79B9_7F4A_7C15 ^ UInt64(count) }
+
+        mutating func add(_ raw: UnsafeRawBufferPointer) {
             var k = 0
             while k + 8 <= raw.count {
                 let word = raw.loadUnaligned(fromByteOffset: k, as: UInt64.self)
@@ -100,15 +163,32 @@ struct JournalLines: Sendable {
                 h ^= h >> 32
                 k += 8
             }
-            var tail: UInt64 = 0
             while k < raw.count {
                 tail = tail << 8 | UInt64(raw[k])
                 k += 1
             }
-            h = (h ^ tail) &* 0xC4CE_B9FE_1A85_EC53
-            h ^= h >> 29
         }
-        return Int64(bitPattern: h)
+
+        /// ``add(_:)`` of the same whole words to two hashes, at about the cost of one.
+        static func add(_ raw: UnsafeRawBufferPointer, to a: inout Hash, and b: inout Hash) {
+            var (x, y) = (a.h, b.h)
+            var k = 0
+            while k + 8 <= raw.count {
+                let word = raw.loadUnaligned(fromByteOffset: k, as: UInt64.self)
+                x = (x ^ word) &* 0xFF51_AFD7_ED55_8CCD
+                y = (y ^ word) &* 0xFF51_AFD7_ED55_8CCD
+                x ^= x >> 32
+                y ^= y >> 32
+                k += 8
+            }
+            (a.h, b.h) = (x, y)
+        }
+
+        var value: Int64 {
+            var h = (self.h ^ tail) &* 0xC4CE_B9FE_1A85_EC53
+            h ^= h >> 29
+            return Int64(bitPattern: h)
+        }
     }
 }
 

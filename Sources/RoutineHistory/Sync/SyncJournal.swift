@@ -124,24 +124,46 @@ enum SyncJournal {
 
     /// The bytes of `path` from `offset` to its end, or the reason it cannot be read.
     static func read(_ path: String, from offset: Int64) -> Result<[UInt8], Failure> {
-        let fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
+        let fd = openForReading(path)
         guard fd >= 0 else { return .failure(Failure(reason: systemError())) }
         defer { close(fd) }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 1 << 16)
-        var at = off_t(offset)
+        do throws(Failure) {
+            return .success(try read(fd, from: offset))
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    /// `path` opened to be read, never through a symbolic link; -1 with `errno` when it cannot be.
+    static func openForReading(_ path: String) -> Int32 {
+        open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
+    }
+
+    /// The bytes of the open file `fd` from `offset` to its end: read into one array of the
+    /// size `fstat` gives, growing only if the file grows meanwhile.
+    static func read(_ fd: Int32, from offset: Int64) throws(Failure) -> [UInt8] {
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { throw Failure(reason: systemError()) }
+        var bytes = [UInt8](repeating: 0, count: max(Int(Int64(info.st_size) - offset), 0) + 1)
+        var count = 0
         // Bounded by the file: each pass reads more or ends.
         while true {
-            let n = chunk.withUnsafeMutableBytes { pread(fd, $0.baseAddress, $0.count, at) }
-            if n < 0 {
-                if errno == EINTR { continue }
-                return .failure(Failure(reason: systemError()))
-            }
+            if count == bytes.count { bytes += repeatElement(0, count: max(count, 1 << 16)) }
+            let n = try read(fd, into: &bytes[count...], at: offset + Int64(count))
             if n == 0 { break }
-            bytes += chunk[0..<n]
-            at += off_t(n)
+            count += n
         }
-        return .success(bytes)
+        bytes.removeLast(bytes.count - count)
+        return bytes
+    }
+
+    /// Reads into `buffer` from `offset` of the open file `fd`: the count read, 0 at its end.
+    static func read(_ fd: Int32, into buffer: inout ArraySlice<UInt8>, at offset: Int64) throws(Failure) -> Int {
+        while true {
+            let n = buffer.withUnsafeMutableBytes { pread(fd, $0.baseAddress, $0.count, off_t(offset)) }
+            if n >= 0 { return n }
+            if errno != EINTR { throw Failure(reason: systemError()) }
+        }
     }
 
     /// Creates `path` as a folder of mode 0700 if it is missing; the reason when it cannot.
