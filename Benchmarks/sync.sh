@@ -73,6 +73,25 @@ hyperfine --style none -N --runs 5 --prepare "bash -c 'rm -rf $work/copy $work/n
     --export-json "$work/j.json" "$join" >/dev/null 2>&1
 python3 -c "import json,sys; r=json.load(open(sys.argv[1]))['results'][0]; print('| join %s years of three devices (%s runs) | %.0f ms | %.0f ms |' % (sys.argv[2], sys.argv[3], r['median']*1000, r['min']*1000))" \
     "$work/j.json" "$years" "$((3 * 365 * years))"
+# An import into a synced history beside the same import into a history without sync (bar,
+# issue #55: at most twice the time): ten years of one device's runs (d2's) into an empty
+# history, which for the synced one has joined an empty folder. Each timed run starts again
+# from the empty histories and folder.
+"$r" sync init "$work/alone" --device importer --history "$work/s.sqlite" >/dev/null
+cp -r "$work/alone" "$work/alone0"
+for end in "" -wal; do [ ! -f "$work/s.sqlite$end" ] || cp "$work/s.sqlite$end" "$work/s0.sqlite$end"; done
+cat > "$work/fresh.sh" <<EOF
+rm -rf "$work"/u.sqlite* "$work"/s.sqlite* "$work/alone"
+cp -r "$work/alone0" "$work/alone"
+for end in "" -wal; do [ ! -f "$work/s0.sqlite\$end" ] || cp "$work/s0.sqlite\$end" "$work/s.sqlite\$end"; done
+EOF
+hyperfine --style none -N --runs 5 --prepare "bash $work/fresh.sh" --export-json "$work/m.json" \
+    "$r history import $work/d2.jsonl --history $work/u.sqlite" "$r history import $work/d2.jsonl --history $work/s.sqlite" >/dev/null 2>&1
+python3 -c "
+import json, sys
+plain, synced = json.load(open(sys.argv[1]))['results']
+print('| import ten years of one device (3650 runs) into a history without sync | %.0f ms | %.0f ms |' % (plain['median'] * 1000, plain['min'] * 1000))
+print('| the same import into a synced history (%.2fx) | %.0f ms | %.0f ms |' % (synced['median'] / plain['median'], synced['median'] * 1000, synced['min'] * 1000))" "$work/m.json"
 fi
 # Peak memory (maximum resident set) of a join, beside what the join adds to the history: a
 # join reads in bounded memory when it holds at most that growth plus 64 MB (issue #55).

@@ -30,13 +30,13 @@ extension HistoryStore {
 
     static func run(_ id: Int64, _ db: Database, _ store: HistoryStore) throws -> StoredRun? {
         var found: StoredRun?
-        try db.forEachRawRow("SELECT \(StoredRun.columns(store)) FROM run WHERE id = ?", arguments: [id]) { found = StoredRun(raw: $0) }
+        try db.forEachRawRow("SELECT \(StoredRun.columns(store)) FROM run WHERE id = ?", arguments: [id], cached: true) { found = StoredRun(raw: $0) }
         guard var run = found else { return nil }
-        try db.forEachRawRow("SELECT \(StoredStep.columns(store)) FROM step WHERE runId = ? ORDER BY step", arguments: [id]) {
+        try db.forEachRawRow("SELECT \(StoredStep.columns(store)) FROM step WHERE runId = ? ORDER BY step", arguments: [id], cached: true) {
             run.steps.append(StoredStep(raw: $0))
         }
         if store.hasLogColumns {
-            try db.forEachRawRow("SELECT \(Amendment.columns(store)) FROM amendment WHERE runId = ? ORDER BY id", arguments: [id]) {
+            try db.forEachRawRow("SELECT \(Amendment.columns(store)) FROM amendment WHERE runId = ? ORDER BY id", arguments: [id], cached: true) {
                 run.amendments.append(Amendment(raw: $0))
             }
         }

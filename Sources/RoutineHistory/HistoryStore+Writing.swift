@@ -71,12 +71,20 @@ extension HistoryStore {
         try write { db in
             var added = 0
             let exists = try db.cachedStatement(sql: "SELECT 1 FROM run WHERE routine = ? AND date = ? AND startedAt = ?")
+            // In a synced history each new run's key goes to the outbox once, here, rather than
+            // through the triggers of its run and of each of its steps: an import of years
+            // into a synced history would pay them ten times a run.
+            let synced = try SyncSchema.isInstalled(db)
+            if synced { try db.execute(sql: "UPDATE syncState SET importing = 1") }
+            let outbox = synced ? try db.cachedStatement(sql: "INSERT OR IGNORE INTO syncOutbox VALUES ('run', ?, ?, ?)") : nil
             for run in runs {
                 if try Bool.fetchOne(exists, arguments: [run.routine, run.date, run.startedAt.description]) == true { continue }
                 let id = try Self.insertRun(run, db)
                 for step in run.steps { try Self.insertStep(step, run: id, db) }
+                try outbox?.execute(arguments: [run.routine, run.date, run.startedAt.description])
                 added += 1
             }
+            if synced { try db.execute(sql: "UPDATE syncState SET importing = 0") }
             return added
         }
     }
