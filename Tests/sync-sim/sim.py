@@ -456,8 +456,10 @@ class Sim:
     def run(self, device, args, expect=(0,)):
         self.t += 1
         argv = device.prefix() + [self.bin] + [self.file if a == "FILE" else a for a in args]
+        # Ids from the seed and the command's number: a replay of the seed makes the same ones.
+        env = dict(device.env(), ROUTINE_TEST_IDS="%d-%d" % (self.seed, self.t))
         for _ in range(3):
-            r = subprocess.run(argv, env=device.env(), capture_output=True, text=True, cwd=self.work, stdin=subprocess.DEVNULL,
+            r = subprocess.run(argv, env=env, capture_output=True, text=True, cwd=self.work, stdin=subprocess.DEVNULL,
                                timeout=120)
             # The faketime wrapper names a semaphore after its own process id, and refuses to
             # start when one of that name was left by a wrapper killed earlier: the command did

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import RoutineKit
+import Synchronization
 
 #if canImport(Glibc)
 import Glibc
@@ -90,9 +91,18 @@ struct SyncEvent: Hashable, Sendable {
     }
 
     /// 32 lowercase hexadecimal digits from the system's random source: device and event ids.
+    ///
+    /// The sync simulation sets `ROUTINE_TEST_IDS` to a text of its own for each command it
+    /// runs, so that a failing seed replays with the same ids: which of two lines sorts first
+    /// depends on them.
     static func newID() -> String {
-        var generator = SystemRandomNumberGenerator()
-        let words = [generator.next() as UInt64, generator.next() as UInt64]
+        var words: [UInt64]
+        if let seeded = TestIDs.shared?.withLock({ $0.next2() }) {
+            words = [seeded.0, seeded.1]
+        } else {
+            var generator = SystemRandomNumberGenerator()
+            words = [generator.next() as UInt64, generator.next() as UInt64]
+        }
         return words.map { word in
             let text = String(word, radix: 16)
             return String(repeating: "0", count: 16 - text.count) + text
@@ -230,4 +240,26 @@ extension SyncEvent {
             return index > start ? value : nil
         }
     }
+}
+
+/// The ids of one process under `ROUTINE_TEST_IDS`: SplitMix64 from a hash of that text.
+struct TestIDs {
+    var state: UInt64
+
+    static let shared: Mutex<TestIDs>? = getenv("ROUTINE_TEST_IDS").map { text in
+        // FNV-1a of the text: the same text gives the same ids in every process.
+        var hash: UInt64 = 0xCBF2_9CE4_8422_2325
+        for byte in String(cString: text).utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01B3 }
+        return Mutex(TestIDs(state: hash))
+    }
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+
+    mutating func next2() -> (UInt64, UInt64) { (next(), next()) }
 }
