@@ -137,6 +137,33 @@ struct StudioPairingTests {
         #expect(PairingCodes.lifetime(test: test) == .seconds(seconds))
     }
 
+    // MARK: The pairing address
+
+    /// `--allow-host NAME:PORT`: the port phones reach the proxy on goes into the pairing
+    /// address, unless it is 443, which a browser leaves out; the name alone lets Hosts in.
+    @Test(arguments: [
+        ("phone.test", "https://phone.test/pair#"), ("Phone.Test:8443", "https://phone.test:8443/pair#"),
+        ("phone.test:443", "https://phone.test/pair#"), ("phone.test:80", "https://phone.test:80/pair#"),
+    ])
+    func thePairingAddressKeepsTheProxysPort(_ host: String, _ prefix: String) throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("pairing-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try "routine \"R\"\n\nhabit a \"A\"\n".write(toFile: folder + "/r.rt", atomically: true, encoding: .utf8)
+        let server = try StudioServer(
+            path: folder + "/r.rt", token: Self.token, hosts: [host, "desk.lan:9000"], pair: true, devices: folder + "/devices")
+        let address = try #require(server.pairingAddress()?.address)
+        #expect(address.hasPrefix(prefix), "\(address)")
+        #expect(address.count == prefix.count + 32)
+        #expect(server.hosts == ["phone.test", "desk.lan"])
+        let security = StudioSecurity(token: Self.token, port: 8080, names: server.hosts)
+        let bearer: HTTPFields = [.authorization: "Bearer \(Self.token)"]
+        for allowed in ["phone.test", "phone.test:8443", "phone.test:1234", "desk.lan", "desk.lan:9000"] {
+            #expect(security.check(method: .get, host: allowed, path: "/api/routine", query: [], headers: bearer) == .allowed, "\(allowed)")
+        }
+        #expect(security.check(method: .get, host: "phone.test:8443:1", path: "/api/routine", query: [], headers: bearer) == Self.refusedHost)
+    }
+
     // MARK: Paired phones
 
     @Test func aPhoneIsPairedLookedUpAndRevokedAcrossInstances() throws {

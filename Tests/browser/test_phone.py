@@ -160,20 +160,22 @@ class PhoneStudio:
         )
         if pair_seconds:
             self.env["ROUTINE_TEST_STUDIO_PAIR_SECONDS"] = str(pair_seconds)
-        command = [ROUTINE, "studio", str(self.path), "--port", str(caddy.studio_port), "--allow-host", NAME, "--pair"]
+        # Caddy serves the test on a port of its own, which `NAME:PORT` puts in the pairing address.
+        command = [ROUTINE, "studio", str(self.path), "--port", str(caddy.studio_port), "--allow-host", f"{NAME}:{caddy.https}", "--pair"]
         self.process = subprocess.Popen(command, stdout=subprocess.PIPE, stdin=subprocess.DEVNULL, env=self.env, text=True)
         self.address = self.process.stdout.readline().strip()
         line = self.process.stdout.readline().strip()
-        assert line.startswith(f"pair: https://{NAME}/pair#"), line
-        # The printed address assumes HTTPS on 443; Caddy serves the test on a port of its own.
-        self.pair_address = self.with_port(line.removeprefix("pair: "))
+        assert line.startswith(f"pair: {caddy.origin}/pair#"), line
+        self.pair_address = line.removeprefix("pair: ")
         # Each test's phone starts with no credential.
         phone.execute_cdp_cmd("Network.clearBrowserCookies", {})
         wait(lambda: caddy.request("GET", "/pair")[0] == 200, message="the studio behind Caddy")
 
-    @staticmethod
-    def with_port(address):
-        return address.replace(f"https://{NAME}/", caddy.origin + "/")
+    def routine(self, *arguments):
+        """`routine ARGUMENTS…` in the studio's HOME: the desk's terminal."""
+        done = subprocess.run([ROUTINE, *arguments], env=self.env, capture_output=True, text=True, check=False)
+        assert done.returncode == 0, done.stderr
+        return done.stdout
 
     def devices(self, *arguments):
         return subprocess.run(
@@ -347,11 +349,11 @@ class PhoneTests(unittest.TestCase):
             button = wait(lambda: desk.find_element(By.ID, "pair-phone") if desk.find_element(By.ID, "pair-phone").is_displayed() else None, message="Pair a phone")
             button.click()
             address = wait(lambda: desk.find_element(By.ID, "pair-address").text, message="the pairing address")
-            self.assertRegex(address, rf"^https://{NAME}/pair#[0-9a-f]{{32}}$")
+            self.assertRegex(address, rf"^https://{NAME}:{caddy.https}/pair#[0-9a-f]{{32}}$")
             self.assertTrue(desk.find_element(By.CSS_SELECTOR, "#pair-body svg.pair-qr path").get_attribute("d").startswith("M4 4h7v1h-7z"))
             desk.save_screenshot(str(SHOTS / "phone-0-desk-pair.png"))
             # The address the page shows pairs the phone, as the one printed does.
-            self.assertIsNone(studio.pair("Pixel", address=PhoneStudio.with_port(address)))
+            self.assertIsNone(studio.pair("Pixel", address=address))
             # A paired phone gets no "Pair a phone".
             wait(lambda: phone.find_elements(By.CSS_SELECTOR, "#today-view:not([hidden]) .today-card"), message="Today on the phone")
             self.assertFalse(phone.find_element(By.ID, "pair-phone").is_displayed())

@@ -11,9 +11,11 @@ extension StudioServer {
     public static func pairLifetime(test: String?) -> Duration { PairingCodes.lifetime(test: test) }
 }
 
-/// What pairing needs: the name phones reach the studio by (the first `--allow-host`), the
-/// codes and the paired phones. Codes are made only with `--pair`.
+/// What pairing needs: the name phones reach the studio by (the first `--allow-host`, with
+/// its port when that is not 443), the codes and the paired phones. Codes are made only with
+/// `--pair`.
 struct Pairing: Sendable {
+    /// `NAME` or `NAME:PORT`, as the pairing address holds it.
     let name: String?
     let enabled: Bool
     let codes: PairingCodes
@@ -25,12 +27,28 @@ struct Pairing: Sendable {
         guard enabled, let name, devices != nil else { return nil }
         return "https://\(name)/pair#\(codes.issue())"
     }
+
+    /// `--allow-host`'s value, `NAME` or `NAME:PORT`, as its name and port. The name alone
+    /// decides which Hosts are let in (with any port); the port is where a phone reaches the
+    /// proxy, and goes into the pairing address.
+    static func split(_ host: String) -> (name: String, port: Int?) {
+        guard let colon = host.lastIndex(of: ":"), let port = Int(host[host.index(after: colon)...]) else { return (host, nil) }
+        return (String(host[..<colon]), port)
+    }
+
+    /// The authority of the pairing address for `--allow-host`'s value: the name, and the
+    /// port unless it is HTTPS's own, which a browser leaves out.
+    static func authority(_ host: String) -> String {
+        let (name, port) = split(host)
+        guard let port, port != 443 else { return name }
+        return "\(name):\(port)"
+    }
 }
 
 /// Pairing a phone (docs/phone.md): GET /pair, the page a phone opens from the code; GET
-/// /api/pair, whether this page may pair one; POST /api/pair, a new pairing address and its QR
-/// code, for the desk only; POST /api/pair/redeem, a code and a name exchanged for the
-/// phone's own credential, as a cookie.
+/// /api/pair, whether this page may pair one and whether it is a phone's; POST /api/pair, a
+/// new pairing address and its QR code, for the desk only; POST /api/pair/redeem, a code and
+/// a name exchanged for the phone's own credential, as a cookie.
 struct PairingController<Context: RequestContext> {
     let pairing: Pairing
 

@@ -26,7 +26,8 @@ public struct StudioServer: Sendable {
     /// A studio for the routine at `path`; `token` defaults to 128 random bits, and one given
     /// must look like one (``tokenRefusal(_:)``). `history` is
     /// the history file the Today view reads and logs to; nil records nothing (`--no-history`).
-    /// `hosts` are the names a reverse proxy reaches it by (`--allow-host`); `pair` makes
+    /// `hosts` are the names a reverse proxy reaches it by (`--allow-host`), each with the port
+    /// phones reach it on when that is not 443 (`NAME:PORT`), for the pairing address; `pair` makes
     /// pairing codes for phones, whose credentials are kept at `devices` (nil: none is let in),
     /// each code good for `pairLifetime`.
     public init(
@@ -34,9 +35,9 @@ public struct StudioServer: Sendable {
         pairLifetime: Duration = .seconds(300)
     ) throws(Diagnostic) {
         try self.init(path: path, token: token, history: history, writer: StudioDocument.write)
-        self.hosts.append(contentsOf: hosts.map { $0.lowercased() })
+        self.hosts.append(contentsOf: hosts.map { Pairing.split($0.lowercased()).name })
         pairing = Pairing(
-            name: self.hosts.first, enabled: pair, codes: PairingCodes(lifetime: pairLifetime),
+            name: hosts.first.map { Pairing.authority($0.lowercased()) }, enabled: pair, codes: PairingCodes(lifetime: pairLifetime),
             devices: self.hosts.isEmpty ? nil : devices.map(PairedDevices.init(path:)))
     }
 

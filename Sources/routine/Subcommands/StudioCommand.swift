@@ -57,8 +57,8 @@ struct StudioServeCommand: ParsableCommand {
     @Option(
         name: .customLong("allow-host"),
         help: ArgumentHelp(
-            "Also serve requests for NAME (any port) from https://NAME, as a reverse proxy that ends HTTPS sends them; repeatable. The studio still listens on this machine only.",
-            valueName: "name"))
+            "Also serve requests for NAME (any port) from https://NAME, as a reverse proxy that ends HTTPS sends them; repeatable. NAME:PORT names the port phones reach the proxy on, when it is not 443, for the pairing address. The studio still listens on this machine only.",
+            valueName: "name[:port]"))
     var allowHosts: [String] = []
 
     @Flag(help: "Print an address (and, on a terminal, its QR code) that pairs a phone through the first --allow-host name.")
@@ -68,12 +68,22 @@ struct StudioServeCommand: ParsableCommand {
 
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be 0 to 65535") }
-        for name in allowHosts where !Self.isHostName(name) {
-            throw ValidationError("--allow-host '\(name)' is not a host name: letters, digits, '-' and '.', without a port or a scheme")
+        for name in allowHosts where !Self.isHostAndPort(name) {
+            throw ValidationError(
+                "--allow-host '\(name)' is not a host name: letters, digits, '-' and '.', with no scheme, and then maybe ':PORT' (1 to 65535)")
         }
         if pair && allowHosts.isEmpty {
             throw ValidationError("--pair needs --allow-host NAME: a phone reaches the studio by that name, through HTTPS")
         }
+    }
+
+    /// `NAME` or `NAME:PORT`: the port, 1 to 65535, is where phones reach the proxy when it is
+    /// not 443, and the pairing address holds it (docs/phone.md).
+    static func isHostAndPort(_ value: String) -> Bool {
+        guard let colon = value.lastIndex(of: ":") else { return isHostName(value) }
+        let port = value[value.index(after: colon)...]
+        return isHostName(String(value[..<colon])) && port.utf8.allSatisfy { (0x30...0x39).contains($0) } && port.first != "0"
+            && Int(port).map { (1...65535).contains($0) } == true
     }
 
     /// A DNS name: labels of letters, digits and '-', split by dots.
