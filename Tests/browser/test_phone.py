@@ -20,10 +20,14 @@ import unittest
 
 import pageerrors
 import test_studio
+from axe_selenium_python import Axe
 from selenium import webdriver
+from selenium.webdriver.common.action_chains import ActionChains
+from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 
+from test_a11y import SIDEWAYS
 from test_studio import MORNING, ROUTINE, SHOTS, TOKEN, wait
 
 NAME = "phone.localhost"
@@ -207,6 +211,34 @@ def shot(name):
     phone.save_screenshot(str(SHOTS / f"phone-{name}.png"))
 
 
+def axe_blocking(driver, where):
+    """What axe-core finds critical or serious on the page shown, in words."""
+    axe = Axe(driver)
+    axe.inject()
+    found = []
+    for v in axe.run()["violations"]:
+        if v["impact"] in {"critical", "serious"}:
+            targets = ", ".join(" ".join(n["target"]) for n in v["nodes"][:3])
+            found.append(f"{where}: {v['id']} ({v['impact']}: {targets}): {v['help']}")
+    return found
+
+
+def emulate(width, theme="light", height=844):
+    phone.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": True})
+    phone.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [{"name": "prefers-color-scheme", "value": theme}]})
+
+
+# Every target a finger may need on the views of a phone, with its size: what is shown, enabled
+# and focusable or clickable (the skip links appear only when focused).
+TARGETS = """
+const seen = (e) => { const s = getComputedStyle(e); const r = e.getBoundingClientRect(); return s.display !== "none" && s.visibility !== "hidden" && r.width > 0 && r.height > 0; };
+const name = (e) => e.tagName.toLowerCase() + (e.id ? "#" + e.id : "") + (e.dataset.action ? "[" + e.dataset.action + "]" : "") + (e.dataset.date ? "[" + e.dataset.date + "]" : "") + (e.dataset.mode ? "[" + e.dataset.mode + "]" : "");
+return [...document.querySelectorAll("button, input, select, a[href], [role=tab], [tabindex]:not([tabindex='-1']), #days-body [data-date]")]
+  .filter((e) => seen(e) && !e.disabled && !e.matches("a.skip"))
+  .map((e) => { const r = e.getBoundingClientRect(); return [name(e), Math.round(r.width * 10) / 10, Math.round(r.height * 10) / 10]; });
+"""
+
+
 class PhoneTests(unittest.TestCase):
     def test_the_allowed_name_works_through_https_and_every_other_host_and_origin_is_refused(self):
         studio = PhoneStudio()
@@ -240,6 +272,7 @@ class PhoneTests(unittest.TestCase):
             self.assertEqual(phone.current_url, caddy.origin + "/pair")
             self.assertEqual(phone.execute_script("return window.isSecureContext"), True)
             shot("1-pair")
+            self.assertEqual(axe_blocking(phone, "the pairing page"), [])
             # The pairing page has no manifest: Chromium says so, as it would of Today without one.
             errors = phone.execute_cdp_cmd("Page.getInstallabilityErrors", {})["installabilityErrors"]
             self.assertIn("no-manifest", [e["errorId"] for e in errors])
@@ -335,6 +368,14 @@ class PhoneTests(unittest.TestCase):
             phone.get(caddy.origin + "/")
             self.assertEqual(wait(lambda: phone.find_element(By.ID, "revoked")).text, "This phone is no longer paired")
             shot("5-revoked")
+            self.assertEqual(axe_blocking(phone, "the revoked page"), [])
+            emulate(390, "dark")
+            try:
+                self.assertEqual(axe_blocking(phone, "the revoked page, dark"), [])
+                shot("5-revoked-dark")
+            finally:
+                emulate(390)
+                phone.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": []})
             cookie = "__Host-routine-phone=" + phone.execute_cdp_cmd("Network.getCookies", {"urls": [caddy.origin]})["cookies"][0]["value"]
             status, _, body = caddy.request("GET", "/api/today", cookie=cookie)
             self.assertEqual((status, "pairing was ended" in body), (403, True))
@@ -358,4 +399,142 @@ class PhoneTests(unittest.TestCase):
             wait(lambda: phone.find_elements(By.CSS_SELECTOR, "#today-view:not([hidden]) .today-card"), message="Today on the phone")
             self.assertFalse(phone.find_element(By.ID, "pair-phone").is_displayed())
         finally:
+            studio.close()
+
+
+class PhoneLayoutTests(unittest.TestCase):
+    """Today, Run and the month of Your days on a paired phone: at 360, 390 and 430 px, light
+    and dark, nothing scrolls sideways, the tabs are at the bottom, every target is at least
+    48 px square, and axe finds nothing critical or serious. Screenshots at each width:
+    phone-layout-VIEW-WIDTH-THEME.png."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.studio = PhoneStudio()
+        for day in ["2026-11-02", "2026-11-03", "2026-11-05", "2026-11-09"]:
+            cls.studio.routine("done", str(cls.studio.path), "water", "--date", day)
+        cls.studio.routine("done", str(cls.studio.path), "stretch", "--date", "2026-11-03")
+        assert cls.studio.pair("Pixel") is None
+
+    @classmethod
+    def tearDownClass(cls):
+        emulate(390)
+        phone.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": []})
+        cls.studio.close()
+
+    def open(self, view):
+        # A new page each time: the page reads its view from the address when it loads.
+        phone.get("about:blank")
+        phone.get(caddy.origin + "/#" + view)
+        if view == "today":
+            wait(lambda: phone.find_elements(By.CSS_SELECTOR, "#today-view:not([hidden]) .today-card"), message="Today")
+        elif view == "run":
+            wait(lambda: phone.find_elements(By.CSS_SELECTOR, "#run-view:not([hidden]) button"), message="the run")
+        else:
+            place = view.partition("/")[2]
+            wait(lambda: phone.execute_script("return window.studioDaysDrawn && window.studioDaysDrawn.place") == place, message=view)
+
+    def test_each_view_fits_a_phone_for_one_hand(self):
+        views = [("today", "today"), ("run", "run"), ("month", "days/month/2026-11")]
+        problems = []
+        for width in [360, 390, 430]:
+            for theme in ["light", "dark"]:
+                emulate(width, theme)
+                for name, view in views:
+                    self.open(view)
+                    where = f"{name} at {width} {theme}"
+                    sizes = phone.execute_script("return [document.documentElement.scrollWidth, window.innerWidth]")
+                    if sizes[0] > sizes[1]:
+                        problems.append(f"{where}: the document is {sizes[0]} px wide in a window of {sizes[1]}")
+                    problems += [f"{where}: {said}" for said in phone.execute_script(SIDEWAYS)]
+                    problems += [f"{where}: {t} is {w}x{h}" for t, w, h in phone.execute_script(TARGETS) if w < 48 or h < 48]
+                    # The tabs along the bottom edge; no builder, no path of the desk's.
+                    tabs = phone.execute_script(
+                        "const r = document.querySelector('.tabs').getBoundingClientRect(); return [r.top, r.bottom, window.innerHeight]")
+                    if not (tabs[1] == tabs[2] and tabs[0] > tabs[2] - 90):
+                        problems.append(f"{where}: the tabs span {tabs[0]} to {tabs[1]} of {tabs[2]}")
+                    shown = [i for i in ["tab-builder", "routine-path", "pair-phone", "builder-view"] if phone.find_element(By.ID, i).is_displayed()]
+                    if shown:
+                        problems.append(f"{where}: shows {shown}")
+                    if width == 390:
+                        problems += axe_blocking(phone, where)
+                    phone.save_screenshot(str(SHOTS / f"phone-layout-{name}-{width}-{theme}.png"))
+        self.assertEqual(problems, [], "\n".join(problems))
+        # The header names the routine, with no path.
+        self.assertEqual(phone.find_element(By.ID, "routine-name").text, "Morning")
+        self.assertEqual(phone.find_element(By.ID, "routine-path").text, "")
+
+    def test_every_task_works_with_the_keyboard(self):
+        emulate(390)
+        self.open("today")
+
+        def tab_to(selector, limit=400):
+            for _ in range(limit):
+                ActionChains(phone).send_keys(Keys.TAB).perform()
+                if phone.execute_script(f"return document.activeElement.matches({json.dumps(selector)})"):
+                    return phone.switch_to.active_element
+            self.fail(f"Tab never reached {selector}")
+
+        phone.find_element(By.TAG_NAME, "body").click()
+        tab_to('.today-card[data-node="stretch"] [data-action=done]')
+        ActionChains(phone).send_keys(Keys.ENTER).perform()
+        wait(lambda: phone.find_element(By.CSS_SELECTOR, '#today-view .today-card[data-node="stretch"]').get_attribute("data-status") == "done",
+             message="stretch done from the keyboard")
+        # The tabs, from the keyboard: Run, then a step of the run.
+        tab_to("#tab-run")
+        ActionChains(phone).send_keys(Keys.ENTER).perform()
+        wait(lambda: phone.find_elements(By.CSS_SELECTOR, "#run-view:not([hidden]) button"), message="the run")
+        tab_to("#run-view .run-card button")
+        ActionChains(phone).send_keys(Keys.ENTER).perform()
+        wait(lambda: phone.find_elements(By.CSS_SELECTOR, "#run-view .run-title"), message="a step of the run")
+        # Your days' month, a day opened from the keyboard.
+        tab_to("#tab-days")
+        ActionChains(phone).send_keys(Keys.ENTER).perform()
+        wait(lambda: phone.execute_script("return !!window.studioDaysDrawn"), message="your days")
+        tab_to('[data-mode="month"]')
+        ActionChains(phone).send_keys(Keys.ENTER).perform()
+        wait(lambda: phone.find_elements(By.CSS_SELECTOR, "#days-body .month-grid [data-date]"), message="the month")
+        tab_to('#days-body .month-grid [data-date][tabindex="0"]')
+        ActionChains(phone).send_keys(Keys.ENTER).perform()
+        wait(lambda: phone.find_element(By.ID, "day-view").is_displayed(), message="the day opened")
+
+    def test_the_page_asks_to_keep_its_data_and_says_whether_it_may(self):
+        emulate(390)
+        self.open("today")
+        note = wait(lambda: phone.find_element(By.ID, "storage-note") if phone.find_element(By.ID, "storage-note").text else None, message="the storage line")
+        persisted = phone.execute_async_script("const done = arguments[0]; navigator.storage.persisted().then(done)")
+        self.assertEqual(note.get_attribute("data-persisted"), str(persisted).lower())
+        if persisted:
+            self.assertIn("keeps this page's data", note.text)
+        else:
+            self.assertIn("may clear this page's data", note.text)
+        shot("6-storage")
+        # Granted, as a browser grants it to an installed app: the line says so.
+        phone.execute_cdp_cmd("Browser.grantPermissions", {"origin": caddy.origin, "permissions": ["durableStorage"]})
+        try:
+            self.open("today")
+            note = wait(lambda: phone.find_element(By.ID, "storage-note") if phone.find_element(By.ID, "storage-note").text else None, message="the storage line")
+            self.assertEqual(note.get_attribute("data-persisted"), "true")
+            self.assertIn("keeps this page's data on the phone", note.text)
+        finally:
+            phone.execute_cdp_cmd("Browser.resetPermissions", {})
+
+
+class DeskHeaderTests(unittest.TestCase):
+    def test_pair_a_phone_leaves_the_routine_its_name(self):
+        studio = PhoneStudio()
+        try:
+            for width in [1200, 1400]:
+                desk.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {"width": width, "height": 900, "deviceScaleFactor": 1, "mobile": False})
+                desk.get(studio.address)
+                wait(lambda: desk.find_element(By.ID, "pair-phone").is_displayed(), message="Pair a phone")
+                wait(lambda: desk.find_element(By.ID, "routine-name").text == "Morning", message="the name")
+                cut = desk.execute_script("""
+                    const b = document.getElementById('routine-name'), h = b.parentElement;
+                    const r = b.getBoundingClientRect(), p = h.getBoundingClientRect();
+                    return [b.scrollWidth > b.clientWidth, r.right > p.right + 0.5, r.width, document.documentElement.scrollWidth > innerWidth];""")
+                self.assertEqual(cut[:2] + cut[3:], [False, False, False], f"at {width}: the name's box {cut[2]} px")
+                desk.save_screenshot(str(SHOTS / f"phone-desk-header-{width}.png"))
+        finally:
+            desk.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
             studio.close()

@@ -13,6 +13,7 @@ import { RunView } from "./run/run.js";
 import { Days } from "./days/days.js";
 import { DayView } from "./days/dayview.js";
 import { setUpPairing } from "./pairing/desk.js";
+import { setUpPhone, showUnreachable } from "./phone/phone.js";
 
 class Studio {
   constructor() {
@@ -35,6 +36,11 @@ class Studio {
   }
 
   async start() {
+    // A paired phone's page (docs/phone.md): no builder, not the desk's path, Today first.
+    const pairing = await get("/api/pair");
+    if (!pairing.reached) return showUnreachable();
+    this.phone = pairing.ok && pairing.answer.phone === true;
+    if (this.phone) setUpPhone();
     await api.load();
     api.live((ms) => { window.studioLastRedraw = ms; }, (count) => {
       // "Your days" passes it on to the day open beside it.
@@ -42,7 +48,7 @@ class Studio {
       this.showDevices();
     });
     this.showDevices();
-    setUpPairing();
+    if (pairing.ok && pairing.answer.enabled) setUpPairing();
     // The installed page's worker, on a phone's HTTPS only (docs/phone.md): the desk's page,
     // on loopback, goes on without one.
     if (location.protocol === "https:" && "serviceWorker" in navigator) navigator.serviceWorker.register("/sw.js");
@@ -51,11 +57,13 @@ class Studio {
     // "#days/…" and the like: the first word names the view, the rest is the view's own.
     const view = location.hash.slice(1).split("/")[0];
     if (view !== "builder" && this.views[view]) this.showView(view, location.hash);
+    else if (this.phone) this.showView("today");
   }
 
   /// Shows one view; the address keeps which (and the view's own place in it), so a reload
   /// stays there.
   showView(view, hash) {
+    if (this.phone && view === "builder") view = "today";
     this.view = view;
     for (const name of Object.keys(this.views)) {
       $(`${name}-view`).hidden = name !== view;
@@ -97,9 +105,11 @@ class Studio {
     $("status").textContent = this.news(state);
     this.shownVersion = state.version;
     $("routine-name").textContent = state.name || "(no name)";
-    $("routine-path").textContent = state.path;
-    document.title = `${state.name || "routine"} — routine studio`;
-    this.builder.show(state);
+    // A phone shows no path: it is one on another machine.
+    $("routine-path").textContent = this.phone ? "" : state.path;
+    $("routine-path").title = this.phone ? "" : state.path;
+    document.title = this.phone ? state.name || "routine" : `${state.name || "routine"} — routine studio`;
+    if (!this.phone) this.builder.show(state);
     document.body.dataset.version = state.version;
     // For Benchmarks/studio.sh: when this version was on screen, on the wall clock.
     window.studioRedrawn = { version: state.version, at: performance.timeOrigin + performance.now(), sinceLoad: performance.now() };
@@ -125,4 +135,7 @@ class Studio {
 const studio = new Studio();
 // For the browser tests: the views, to show a day or read the run held.
 window.studio = studio;
-studio.start().catch((error) => toast(`The studio cannot be reached: ${error.message}`, "error"));
+studio.start().catch((error) => {
+  if (error instanceof TypeError) showUnreachable();
+  else toast(`The studio cannot be reached: ${error.message}`, "error");
+});

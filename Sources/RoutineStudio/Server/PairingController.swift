@@ -60,9 +60,11 @@ struct PairingController<Context: RequestContext> {
             .post("api/pair/redeem", use: redeem)
     }
 
+    /// Whether this page may pair a phone (`enabled`), and whether it is itself a paired
+    /// phone's (`phone`), whose page then hides the builder and the desk's path.
     @Sendable func status(_ request: Request, context: Context) async throws -> Response {
-        let enabled = pairing.enabled && StudioSecurity.phone == nil
-        return StudioResponse.json(Self.json([("enabled", .bool(enabled))]))
+        let phone = StudioSecurity.phone != nil
+        return StudioResponse.json(Self.json([("enabled", .bool(pairing.enabled && !phone)), ("phone", .bool(phone))]))
     }
 
     @Sendable func newCode(_ request: Request, context: Context) async throws -> Response {

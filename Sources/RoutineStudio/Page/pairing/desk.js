@@ -1,14 +1,13 @@
 // "Pair a phone" on the desk's page: shown when the studio was started with --allow-host NAME
 // --pair. Each click asks the studio for a new pairing address (a code good once, for five
 // minutes) and shows it as text and as the QR code the studio drew from libqrencode's modules.
-import { get, post } from "../lib/api.js";
+import { post } from "../lib/api.js";
 import { $ } from "../lib/dom.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 
-export async function setUpPairing() {
-  const status = await get("/api/pair");
-  if (!status.ok || !status.answer.enabled) return;
+/// Called when GET /api/pair said this page may pair a phone.
+export function setUpPairing() {
   const button = $("pair-phone");
   button.hidden = false;
   button.onclick = () => showPairing();
