@@ -224,6 +224,8 @@ def axe_blocking(driver, where):
 
 
 def emulate(width, theme="light", height=844):
+    """The phone's width and theme, until the next page is loaded (chromedriver then sets its
+    own phone's metrics again; the theme stays)."""
     phone.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": True})
     phone.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [{"name": "prefers-color-scheme", "value": theme}]})
 
@@ -439,11 +441,13 @@ class PhoneLayoutTests(unittest.TestCase):
         problems = []
         for width in [360, 390, 430]:
             for theme in ["light", "dark"]:
-                emulate(width, theme)
                 for name, view in views:
                     self.open(view)
+                    # After the page loads: chromedriver sets its phone's metrics again at each.
+                    emulate(width, theme)
                     where = f"{name} at {width} {theme}"
-                    sizes = phone.execute_script("return [document.documentElement.scrollWidth, window.innerWidth]")
+                    sizes = wait(lambda: (s := phone.execute_script("return [document.documentElement.scrollWidth, window.innerWidth]"))[1] == width and s,
+                                 message=f"a window {width} px wide")
                     if sizes[0] > sizes[1]:
                         problems.append(f"{where}: the document is {sizes[0]} px wide in a window of {sizes[1]}")
                     problems += [f"{where}: {said}" for said in phone.execute_script(SIDEWAYS)]
@@ -487,6 +491,10 @@ class PhoneLayoutTests(unittest.TestCase):
         tab_to("#run-view .run-card button")
         ActionChains(phone).send_keys(Keys.ENTER).perform()
         wait(lambda: phone.find_elements(By.CSS_SELECTOR, "#run-view .run-title"), message="a step of the run")
+        shot("8-run-step")
+        phone.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [{"name": "prefers-color-scheme", "value": "dark"}]})
+        shot("8-run-step-dark")
+        phone.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": []})
         # Your days' month, a day opened from the keyboard.
         tab_to("#tab-days")
         ActionChains(phone).send_keys(Keys.ENTER).perform()
@@ -518,6 +526,52 @@ class PhoneLayoutTests(unittest.TestCase):
             self.assertIn("keeps this page's data on the phone", note.text)
         finally:
             phone.execute_cdp_cmd("Browser.resetPermissions", {})
+
+
+class UnreachableTests(unittest.TestCase):
+    def test_with_the_studio_stopped_the_installed_page_opens_and_says_the_desk_is_unreachable(self):
+        studio = PhoneStudio()
+        try:
+            self.assertIsNone(studio.pair("Pixel"))
+            wait(lambda: phone.find_elements(By.CSS_SELECTOR, "#today-view:not([hidden]) .today-card"), message="Today on the phone")
+            # The worker took its copy of the page's files when it was installed.
+            wanted = {"/", "/app.js", "/lib/api.js", "/today/today.js", "/studio.css", "/phone.css", "/phone/phone.js", "/manifest.json"}
+            keys = lambda: phone.execute_async_script(
+                "const done = arguments[0]; navigator.serviceWorker.ready.then(() => caches.open('routine-shell'))"
+                ".then(c => c.keys()).then(k => done(k.map(r => new URL(r.url).pathname)))")
+            kept = wait(lambda: set(keys()) >= wanted and set(keys()), message="the page's copy")
+            # Nothing of the routine or the history, nor the pages that are not the page's.
+            not_page = {"/pair", "/pairing/pair.html", "/pairing/pair.js", "/pairing/revoked.html", "/sw.js"}
+            self.assertFalse({p for p in kept if p.startswith("/api/") or p in not_page}, kept)
+            # The studio stops: Caddy answers 502 for everything, and the page opens from the copy.
+            studio.process.terminate()
+            self.assertEqual(studio.process.wait(timeout=10), 0)
+            self.assertEqual(caddy.request("GET", "/")[0], 502)
+            pageerrors.allow(r" 502", r"live")
+            phone.get("about:blank")
+            phone.get(caddy.origin + "/#today")
+            heading = wait(lambda: phone.find_element(By.ID, "unreachable-title"), message="the page that says so")
+            self.assertEqual(heading.text, "The desk cannot be reached")
+            # Nothing it cannot vouch for: no routine, no day, no tabs.
+            body = phone.find_element(By.TAG_NAME, "body").text
+            for word in ["Morning", "Drink a glass of water", "Today", "Your days"]:
+                self.assertNotIn(word, body)
+            self.assertFalse(phone.find_elements(By.CSS_SELECTOR, ".today-card"))
+            retry = phone.find_element(By.ID, "unreachable-retry")
+            self.assertGreaterEqual(retry.size["height"], 48)
+            shot("7-unreachable")
+            self.assertEqual(axe_blocking(phone, "the unreachable page"), [])
+            emulate(390, "dark")
+            try:
+                phone.refresh()
+                wait(lambda: phone.find_element(By.ID, "unreachable-title"), message="the page that says so, dark")
+                self.assertEqual(axe_blocking(phone, "the unreachable page, dark"), [])
+                shot("7-unreachable-dark")
+            finally:
+                emulate(390)
+                phone.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": []})
+        finally:
+            studio.close()
 
 
 class DeskHeaderTests(unittest.TestCase):

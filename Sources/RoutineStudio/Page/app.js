@@ -38,7 +38,9 @@ class Studio {
   async start() {
     // A paired phone's page (docs/phone.md): no builder, not the desk's path, Today first.
     const pairing = await get("/api/pair");
-    if (!pairing.reached) return showUnreachable();
+    // No answer, or the proxy's in front of a studio that does not answer (the page itself
+    // then came from the phone's copy, sw.js).
+    if (!pairing.reached || [502, 503, 504].includes(pairing.status)) return showUnreachable();
     this.phone = pairing.ok && pairing.answer.phone === true;
     if (this.phone) setUpPhone();
     await api.load();
