@@ -137,7 +137,4 @@ class Studio {
 const studio = new Studio();
 // For the browser tests: the views, to show a day or read the run held.
 window.studio = studio;
-studio.start().catch((error) => {
-  if (error instanceof TypeError) showUnreachable();
-  else toast(`The studio cannot be reached: ${error.message}`, "error");
-});
+studio.start().catch((error) => toast(`The studio cannot be reached: ${error.message}`, "error"));
