@@ -41,4 +41,10 @@ if grep -rnw 'JSONDecoder' Sources --include='*.swift' >&2; then
     echo "JSONDecoder is used above; read JSON with RoutineKit's JSONParser (or JSONPullReader)" >&2
     status=1
 fi
+# One SQLite boundary: only RoutineHistory's `SQLite/` calls SQLite or imports it; the rest
+# reads rows through its `Row` and writes through its statements (ARCHITECTURE.md).
+if grep -rnE 'sqlite3_|^import CSQLite' Sources --include='*.swift' | grep -v '^Sources/RoutineHistory/SQLite/' >&2; then
+    echo "SQLite is called above outside RoutineHistory/SQLite/; add what is missing to that layer" >&2
+    status=1
+fi
 exit $status

@@ -1,4 +1,3 @@
-import CSQLite
 import RoutineKit
 
 /// A change made to a recorded step afterwards (`routine amend`, the studio's corrections):
@@ -39,22 +38,22 @@ public struct Amendment: Hashable, Sendable {
         self.before = before
     }
 
-    /// The columns ``init(raw:)`` reads, in its order; a read-only history older than v7 has
+    /// The columns ``init(row:)`` reads, in its order; a read-only history older than v7 has
     /// no options.
     static func columns(_ store: HistoryStore) -> String {
         "runId, step, madeAt, added, result, value, seconds, " + (store.hasAnswerAmendments ? "optionIndex, optionText" : "NULL, NULL")
     }
 
-    init(raw: OpaquePointer) {
-        step = Int(sqlite3_column_int64(raw, 1))
-        madeAt = columnBytes(raw, 2).flatMap(Timestamp.init(utf8:)) ?? Timestamp(milliseconds: 0)
-        added = sqlite3_column_int64(raw, 3) != 0
+    init(row: Row) {
+        step = row.int(1)
+        madeAt = row.timestamp(2) ?? Timestamp(milliseconds: 0)
+        added = row.bool(3)
         before =
             added
             ? nil
             : Before(
-                result: columnText(raw, 4).flatMap(RecordedStep.Result.init(rawValue:)) ?? .done, value: columnDouble(raw, 5),
-                seconds: columnDouble(raw, 6), option: sqlite3_column_type(raw, 7) == SQLITE_NULL ? nil : Int(sqlite3_column_int64(raw, 7)),
-                optionText: columnText(raw, 8))
+                result: row.text(4).flatMap(RecordedStep.Result.init(rawValue:)) ?? .done, value: row.optionalDouble(5),
+                seconds: row.optionalDouble(6), option: row.optionalInt(7),
+                optionText: row.text(8))
     }
 }

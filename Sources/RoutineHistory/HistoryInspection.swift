@@ -1,4 +1,3 @@
-import CSQLite
 import RoutineKit
 
 #if canImport(Glibc)
@@ -146,9 +145,9 @@ public enum HistoryInspection {
             var line: [(String, JSONValue)]?
             var steps: [JSONValue] = []
             do {
-                try db.forEachRawRow(runSQL, arguments: [id]) { line = runLine($0) }
+                try db.forEachRow(runSQL, arguments: [id]) { line = runLine($0) }
                 guard line != nil else { continue }
-                try db.forEachRawRow(stepSQL, arguments: [id]) { steps.append(stepLine($0)) }
+                try db.forEachRow(stepSQL, arguments: [id]) { steps.append(stepLine($0)) }
             } catch {
                 report.lost.append((id, reason(error)))
                 continue
@@ -171,7 +170,7 @@ public enum HistoryInspection {
         if let last = try? Int64.fetchOne(db, sql: "SELECT max(id) FROM run") { return last }
         var highest: Int64 = 0
         for sql in ["SELECT id FROM run INDEXED BY run_by_date", "SELECT runId FROM step"] {
-            try? db.forEachRawRow(sql, arguments: []) { highest = max(highest, sqlite3_column_int64($0, 0)) }
+            try? db.forEachRow(sql, arguments: []) { highest = max(highest, $0.int64(0)) }
         }
         return highest
     }
@@ -183,32 +182,32 @@ public enum HistoryInspection {
 
     /// A run's row as `history export` would write it, from the text as stored: nothing is
     /// mended on the way, so the decoder sees what the file holds.
-    private static func runLine(_ raw: OpaquePointer) -> [(String, JSONValue)] {
+    private static func runLine(_ row: Row) -> [(String, JSONValue)] {
         [
-            ("date", text(raw, 0)), ("routine", text(raw, 1)), ("result", columnText(raw, 2).map { .string($0) } ?? .string("unfinished")),
-            ("reachedEnd", .bool(sqlite3_column_int64(raw, 3) != 0)), ("started", text(raw, 4)), ("ended", text(raw, 5)),
-            ("utcOffset", .string(offsetText(Int(sqlite3_column_int64(raw, 6))))), ("path", text(raw, 7)), ("sourceHash", text(raw, 8)),
+            ("date", text(row, 0)), ("routine", text(row, 1)), ("result", row.text(2).map { .string($0) } ?? .string("unfinished")),
+            ("reachedEnd", .bool(row.bool(3))), ("started", text(row, 4)), ("ended", text(row, 5)),
+            ("utcOffset", .string(offsetText(row.int(6)))), ("path", text(row, 7)), ("sourceHash", text(row, 8)),
         ]
     }
 
-    private static func stepLine(_ raw: OpaquePointer) -> JSONValue {
+    private static func stepLine(_ row: Row) -> JSONValue {
         var members: [(String, JSONValue)] = [
-            ("step", .int(Int(sqlite3_column_int64(raw, 0)))), ("node", text(raw, 1)), ("kind", text(raw, 2)), ("title", text(raw, 3)),
-            ("result", text(raw, 4)),
+            ("step", .int(row.int(0))), ("node", text(row, 1)), ("kind", text(row, 2)), ("title", text(row, 3)),
+            ("result", text(row, 4)),
         ]
-        if let value = columnDouble(raw, 5) { members.append(("value", .number(value))) }
-        if let target = columnDouble(raw, 6) { members.append(("target", .number(target))) }
-        if let unit = columnText(raw, 7) { members.append(("unit", .string(unit))) }
-        if sqlite3_column_type(raw, 8) != SQLITE_NULL {
-            members.append(("option", text(raw, 9)))
-            members.append(("index", .int(Int(sqlite3_column_int64(raw, 8)) + 1)))
+        if let value = row.optionalDouble(5) { members.append(("value", .number(value))) }
+        if let target = row.optionalDouble(6) { members.append(("target", .number(target))) }
+        if let unit = row.text(7) { members.append(("unit", .string(unit))) }
+        if !row.isNull(8) {
+            members.append(("option", text(row, 9)))
+            members.append(("index", .int(row.int(8) + 1)))
         }
-        members.append(("at", text(raw, 10)))
-        members.append(("seconds", columnDouble(raw, 11).map { .number($0) } ?? .null))
+        members.append(("at", text(row, 10)))
+        members.append(("seconds", row.optionalDouble(11).map { .number($0) } ?? .null))
         return .object(members)
     }
 
-    private static func text(_ raw: OpaquePointer, _ column: Int32) -> JSONValue { columnText(raw, column).map { .string($0) } ?? .null }
+    private static func text(_ row: Row, _ column: Int) -> JSONValue { row.text(column).map { .string($0) } ?? .null }
 }
 
 extension StoredRun {

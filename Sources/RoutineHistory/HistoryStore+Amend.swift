@@ -1,4 +1,3 @@
-import CSQLite
 import RoutineKit
 
 /// What an amendment sets a habit's record of a day to.
@@ -188,8 +187,8 @@ extension HistoryStore {
             let (amendmentID, runID, number, date): (Int64, Int64, Int, String) = (row[0], row[1], row[2], row[3])
             if let expected, expected.run != runID || expected.step != number { return nil }
             var amendment: Amendment?
-            try db.forEachRawRow("SELECT \(Amendment.columns(self)) FROM amendment WHERE id = ?", arguments: [amendmentID]) {
-                amendment = Amendment(raw: $0)
+            try db.forEachRow("SELECT \(Amendment.columns(self)) FROM amendment WHERE id = ?", arguments: [amendmentID]) {
+                amendment = Amendment(row: $0)
             }
             guard let amendment else { return nil }
             var step = try Self.step(runID, number, db, self)
@@ -217,8 +216,8 @@ extension HistoryStore {
 
     static func step(_ runID: Int64, _ number: Int, _ db: Database, _ store: HistoryStore) throws -> StoredStep {
         var found: StoredStep?
-        try db.forEachRawRow("SELECT \(StoredStep.columns(store)) FROM step WHERE runId = ? AND step = ?", arguments: [runID, number]) {
-            found = StoredStep(raw: $0)
+        try db.forEachRow("SELECT \(StoredStep.columns(store)) FROM step WHERE runId = ? AND step = ?", arguments: [runID, number]) {
+            found = StoredStep(row: $0)
         }
         guard let found else { throw DatabaseError(resultCode: .notFound, message: "step \(number) of run \(runID) is missing") }
         return found

@@ -1,4 +1,3 @@
-import CSQLite
 import RoutineKit
 
 extension HistoryStore {
@@ -19,17 +18,17 @@ extension HistoryStore {
         let day = date.description
         let kind = hasLogColumns ? "kind" : "'run'"
         var completedRuns: Set<Int64> = []
-        try db.forEachRawRow(
+        try db.forEachRow(
             "SELECT \(kind) = 'log', result = 'completed', id FROM run WHERE routine = ? AND date = ? AND id IS NOT ?",
             arguments: [routine.name, day, excluded]
-        ) { raw in
-            guard sqlite3_column_int64(raw, 0) == 0 else { return }
+        ) { row in
+            guard row.int64(0) == 0 else { return }
             facts.hadRun = true
-            if sqlite3_column_int64(raw, 1) != 0 { completedRuns.insert(sqlite3_column_int64(raw, 2)) }
+            if row.bool(1) { completedRuns.insert(row.int64(2)) }
         }
         if try db.tableExists("dayOff") {
-            try db.forEachRawRow("SELECT reason FROM dayOff WHERE routine = ? AND date = ?", arguments: [routine.name, day]) { raw in
-                facts.dayOff = DayOffNote(reason: columnText(raw, 0))
+            try db.forEachRow("SELECT reason FROM dayOff WHERE routine = ? AND date = ?", arguments: [routine.name, day]) { row in
+                facts.dayOff = DayOffNote(reason: row.text(0))
             }
         }
         // Runs whose answers were amended count as the statistics replay them (``amendedRuns``).
@@ -60,9 +59,9 @@ extension HistoryStore {
             var entry: DayEntry
         }
         var entries: [Ordered] = []
-        try db.forEachRawRow(sql, arguments: [routine.name, date.weekStart.description, day, excluded]) { raw in
-            guard let rowDay = columnBytes(raw, 0), let node = columnText(raw, 3).flatMap({ ids[$0] }),
-                let result = columnResult(raw, 4)
+        try db.forEachRow(sql, arguments: [routine.name, date.weekStart.description, day, excluded]) { row in
+            guard let rowDay = row.bytes(0), let node = row.text(3).flatMap({ ids[$0] }),
+                let result = row.stepResult(4)
             else { return }
             if !rowDay.elementsEqual(dayBytes) {
                 guard result == .done else { return }
@@ -76,12 +75,12 @@ extension HistoryStore {
                 }
                 return
             }
-            let decidedAt = columnBytes(raw, 7)
+            let decidedAt = row.bytes(7)
             let at = decidedAt.flatMap(Timestamp.init(utf8:)) ?? Timestamp(milliseconds: 0)
             let entry = DayEntry(
-                node: node, result: result, value: columnDouble(raw, 5), seconds: sqlite3_column_double(raw, 6),
-                source: sqlite3_column_int64(raw, 1) != 0 ? .log : .run, time: at.clockTime(offset: Int(sqlite3_column_int64(raw, 2))))
-            let (run, step) = (sqlite3_column_int64(raw, 8), sqlite3_column_int64(raw, 9))
+                node: node, result: result, value: row.optionalDouble(5), seconds: row.double(6),
+                source: row.bool(1) ? .log : .run, time: at.clockTime(offset: row.int(2)))
+            let (run, step) = (row.int64(8), row.int64(9))
             if let replay = amended[run], !replay.kept.contains(node) { return }
             entries.append(Ordered(decidedAt: decidedAt.map(Array.init) ?? [], run: run, step: step, entry: entry))
         }
@@ -119,12 +118,12 @@ extension HistoryStore {
             SELECT DISTINCT amendment.runId FROM amendment CROSS JOIN run ON run.id = amendment.runId
             WHERE run.routine = ? AND run.date = ? AND run.id IS NOT ? AND amendment.result = 'answered'
             """
-        try db.forEachRawRow(sql, arguments: [routine.name, date.description, excluded]) { ids.append(sqlite3_column_int64($0, 0)) }
+        try db.forEachRow(sql, arguments: [routine.name, date.description, excluded]) { ids.append($0.int64(0)) }
         var replays: [Int64: AmendedReplay] = [:]
         for id in ids {
             var steps: [StoredStep] = []
-            try db.forEachRawRow("SELECT \(StoredStep.columns(self)) FROM step WHERE runId = ? ORDER BY step", arguments: [id]) {
-                steps.append(StoredStep(raw: $0))
+            try db.forEachRow("SELECT \(StoredStep.columns(self)) FROM step WHERE runId = ? ORDER BY step", arguments: [id]) {
+                steps.append(StoredStep(row: $0))
             }
             var recorded = StatsRun(date: date, completed: true, recorded: steps.map(\.decision), in: routine)
             recorded.answersAmended = true
@@ -154,10 +153,10 @@ extension HistoryStore {
         let sql =
             "SELECT \(StoredRun.columns(self)) FROM run WHERE \(kind)routine = ? AND date = ? AND id IS NOT ? ORDER BY startedAt DESC, id DESC LIMIT 1"
         var found: StoredRun?
-        try db.forEachRawRow(sql, arguments: [routine.name, facts.date.description, excluded]) { found = StoredRun(raw: $0) }
+        try db.forEachRow(sql, arguments: [routine.name, facts.date.description, excluded]) { found = StoredRun(row: $0) }
         guard var stored = found, let id = stored.id else { return nil }
-        try db.forEachRawRow("SELECT \(StoredStep.columns(self)) FROM step WHERE runId = ? ORDER BY step", arguments: [id]) {
-            stored.steps.append(StoredStep(raw: $0))
+        try db.forEachRow("SELECT \(StoredStep.columns(self)) FROM step WHERE runId = ? ORDER BY step", arguments: [id]) {
+            stored.steps.append(StoredStep(row: $0))
         }
         let earlier = DayRules(routine: routine, facts: facts, unconditional: []).completions
         let plan = ResumePlan(stored, routine: routine, date: facts.date, doneThisWeek: facts.doneEarlierThisWeek, doneEarlier: earlier)

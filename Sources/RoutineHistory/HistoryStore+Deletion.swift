@@ -1,4 +1,3 @@
-import CSQLite
 import RoutineKit
 
 /// A run taken out of the history (the studio's "delete run"), with every row that hung on

@@ -1,4 +1,3 @@
-import CSQLite
 import RoutineKit
 
 extension HistoryStore {
@@ -57,9 +56,9 @@ extension HistoryStore {
                 """
             guard let runID = try Int64.fetchOne(db, sql: sql, arguments: [routine, date.description, id]) else { return nil }
             var found: StoredRun?
-            try db.forEachRawRow("SELECT \(StoredRun.columns(self)) FROM run WHERE id = ?", arguments: [runID]) { found = StoredRun(raw: $0) }
-            try db.forEachRawRow("SELECT \(StoredStep.columns(self)) FROM step WHERE runId = ? ORDER BY step", arguments: [runID]) {
-                found?.steps.append(StoredStep(raw: $0))
+            try db.forEachRow("SELECT \(StoredRun.columns(self)) FROM run WHERE id = ?", arguments: [runID]) { found = StoredRun(row: $0) }
+            try db.forEachRow("SELECT \(StoredStep.columns(self)) FROM step WHERE runId = ? ORDER BY step", arguments: [runID]) {
+                found?.steps.append(StoredStep(row: $0))
             }
             try Self.deleteRun(runID, db)
             return found

@@ -1,4 +1,3 @@
-import CSQLite
 import RoutineKit
 
 /// Which runs a listing wants.
@@ -36,13 +35,13 @@ extension HistoryStore {
                 var position: [Int64: Int] = [:]
                 for (k, run) in runs.enumerated() { if let id = run.id { position[id] = k } }
                 let sql = "SELECT \(StoredStep.columns(self)) FROM step WHERE runId IN (SELECT id FROM run \(selection)) ORDER BY runId, step"
-                try db.forEachRawRow(sql, arguments: arguments) { raw in
-                    if let k = position[sqlite3_column_int64(raw, 0)] { runs[k].steps.append(StoredStep(raw: raw)) }
+                try db.forEachRow(sql, arguments: arguments) { row in
+                    if let k = position[row.int64(0)] { runs[k].steps.append(StoredStep(row: row)) }
                 }
                 if hasLogColumns {
                     let sql = "SELECT \(Amendment.columns(self)) FROM amendment WHERE runId IN (SELECT id FROM run \(selection)) ORDER BY id"
-                    try db.forEachRawRow(sql, arguments: arguments) { raw in
-                        if let k = position[sqlite3_column_int64(raw, 0)] { runs[k].amendments.append(Amendment(raw: raw)) }
+                    try db.forEachRow(sql, arguments: arguments) { row in
+                        if let k = position[row.int64(0)] { runs[k].amendments.append(Amendment(row: row)) }
                     }
                 }
             }
@@ -54,7 +53,7 @@ extension HistoryStore {
     func runs(_ db: Database, _ filter: RunFilter) throws -> [StoredRun] {
         let (selection, arguments) = filter.sql
         var runs: [StoredRun] = []
-        try db.forEachRawRow("SELECT \(StoredRun.columns(self)) FROM run \(selection)", arguments: arguments) { runs.append(StoredRun(raw: $0)) }
+        try db.forEachRow("SELECT \(StoredRun.columns(self)) FROM run \(selection)", arguments: arguments) { runs.append(StoredRun(row: $0)) }
         return runs
     }
 
@@ -62,7 +61,7 @@ extension HistoryStore {
     static func runIDs(_ db: Database, _ filter: RunFilter) throws -> [Int64] {
         let (selection, arguments) = filter.sql
         var ids: [Int64] = []
-        try db.forEachRawRow("SELECT id FROM run \(selection)", arguments: arguments) { ids.append(sqlite3_column_int64($0, 0)) }
+        try db.forEachRow("SELECT id FROM run \(selection)", arguments: arguments) { ids.append($0.int64(0)) }
         return ids.sorted()
     }
 

@@ -1,4 +1,3 @@
-import CSQLite
 import RoutineKit
 
 /// Where a stored run stands, cheaply read: a runner that keeps a run in memory compares it
@@ -30,14 +29,14 @@ extension HistoryStore {
 
     static func run(_ id: Int64, _ db: Database, _ store: HistoryStore) throws -> StoredRun? {
         var found: StoredRun?
-        try db.forEachRawRow("SELECT \(StoredRun.columns(store)) FROM run WHERE id = ?", arguments: [id], cached: true) { found = StoredRun(raw: $0) }
+        try db.forEachRow("SELECT \(StoredRun.columns(store)) FROM run WHERE id = ?", arguments: [id], cached: true) { found = StoredRun(row: $0) }
         guard var run = found else { return nil }
-        try db.forEachRawRow("SELECT \(StoredStep.columns(store)) FROM step WHERE runId = ? ORDER BY step", arguments: [id], cached: true) {
-            run.steps.append(StoredStep(raw: $0))
+        try db.forEachRow("SELECT \(StoredStep.columns(store)) FROM step WHERE runId = ? ORDER BY step", arguments: [id], cached: true) {
+            run.steps.append(StoredStep(row: $0))
         }
         if store.hasLogColumns {
-            try db.forEachRawRow("SELECT \(Amendment.columns(store)) FROM amendment WHERE runId = ? ORDER BY id", arguments: [id], cached: true) {
-                run.amendments.append(Amendment(raw: $0))
+            try db.forEachRow("SELECT \(Amendment.columns(store)) FROM amendment WHERE runId = ? ORDER BY id", arguments: [id], cached: true) {
+                run.amendments.append(Amendment(row: $0))
             }
         }
         return run

@@ -1,4 +1,3 @@
-import CSQLite
 import RoutineKit
 
 extension HistoryStore {
@@ -26,13 +25,13 @@ extension HistoryStore {
             } meanwhile: {
                 let (selection, arguments) = filter.sql
                 let isLog = hasLogColumns ? "kind = 'log'" : "0"
-                try db.forEachRawRow("SELECT id, date, result = 'completed', \(isLog) FROM run \(selection)", arguments: arguments) { raw in
-                    guard let rank = reader.rank[sqlite3_column_int64(raw, 0)], let text = columnText(raw, 1), let date = CalendarDate(text) else {
+                try db.forEachRow("SELECT id, date, result = 'completed', \(isLog) FROM run \(selection)", arguments: arguments) { row in
+                    guard let rank = reader.rank[row.int64(0)], let text = row.text(1), let date = CalendarDate(text) else {
                         return
                     }
                     runOfRank[rank] = runs.count
-                    var run = StatsRun(date: date, completed: sqlite3_column_int64(raw, 2) != 0, steps: [])
-                    run.isLog = sqlite3_column_int64(raw, 3) != 0
+                    var run = StatsRun(date: date, completed: row.bool(2), steps: [])
+                    run.isLog = row.bool(3)
                     runs.append(run)
                 }
             } main: { first, last in
@@ -51,8 +50,8 @@ extension HistoryStore {
             if hasAnswerAmendments {
                 let (selection, arguments) = filter.sql
                 let sql = "SELECT DISTINCT runId FROM amendment WHERE result = 'answered' AND runId IN (SELECT id FROM run \(selection))"
-                try db.forEachRawRow(sql, arguments: arguments) { raw in
-                    if let rank = reader.rank[sqlite3_column_int64(raw, 0)], let run = runOfRank[rank] { runs[run].answersAmended = true }
+                try db.forEachRow(sql, arguments: arguments) { row in
+                    if let rank = reader.rank[row.int64(0)], let run = runOfRank[rank] { runs[run].answersAmended = true }
                 }
             }
             return filter.oldestFirst ? runs : runs.reversed()

@@ -99,7 +99,7 @@ extension HistoryStore {
     }
 
     static func insertRun(_ run: StoredRun, _ db: Database) throws -> Int64 {
-        try db.executeRaw(
+        try db.executeBinding(
             """
             INSERT INTO run (routine, path, sourceHash, date, startedAt, utcOffset, endedAt, result, reachedEnd, kind)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
@@ -123,7 +123,7 @@ extension HistoryStore {
 
     static func insertStep(_ step: StoredStep, run id: Int64, _ db: Database) throws {
         let d = step.decision
-        try db.executeRaw(
+        try db.executeBinding(
             """
             INSERT INTO step (runId, step, node, kind, title, result, value, target, unit, optionIndex, optionText, decidedAt, seconds, reason)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)

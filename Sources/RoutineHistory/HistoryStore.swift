@@ -1,5 +1,3 @@
-import CSQLite
-
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -223,31 +221,24 @@ public final class HistoryStore: @unchecked Sendable {
             var hasMigrations = false
             var syncs = false
             // Plain PRAGMA statements: their table-valued forms cost a virtual table each.
-            try db.forEachRawRow("PRAGMA application_id", arguments: []) { id = sqlite3_column_int($0, 0) }
-            try db.forEachRawRow("PRAGMA journal_mode", arguments: []) { isWAL = columnText($0, 0)?.lowercased() == "wal" }
-            try db.forEachRawRow(Self.lookSQL, arguments: []) { raw in
-                tables = sqlite3_column_int64(raw, 0)
-                hasMigrations = sqlite3_column_int64(raw, 1) != 0
-                syncs = sqlite3_column_int64(raw, 2) != 0
+            try db.forEachRow("PRAGMA application_id") { id = Int32(truncatingIfNeeded: $0.int64(0)) }
+            try db.forEachRow("PRAGMA journal_mode") { isWAL = $0.text(0)?.lowercased() == "wal" }
+            try db.forEachRow(Self.lookSQL) { row in
+                tables = row.int64(0)
+                hasMigrations = row.bool(1)
+                syncs = row.bool(2)
             }
             if id != HistorySchema.applicationID, id != 0 || tables > 0 {
                 throw HistoryError.notAHistory(path: path, reason: "it is another application's database")
             }
-            var applied: [String] = []
-            if hasMigrations {
-                try db.forEachRawRow("SELECT identifier FROM grdb_migrations", arguments: []) { raw in
-                    applied.append(columnText(raw, 0) ?? "")
-                }
-            }
-            let known = HistorySchema.migrator.identifiers
+            let migrator = HistorySchema.migrator
+            let applied = try migrator.appliedIdentifiers(db, hasTable: hasMigrations)
             // Only a sound file's own version mark says "newer": damage can look like one.
-            if applied.contains(where: { !known.contains($0) }) {
+            if migrator.hasBeenSuperseded(applied) {
                 if let problem = try Self.firstIntegrityProblem(db) { throw HistoryError.damaged(path: path, reason: problem) }
                 throw HistoryError.newerSchema(path: path)
             }
-            return State(
-                isMarked: id == HistorySchema.applicationID, isWAL: isWAL, isMigrated: known.allSatisfy(applied.contains),
-                syncs: syncs)
+            return State(isMarked: id == HistorySchema.applicationID, isWAL: isWAL, isMigrated: migrator.hasCompleted(applied), syncs: syncs)
         }
     }
 
@@ -322,10 +313,7 @@ public final class HistoryStore: @unchecked Sendable {
     /// again, so they need no sync: after a power cut the file is as the last fold left it,
     /// and the journals are read again from there.
     private func keepWALOnClose() {
-        queue.inDatabase { db in
-            var applied: Int32 = 0
-            _ = routine_sqlite3_db_config_int(db.sqliteConnection, SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 1, &applied)
-        }
+        queue.inDatabase { $0.keepWALOnClose() }
     }
 
     /// The most frames a closing connection leaves in the WAL (about 512 KB). Each process
@@ -416,28 +404,3 @@ public final class HistoryStore: @unchecked Sendable {
 }
 
 func systemError() -> String { String(cString: strerror(errno)).lowercased() }
-
-/// How many frames the WAL holds after a connection's last commit, as SQLite tells a WAL hook.
-/// The hook replaces SQLite's own, which is what checkpoints at 1,000 frames, so it does that
-/// too.
-final class WALFrames {
-    private(set) var count = 0
-
-    func install(on queue: DatabaseQueue) {
-        let context = Unmanaged.passUnretained(self).toOpaque()
-        queue.inDatabase { db in
-            _ = sqlite3_wal_hook(
-                db.sqliteConnection,
-                { context, connection, schema, frames in
-                    Unmanaged<WALFrames>.fromOpaque(context!).takeUnretainedValue().count = Int(frames)
-                    if frames >= 1000 { _ = sqlite3_wal_checkpoint(connection, schema) }
-                    return SQLITE_OK
-                }, context)
-        }
-    }
-
-    /// Takes the hook away, before this is gone: the connection may outlive it for a moment.
-    func uninstall(from queue: DatabaseQueue) {
-        queue.inDatabase { db in _ = sqlite3_wal_hook(db.sqliteConnection, nil, nil) }
-    }
-}

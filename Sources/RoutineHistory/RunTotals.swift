@@ -1,4 +1,3 @@
-import CSQLite
 import RoutineKit
 
 /// What a run amounts to, for a listing: how many habits were done, skipped and passed over,
@@ -73,9 +72,9 @@ extension HistoryStore {
             if hasLogColumns {
                 // A pass over what was done earlier is a step with a reason: few, read from their own index (v8).
                 let passed = "SELECT runId, count(*) FROM step WHERE runId BETWEEN ? AND ? AND reason IS NOT NULL GROUP BY runId"
-                try db.forEachRawRow(passed, arguments: [first, last]) { raw in
-                    guard let rank = counter.rank[sqlite3_column_int64(raw, 0)], let k = runOfRank[rank] else { return }
-                    let count = Int(sqlite3_column_int64(raw, 1))
+                try db.forEachRow(passed, arguments: [first, last]) { row in
+                    guard let rank = counter.rank[row.int64(0)], let k = runOfRank[rank] else { return }
+                    let count = row.int(1)
                     totals[k].doneEarlier = count
                     totals[k].notScheduled -= count
                 }
@@ -83,10 +82,10 @@ extension HistoryStore {
             // The planner takes the covering index on its own; naming it would fail on a
             // history that a read-only file kept at an older schema.
             let values = "SELECT runId, node, value, target FROM step WHERE runId BETWEEN ? AND ? AND value IS NOT NULL ORDER BY runId, step"
-            try db.forEachRawRow(values, arguments: [first, last]) { raw in
-                guard let rank = counter.rank[sqlite3_column_int64(raw, 0)], let k = runOfRank[rank] else { return }
+            try db.forEachRow(values, arguments: [first, last]) { row in
+                guard let rank = counter.rank[row.int64(0)], let k = runOfRank[rank] else { return }
                 totals[k].values.append(
-                    RunTotals.Value(node: columnText(raw, 1) ?? "", value: sqlite3_column_double(raw, 2), target: columnDouble(raw, 3)))
+                    RunTotals.Value(node: row.text(1) ?? "", value: row.double(2), target: row.optionalDouble(3)))
             }
             return Array(zip(runs, totals))
         }
@@ -108,7 +107,7 @@ struct ResultCounter: Sendable {
 
     func count(_ db: Database, from first: Int64, to last: Int64) throws -> Counts {
         var state = State(rank: rank)
-        try db.forEachRawRow(Self.sql, arguments: [first, last]) { state.read($0) }
+        try db.forEachRow(Self.sql, arguments: [first, last]) { state.read($0) }
         return state.counts
     }
 
@@ -126,8 +125,8 @@ struct ResultCounter: Sendable {
 
         init(rank: [Int64: Int]) { self.rank = rank }
 
-        mutating func read(_ raw: OpaquePointer) {
-            let runID = sqlite3_column_int64(raw, 0)
+        mutating func read(_ row: Row) {
+            let runID = row.int64(0)
             if runID != lastRun {
                 lastRun = runID
                 current = rank[runID].map { k in
@@ -135,7 +134,7 @@ struct ResultCounter: Sendable {
                     return counts.count - 1
                 }
             }
-            guard let c = current, let result = columnResult(raw, 1) else { return }
+            guard let c = current, let result = row.stepResult(1) else { return }
             switch result {
             case .done: counts[c].counts.done += 1
             case .skipped: counts[c].counts.skipped += 1

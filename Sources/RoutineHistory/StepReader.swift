@@ -1,4 +1,3 @@
-import CSQLite
 import RoutineKit
 
 /// Reads a range of run IDs' steps as statistics need them: each habit step as its node's
@@ -35,7 +34,7 @@ struct StepReader: Sendable {
 
     func scan(_ db: Database, from first: Int64, to last: Int64) throws -> Scan {
         var state = State(self, runs: runs(from: first, to: last))
-        try db.forEachRawRow(Self.sql, arguments: [first, last]) { state.read($0) }
+        try db.forEachRow(Self.sql, arguments: [first, last]) { state.read($0) }
         return state.scan
     }
 
@@ -78,8 +77,8 @@ struct StepReader: Sendable {
             scan.ranges.reserveCapacity(runs)
         }
 
-        mutating func read(_ raw: OpaquePointer) {
-            let runID = sqlite3_column_int64(raw, 0)
+        mutating func read(_ row: Row) {
+            let runID = row.int64(0)
             if runID != lastRun {
                 lastRun = runID
                 lastRank = reader.rank[runID]
@@ -87,7 +86,7 @@ struct StepReader: Sendable {
                 swap(&previousOrder, &order)
                 order.removeAll(keepingCapacity: true)
             }
-            guard let k = lastRank, let bytes = columnBytes(raw, 1) else { return }
+            guard let k = lastRank, let bytes = row.bytes(1) else { return }
             let node: Int
             if order.count < previousOrder.count, case let guess = previousOrder[order.count], guess >= 0,
                 reader.idBytes[guess].elementsEqual(bytes)
@@ -97,17 +96,17 @@ struct StepReader: Sendable {
                 node = reader.nodes[String(decoding: bytes, as: UTF8.self)] ?? -1
             }
             order.append(node)
-            guard node >= 0, let result = columnResult(raw, 2) else { return }
+            guard node >= 0, let result = row.stepResult(2) else { return }
             let routine = reader.routine
             if result == .answered {
                 // A question; an answer past the options of today's routine is not counted.
-                let option = Int(sqlite3_column_int64(raw, 5))
-                if sqlite3_column_type(raw, 5) != SQLITE_NULL, routine.isQuestion(node), option < routine.optionCount(of: node) {
+                let option = row.int(5)
+                if !row.isNull(5), routine.isQuestion(node), option < routine.optionCount(of: node) {
                     let after = scan.steps.count - (scan.ranges.last?.start ?? scan.steps.count)
                     scan.answers.append((k, StatsRun.Answer(question: node, option: option, after: after)))
                 }
             } else if !routine.isQuestion(node) {
-                scan.steps.append(StatsRun.Step(node: node, result: result, value: columnDouble(raw, 3), seconds: columnDouble(raw, 4)))
+                scan.steps.append(StatsRun.Step(node: node, result: result, value: row.optionalDouble(3), seconds: row.optionalDouble(4)))
             }
         }
     }

@@ -1,4 +1,3 @@
-import CSQLite
 import RoutineKit
 
 /// What a stored run is: a walk through the routine, or a log of one habit made outside a run.
@@ -64,15 +63,15 @@ public struct StoredRun: Hashable, Sendable {
         "id, routine, path, sourceHash, date, startedAt, utcOffset, endedAt, result, reachedEnd, " + (store.hasLogColumns ? "kind" : "'run'")
     }
 
-    /// The run on the row `raw` is on, from ``columns``.
-    init(raw: OpaquePointer) {
-        func timestamp(_ column: Int32) -> Timestamp? { columnBytes(raw, column).flatMap(Timestamp.init(utf8:)) }
+    /// The run on the row `row`, from ``columns``.
+    init(row: Row) {
+        func timestamp(_ column: Int) -> Timestamp? { row.timestamp(column) }
         self.init(
-            id: sqlite3_column_int64(raw, 0), routine: columnText(raw, 1) ?? "", path: columnText(raw, 2) ?? "",
-            sourceHash: columnText(raw, 3) ?? "", date: columnText(raw, 4) ?? "",
-            startedAt: timestamp(5) ?? Timestamp(milliseconds: 0), utcOffset: Int(sqlite3_column_int64(raw, 6)),
-            endedAt: timestamp(7), result: columnText(raw, 8).flatMap(RunResult.init),
-            reachedEnd: sqlite3_column_int64(raw, 9) != 0, kind: columnText(raw, 10) == "log" ? .log : .run)
+            id: row.int64(0), routine: row.text(1) ?? "", path: row.text(2) ?? "",
+            sourceHash: row.text(3) ?? "", date: row.text(4) ?? "",
+            startedAt: timestamp(5) ?? Timestamp(milliseconds: 0), utcOffset: row.int(6),
+            endedAt: timestamp(7), result: row.text(8).flatMap(RunResult.init),
+            reachedEnd: row.bool(9), kind: row.text(10) == "log" ? .log : .run)
     }
 }
 
@@ -110,19 +109,19 @@ public struct StoredStep: Hashable, Sendable {
             + (store.hasLogColumns ? "reason" : "NULL")
     }
 
-    /// The step on the row `raw` is on, from ``columns``.
-    init(raw: OpaquePointer) {
-        let option = sqlite3_column_type(raw, 9) == SQLITE_NULL ? nil : Int(sqlite3_column_int64(raw, 9))
+    /// The step on the row `row`, from ``columns``.
+    init(row: Row) {
+        let option = row.optionalInt(9)
         decision = RecordedStep(
-            step: Int(sqlite3_column_int64(raw, 1)), node: columnText(raw, 2) ?? "",
-            kind: columnText(raw, 3) == "question" ? .question : .habit,
-            result: columnText(raw, 5).flatMap(RecordedStep.Result.init(rawValue:)) ?? .done, value: columnDouble(raw, 6),
-            option: option, optionText: columnText(raw, 10))
-        title = columnText(raw, 4) ?? ""
-        target = columnDouble(raw, 7)
-        unit = columnText(raw, 8)
-        decidedAt = columnBytes(raw, 11).flatMap(Timestamp.init(utf8:)) ?? Timestamp(milliseconds: 0)
-        seconds = columnDouble(raw, 12)
-        reason = columnText(raw, 13).flatMap(PassReason.init(rawValue:))
+            step: row.int(1), node: row.text(2) ?? "",
+            kind: row.text(3) == "question" ? .question : .habit,
+            result: row.text(5).flatMap(RecordedStep.Result.init(rawValue:)) ?? .done, value: row.optionalDouble(6),
+            option: option, optionText: row.text(10))
+        title = row.text(4) ?? ""
+        target = row.optionalDouble(7)
+        unit = row.text(8)
+        decidedAt = row.timestamp(11) ?? Timestamp(milliseconds: 0)
+        seconds = row.optionalDouble(12)
+        reason = row.text(13).flatMap(PassReason.init(rawValue:))
     }
 }

@@ -96,6 +96,13 @@ final class Database {
 
     var isInsideTransaction: Bool { sqlite3_get_autocommit(sqliteConnection) == 0 }
 
+    /// Closing this connection, the last to a file in WAL mode, then leaves the WAL as it is
+    /// instead of checkpointing it into the file (`SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE`).
+    func keepWALOnClose() {
+        var applied: Int32 = 0
+        _ = routine_sqlite3_db_config_int(sqliteConnection, SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 1, &applied)
+    }
+
     /// A new statement for the one statement `sql` holds.
     func makeStatement(sql: String) throws -> Statement {
         var raw: OpaquePointer?

@@ -62,15 +62,35 @@ struct DatabaseMigrator {
         if let firstError { throw firstError }
     }
 
-    /// Every name the file records, known to this binary or not; none before the first migration.
-    private func appliedIdentifiers(_ db: Database) throws -> Set<String> {
-        guard try db.tableExists("grdb_migrations") else { return [] }
-        return Set(try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations"))
+    /// Every name the file records, known to this binary or not; none before the first
+    /// migration. `hasTable`: whether the file has the migrations' table, when the caller
+    /// knows already.
+    func appliedIdentifiers(_ db: Database, hasTable: Bool? = nil) throws -> Set<String> {
+        guard try hasTable ?? db.tableExists("grdb_migrations") else { return [] }
+        var applied: Set<String> = []
+        try db.forEachRow("SELECT identifier FROM grdb_migrations") { applied.insert($0.text(0) ?? "") }
+        return applied
     }
 
     /// Whether the file has every migration this binary knows.
     func hasCompletedMigrations(_ db: Database) throws -> Bool {
-        let applied = try appliedIdentifiers(db)
-        return migrations.allSatisfy { applied.contains($0.identifier) }
+        hasCompleted(try appliedIdentifiers(db))
+    }
+
+    /// Whether the file has a migration this binary does not know: it was written by a newer
+    /// program.
+    func hasBeenSuperseded(_ db: Database) throws -> Bool {
+        hasBeenSuperseded(try appliedIdentifiers(db))
+    }
+
+    /// Whether `applied` (``appliedIdentifiers(_:hasTable:)``) holds every migration this binary knows.
+    func hasCompleted(_ applied: Set<String>) -> Bool {
+        migrations.allSatisfy { applied.contains($0.identifier) }
+    }
+
+    /// Whether `applied` (``appliedIdentifiers(_:hasTable:)``) holds one this binary does not know.
+    func hasBeenSuperseded(_ applied: Set<String>) -> Bool {
+        let known = Set(identifiers)
+        return !applied.isSubset(of: known)
     }
 }

@@ -164,3 +164,10 @@ extension [UInt8]: DatabaseValueConvertible {
         }
     }
 }
+
+/// Column `column` of the row `statement` is on, as text by its length; nil for NULL.
+private func columnText(_ statement: OpaquePointer, _ column: Int32) -> String? {
+    // The text first, then its length: SQLite's documented order.
+    guard let text = sqlite3_column_text(statement, column) else { return nil }
+    return String(decoding: UnsafeBufferPointer(start: text, count: Int(sqlite3_column_bytes(statement, column))), as: UTF8.self)
+}

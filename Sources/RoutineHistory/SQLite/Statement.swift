@@ -52,27 +52,37 @@ final class Statement {
         try forEachRow(arguments: arguments) { _ in }
     }
 
-    /// The first row, handed to `read` while the statement is on it; nil when there is none.
-    func withFirstRow<T>(arguments: StatementArguments, _ read: (OpaquePointer) throws -> T) throws -> T? {
+    /// The first row, handed to `read` in place while the statement is on it; nil when there
+    /// is none.
+    func withFirstRow<T>(arguments: StatementArguments, _ read: (Row) throws -> T) throws -> T? {
         try setArguments(arguments)
         defer { sqlite3_reset(sqliteStatement) }
-        let code = sqlite3_step(sqliteStatement)
-        if code == SQLITE_DONE { return nil }
-        guard code == SQLITE_ROW else { throw error(code) }
-        return try read(sqliteStatement)
+        guard let row = try step() else { return nil }
+        return try read(row)
     }
 
-    /// Each row in turn, handed to `read` while the statement is on it.
-    func forEachRow(arguments: StatementArguments, _ read: (OpaquePointer) throws -> Void) throws {
+    /// Each row in turn, handed to `read` in place while the statement is on it.
+    func forEachRow(arguments: StatementArguments, _ read: (Row) throws -> Void) throws {
         try setArguments(arguments)
         defer { sqlite3_reset(sqliteStatement) }
-        while true {
-            let code = sqlite3_step(sqliteStatement)
-            if code == SQLITE_DONE { return }
-            guard code == SQLITE_ROW else { throw error(code) }
-            try read(sqliteStatement)
-        }
+        while let row = try step() { try read(row) }
     }
+
+    /// Moves to the next row: the row in place, or nil after the last, when the statement is
+    /// reset.
+    @inline(__always)
+    func step() throws -> Row? {
+        let code = sqlite3_step(sqliteStatement)
+        if code == SQLITE_ROW { return Row(inPlace: sqliteStatement) }
+        // The message is read before the reset.
+        let failure = code == SQLITE_DONE ? nil : error(code)
+        sqlite3_reset(sqliteStatement)
+        if let failure { throw failure }
+        return nil
+    }
+
+    /// Resets the statement, so that it holds no read open.
+    func reset() { sqlite3_reset(sqliteStatement) }
 
     /// The connection's error for a failed call on this statement.
     func error(_ code: Int32) -> DatabaseError {

@@ -1,4 +1,3 @@
-import CSQLite
 import FoundationEssentials
 import RoutineKit
 
@@ -23,8 +22,8 @@ extension HistoryStore {
     static func syncSettings(_ db: Database) throws -> SyncSettings? {
         guard try SyncSchema.isInstalled(db) else { return nil }
         var settings: SyncSettings?
-        try db.forEachRawRow("SELECT folder, device, name FROM syncState", arguments: []) { raw in
-            settings = SyncSettings(folder: columnText(raw, 0) ?? "", device: columnText(raw, 1) ?? "", name: columnText(raw, 2) ?? "")
+        try db.forEachRow("SELECT folder, device, name FROM syncState", arguments: []) { row in
+            settings = SyncSettings(folder: row.text(0) ?? "", device: row.text(1) ?? "", name: row.text(2) ?? "")
         }
         return settings
     }

@@ -1,4 +1,3 @@
-import CSQLite
 import FoundationEssentials
 import RoutineKit
 
@@ -48,10 +47,10 @@ extension HistoryStore {
         // Asked of the main schema alone, by the exact name: the quick look of every prompt.
         guard try db.hasRow("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'syncFolder'") else { return nil }
         var folders: [SyncJournal.FolderState] = []
-        try db.forEachRawRow("SELECT path, inode, changed FROM syncFolder", arguments: []) { raw in
+        try db.forEachRow("SELECT path, inode, changed FROM syncFolder", arguments: []) { row in
             folders.append(
                 SyncJournal.FolderState(
-                    path: columnText(raw, 0) ?? "", inode: UInt64(bitPattern: sqlite3_column_int64(raw, 1)), changed: sqlite3_column_int64(raw, 2)))
+                    path: row.text(0) ?? "", inode: UInt64(bitPattern: row.int64(1)), changed: row.int64(2)))
         }
         return folders.isEmpty ? nil : folders
     }
@@ -84,10 +83,10 @@ extension HistoryStore {
         // A history whose sync tables are older than the change times: nothing is known, so
         // the sync runs, and its upgrade adds them.
         do {
-            try db.forEachRawRow("SELECT path, inode, size, offset, changed FROM syncFile", arguments: []) { raw in
-                known[columnText(raw, 0) ?? ""] = Looked.Known(
-                    inode: UInt64(bitPattern: sqlite3_column_int64(raw, 1)), size: sqlite3_column_int64(raw, 2),
-                    offset: sqlite3_column_int64(raw, 3), changed: sqlite3_column_int64(raw, 4))
+            try db.forEachRow("SELECT path, inode, size, offset, changed FROM syncFile", arguments: []) { row in
+                known[row.text(0) ?? ""] = Looked.Known(
+                    inode: UInt64(bitPattern: row.int64(1)), size: row.int64(2),
+                    offset: row.int64(3), changed: row.int64(4))
             }
         } catch {
             return Looked(folders: nil, files: [:])
@@ -308,7 +307,8 @@ extension HistoryStore {
                     arguments: [event.id, event.device, event.at.description, event.line])
                 return
             }
-            try db.executeRaw("INSERT OR IGNORE INTO syncEvent (id, device, seq, at, type, family, key, payload) VALUES (?, ?, ?, ?, ?, ?, ?, ?)") {
+            try db.executeBinding("INSERT OR IGNORE INTO syncEvent (id, device, seq, at, type, family, key, payload) VALUES (?, ?, ?, ?, ?, ?, ?, ?)")
+            {
                 row in
                 row.text(event.id)
                 row.text(event.device)

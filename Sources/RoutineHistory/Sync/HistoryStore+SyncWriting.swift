@@ -1,4 +1,3 @@
-import CSQLite
 import FoundationEssentials
 import RoutineKit
 
@@ -43,7 +42,7 @@ extension HistoryStore {
         // A key no event speaks of yet (each run of an import): its one event is what the
         // history holds, so nothing is merged back.
         var spoken = false
-        try db.forEachRawRow(Self.anyEventSQL, arguments: [key], cached: true) { _ in spoken = true }
+        try db.forEachRow(Self.anyEventSQL, arguments: [key], cached: true) { _ in spoken = true }
         if let local, !spoken {
             try Self.emit(.run, payload: HistoryJSON.encode(local).text, key: key, device: device, db)
             return

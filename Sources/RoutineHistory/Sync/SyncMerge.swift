@@ -1,4 +1,3 @@
-import CSQLite
 import RoutineKit
 
 /// The merging rules of docs/sync.md: what a key holds is a function of the set of events
@@ -35,11 +34,11 @@ enum SyncMerge {
     static func entries(_ family: String, _ key: String, _ db: Database) throws -> [Entry] {
         var entries: [Entry] = []
         let sql = "SELECT id, device, seq, at, type FROM syncEvent WHERE family = ? AND key = ?"
-        try db.forEachRawRow(sql, arguments: [family, key], cached: true) { raw in
+        try db.forEachRow(sql, arguments: [family, key], cached: true) { row in
             entries.append(
                 Entry(
-                    id: columnText(raw, 0) ?? "", device: columnText(raw, 1) ?? "", seq: sqlite3_column_int64(raw, 2),
-                    at: columnText(raw, 3) ?? "", type: columnText(raw, 4) ?? ""))
+                    id: row.text(0) ?? "", device: row.text(1) ?? "", seq: row.int64(2),
+                    at: row.text(3) ?? "", type: row.text(4) ?? ""))
         }
         return entries
     }
