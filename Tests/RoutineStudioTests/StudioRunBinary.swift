@@ -10,41 +10,27 @@ import Testing
 enum StudioRunBinary {
     static let url = BuiltBinary.routine
 
-    static let home: URL = {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("studio-run-home-\(getpid())")
-        try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        return url
-    }()
+    static let home = BinaryRunner.home("studio-run-home-\(getpid())")
 
-    static func process(_ arguments: [String], environment extra: [String: String] = [:]) -> Process {
-        let process = Process()
-        process.executableURL = url
-        process.arguments = arguments
-        var environment = ProcessInfo.processInfo.environment
-        environment["HOME"] = home.path
-        for name in ["DATA", "CONFIG", "STATE", "CACHE"] { environment["XDG_\(name)_HOME"] = home.appendingPathComponent(name.lowercased()).path }
+    /// The test home's environment, without a history of its own: each test names one.
+    static var environment: [String: String] {
+        var environment = BinaryRunner.environment(home: home)
         environment["ROUTINE_HISTORY"] = nil
         environment["NO_COLOR"] = "1"
-        process.environment = environment.merging(extra) { $1 }
+        return environment
+    }
+
+    /// A process of `routine ARGUMENTS`, its output where the caller sets it; not started.
+    static func process(_ arguments: [String], environment extra: [String: String] = [:]) -> Process {
+        let process = BinaryRunner.prepare(url, arguments, environment: environment.merging(extra) { $1 }).0
+        (process.standardOutput, process.standardError) = (nil, nil)
         return process
     }
 
     /// Runs `routine ARGUMENTS` with `input` on standard input, to its end.
-    static func run(_ arguments: [String], input: String = "") throws -> (status: Int32, stdout: String, stderr: String) {
-        let process = process(arguments)
-        let stdin = Pipe()
-        let stdout = Pipe()
-        let stderr = Pipe()
-        process.standardInput = stdin
-        process.standardOutput = stdout
-        process.standardError = stderr
-        try process.run()
-        stdin.fileHandleForWriting.write(Data(input.utf8))
-        try stdin.fileHandleForWriting.close()
-        let out = stdout.fileHandleForReading.readDataToEndOfFile()
-        let err = stderr.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: out, as: UTF8.self), String(decoding: err, as: UTF8.self))
+    static func run(_ arguments: [String], input: String = "") throws -> Execution {
+        let (process, out, err) = BinaryRunner.prepare(url, arguments, environment: environment)
+        return try BinaryRunner.run(process, out, err, stdin: input)
     }
 }
 

@@ -1,39 +1,21 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import Synchronization
 
 /// A connection that one thread at a time uses: the history's studio serves requests on
 /// several threads at once.
 final class DatabaseQueue: @unchecked Sendable {
     private let database: Database
-    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
+    /// A use of the connection from inside another is a programming error: the mutex traps
+    /// rather than waits for itself.
+    private let mutex = Mutex(())
 
     /// Opens `path`, a file or a `file:` URI; by default a new database in memory.
     init(path: String = ":memory:", configuration: Configuration = Configuration()) throws {
         database = try Database(path: path, configuration: configuration)
-        mutex = .allocate(capacity: 1)
-        var attributes = pthread_mutexattr_t()
-        pthread_mutexattr_init(&attributes)
-        // A use of the connection from inside another is a programming error: it traps
-        // rather than waits for itself.
-        pthread_mutexattr_settype(&attributes, Int32(PTHREAD_MUTEX_ERRORCHECK))
-        pthread_mutex_init(mutex, &attributes)
-        pthread_mutexattr_destroy(&attributes)
-    }
-
-    deinit {
-        pthread_mutex_destroy(mutex)
-        mutex.deallocate()
     }
 
     /// Runs `body` with the connection as it is: no transaction, writes allowed.
     func inDatabase<T>(_ body: (Database) throws -> T) rethrows -> T {
-        let code = pthread_mutex_lock(mutex)
-        precondition(code == 0, "the database connection is used from inside its own use")
-        defer { pthread_mutex_unlock(mutex) }
-        return try body(database)
+        try mutex.withLock { _ in try body(database) }
     }
 
     /// The same as ``inDatabase(_:)``: the caller runs its own transactions.

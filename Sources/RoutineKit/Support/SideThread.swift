@@ -9,18 +9,7 @@ import Darwin
 /// a core to spare. Without a thread to be had, `side` runs here after `main`.
 public func alongside<Side: Sendable, Main>(_ side: @escaping @Sendable () -> Side, _ main: () throws -> Main) rethrows -> (Side, Main) {
     let box = ResultBox<Side>()
-    let job = SideJob { box.value = side() }
-    let context = Unmanaged.passRetained(job).toOpaque()
-    var thread = pthread_t()
-    let started =
-        pthread_create(
-            &thread, nil,
-            { context in
-                Unmanaged<SideJob>.fromOpaque(context!).takeUnretainedValue().body()
-                return nil
-            }, context) == 0
-    defer { Unmanaged<SideJob>.fromOpaque(context).release() }
-    guard started else {
+    guard let thread = startThread({ box.value = side() }) else {
         let mainResult = try main()
         return (side(), mainResult)
     }
@@ -34,6 +23,34 @@ public func alongside<Side: Sendable, Main>(_ side: @escaping @Sendable () -> Si
     }
     pthread_join(thread, nil)
     return (box.value!, mainResult)
+}
+
+/// Runs `body` on a thread of its own that nobody waits for (the language server's reader of
+/// its input, and its slow requests); false when no thread is to be had. The one way this
+/// project starts a thread, with ``alongside(_:_:)``.
+public func detachThread(_ body: @escaping @Sendable () -> Void) -> Bool {
+    guard let thread = startThread(body) else { return false }
+    pthread_detach(thread)
+    return true
+}
+
+/// A new thread running `body`, to be joined or detached; nil when none is to be had.
+private func startThread(_ body: @escaping @Sendable () -> Void) -> pthread_t? {
+    let context = Unmanaged.passRetained(SideJob(body)).toOpaque()
+    var thread = pthread_t()
+    let started =
+        pthread_create(
+            &thread, nil,
+            { context in
+                // The thread owns the job, and lets it go when it ends.
+                Unmanaged<SideJob>.fromOpaque(context!).takeRetainedValue().body()
+                return nil
+            }, context) == 0
+    guard started else {
+        Unmanaged<SideJob>.fromOpaque(context).release()
+        return nil
+    }
+    return thread
 }
 
 /// What the side thread runs; not generic, since a thread's start routine is a C function.

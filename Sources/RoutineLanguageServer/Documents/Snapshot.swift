@@ -1,27 +1,14 @@
 import RoutineKit
+import Synchronization
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+/// A value behind a lock, for the few things threads share: a ``Mutex`` that closures can share.
+final class Locked<Value>: Sendable {
+    private let mutex: Mutex<Value>
 
-/// A value behind a lock, for the few things threads share.
-final class Locked<Value>: @unchecked Sendable {
-    private var value: Value
-    private var mutex = pthread_mutex_t()
-
-    init(_ value: Value) {
-        self.value = value
-        pthread_mutex_init(&mutex, nil)
-    }
-
-    deinit { pthread_mutex_destroy(&mutex) }
+    init(_ value: sending Value) { mutex = Mutex(value) }
 
     func withLock<R>(_ body: (inout Value) throws -> R) rethrows -> R {
-        pthread_mutex_lock(&mutex)
-        defer { pthread_mutex_unlock(&mutex) }
-        return try body(&value)
+        try mutex.withLock { try body(&$0) }
     }
 }
 

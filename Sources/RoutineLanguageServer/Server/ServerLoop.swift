@@ -22,10 +22,13 @@ public enum ServerLoop {
             }
         }
         let server = LanguageServer(documentation: documentation, send: send) { work in
-            DispatchQueue.global().async(execute: work)
+            if !detachThread(work) { work() }
         }
         let inbox = Inbox()
-        DispatchQueue.global().async { read(into: inbox) }
+        guard detachThread({ read(into: inbox) }) else {
+            server.log("no thread to read the input on")
+            return 1
+        }
         while true {
             switch inbox.take() {
             case .closed:
