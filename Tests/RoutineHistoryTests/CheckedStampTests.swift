@@ -93,14 +93,14 @@ struct CheckedStampTests {
         #expect(try second.runCount() == 20)
         // A reader neither checks nor stamps.
         let stamp = try Data(contentsOf: URL(fileURLWithPath: CheckedStamp.path(of: path)))
-        #expect(try HistoryStore.open(path, create: false, readOnly: true)?.checkedWhole == false)
+        #expect(try HistoryStore.open(path, create: false, readOnly: true)?.flags.checkedWhole == false)
         #expect(try Data(contentsOf: URL(fileURLWithPath: CheckedStamp.path(of: path))) == stamp)
     }
 
     @Test(arguments: changes)
     func aChangeTheStampDoesNotNameIsCheckedWhole(_ change: Change) throws {
         let path = try Self.stampedHistory()
-        #expect(try HistoryStore.open(path, create: false)?.checkedWhole == false)
+        #expect(try HistoryStore.open(path, create: false)?.flags.checkedWhole == false)
         try change.make(path)
         if change.damages {
             let before = try Data(contentsOf: URL(fileURLWithPath: path))
@@ -110,9 +110,9 @@ struct CheckedStampTests {
             #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before, "\(change.name): the damaged file was written")
             #expect(try Data(contentsOf: URL(fileURLWithPath: CheckedStamp.path(of: path))) == stamp, "\(change.name): restamped")
         } else {
-            #expect(try HistoryStore.open(path, create: false)?.checkedWhole == true, "\(change.name)")
+            #expect(try HistoryStore.open(path, create: false)?.flags.checkedWhole == true, "\(change.name)")
             // Checked sound and closed: stamped again.
-            #expect(try HistoryStore.open(path, create: false)?.checkedWhole == false, "\(change.name)")
+            #expect(try HistoryStore.open(path, create: false)?.flags.checkedWhole == false, "\(change.name)")
         }
     }
 }

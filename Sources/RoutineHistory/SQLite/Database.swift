@@ -210,6 +210,19 @@ final class Database {
         return result
     }
 
+    /// Whether the main schema has a table named exactly `name`: the quickest question about
+    /// the schema, for what a reader asks at every prompt.
+    func hasTable(named name: String) throws -> Bool {
+        try cachedStatement(sql: "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").withFirstRow(arguments: [name]) { _ in true }
+            ?? false
+    }
+
+    /// The file's `application_id`, which tells whose database it is.
+    func applicationID() throws -> Int32 {
+        // The plain PRAGMA statement: its table-valued form costs a virtual table.
+        Int32(truncatingIfNeeded: try makeStatement(sql: "PRAGMA application_id").withFirstRow(arguments: []) { $0.int64(0) } ?? 0)
+    }
+
     /// Whether the main or temporary schema has a table named `name`, in any case.
     func tableExists(_ name: String) throws -> Bool {
         let sql = """

@@ -68,14 +68,14 @@ extension HistoryStore {
                 try Self.emit(.device, payload: JSONValue.string(name).text, key: "", device: device, db)
             }
         }
-        syncOn = true
+        flags.syncOn = true
         return try syncNow()
     }
 
     /// Stops syncing: the history forgets the folder, its device and what it read. The
     /// journals stay where they are. False when it was not a member.
     public func leaveSync() throws(HistoryError) -> Bool {
-        syncOn = false
+        flags.syncOn = false
         return try transaction { db in
             guard try SyncSchema.isInstalled(db) else { return false }
             try SyncSchema.remove(db)
@@ -88,8 +88,8 @@ extension HistoryStore {
     public func syncNow() throws(HistoryError) -> SyncReport {
         guard try syncSettings() != nil else { return SyncReport() }
         try transaction { db in try SyncSchema.upgrade(db) }
-        var report = SyncReport(arrivals: syncArrived)
-        syncArrived = []
+        var report = SyncReport(arrivals: flags.syncArrived)
+        flags.syncArrived = []
         // A journal that cannot be written keeps nothing from being read.
         var unwritable: HistoryError?
         do { report.written = try drainOutbox() } catch { unwritable = error }
@@ -122,7 +122,7 @@ extension HistoryStore {
                 return line == -1 ? "\(path): \(reason) lines in all" : line == 0 ? "\(path): \(reason)" : "\(path) line \(line): \(reason)"
             }
             var held: [SyncHeldEvents] = []
-            if try db.hasRow("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'syncHeld'") {
+            if try db.hasTable(named: "syncHeld") {
                 let now = Timestamp.now().milliseconds
                 for row in try Row.fetchAll(db, sql: "SELECT device, count(*), min(at) FROM syncHeld GROUP BY device ORDER BY device") {
                     let (id, count, at): (String, Int, String) = (row[0], row[1], row[2])
@@ -151,7 +151,7 @@ extension HistoryStore {
     /// Called once a store is open: a member of a sync folder writes what it owes and reads
     /// what changed. Nothing but two queries and a `stat` or two per device when nothing did.
     func syncAfterOpen(readOnly: Bool) {
-        if syncKnownOff { return }
+        if flags.syncKnownOff { return }
         // One read transaction for all a status bar's `today` asks before it knows nothing changed.
         let state: (SyncSettings, Bool, Looked)?? = try? read { db in
             guard let settings = try Self.syncSettings(db) else { return nil }
@@ -159,13 +159,13 @@ extension HistoryStore {
             return (settings, try db.hasRow(sql), try Self.looked(db))
         }
         guard let state, let (settings, pending, looked) = state else { return }
-        if !readOnly { syncOn = true }
+        if !readOnly { flags.syncOn = true }
         guard pending || folderMayHaveNews(settings, looked) else { return }
         do {
             // A reader's connection may be read-only: the sync writes through its own.
             let writer = readOnly ? try Self.openStore(path, create: false) : self
             guard let writer else { return }
-            syncArrived = try writer.syncNow().arrivals
+            flags.syncArrived = try writer.syncNow().arrivals
         } catch {
             Self.warnUnavailable(
                 pending

@@ -188,13 +188,13 @@ enum SyncSchema {
 
     /// The device id and sequence this history had when it last left a sync folder.
     static func identity(_ db: Database) throws -> (device: String, seq: Int64)? {
-        guard try db.hasRow("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'syncIdentity'"),
+        guard try db.hasTable(named: "syncIdentity"),
             let row = try Row.fetchOne(db, sql: "SELECT device, seq FROM syncIdentity")
         else { return nil }
         return (row[0], row[1])
     }
 
     static func isInstalled(_ db: Database) throws -> Bool {
-        try db.hasRow("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'syncState'")
+        try db.hasTable(named: "syncState")
     }
 }

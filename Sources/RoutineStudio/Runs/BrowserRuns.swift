@@ -185,7 +185,9 @@ actor BrowserRuns {
     ) -> Result<RunHistory, HistoryError> {
         let store: HistoryStore?
         do {
-            store = try historyPath.flatMap { path throws(HistoryError) in try HistoryStore.open(path, create: !readOnly, readOnly: readOnly) }
+            store = try historyPath.flatMap { path throws(HistoryError) in
+                try HistoryStore.open(path, create: !readOnly, readOnly: readOnly, syncingThroughAWriter: true)
+            }
         } catch {
             return .failure(error)
         }
@@ -198,7 +200,8 @@ actor BrowserRuns {
     private func storedRun(_ id: Int64, of routine: Routine) throws(StudioError) -> StoredRun {
         guard let historyPath else { throw StudioError(.notFound, message: "there is no run \(id)") }
         do {
-            guard let store = try HistoryStore.open(historyPath, create: false, readOnly: true), let stored = try store.run(id: id),
+            guard let store = try HistoryStore.open(historyPath, create: false, readOnly: true, syncingThroughAWriter: true),
+                let stored = try store.run(id: id),
                 stored.kind == .run, stored.routine == routine.name
             else { throw StudioError(.notFound, message: "there is no run \(id) of '\(routine.name)'") }
             return stored

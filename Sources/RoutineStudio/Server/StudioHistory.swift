@@ -6,7 +6,7 @@ import RoutineKit
 enum StudioHistory {
     /// The history opened to read, or nil without one (`--no-history`, or none written yet).
     static func readOnly(_ path: String?) throws(HistoryError) -> HistoryStore? {
-        try path.flatMap { path throws(HistoryError) in try HistoryStore.open(path, create: false, readOnly: true) }
+        try path.flatMap { path throws(HistoryError) in try HistoryStore.open(path, create: false, readOnly: true, syncingThroughAWriter: true) }
     }
 
     /// A GET of one day of the document's routine, read by `json` from the history (nil
@@ -22,6 +22,20 @@ enum StudioHistory {
         do { return StudioResponse.json(try json(loaded.routine, date, try readOnly(document.historyPath))) } catch {
             throw StudioError(.internalServerError, error.readingDiagnostic)
         }
+    }
+
+    /// A POST that changes the history: the request's body read as `Body`, `change` run with
+    /// the routine as it is now, and its answer (or refusal) sent once every open page, this
+    /// one too, has heard of the change.
+    static func change<Body: RequestBody>(
+        _ document: StudioDocument, _ request: Request, _ type: Body.Type,
+        _ change: (Body, LoadedRoutine) throws(StudioError) -> [UInt8]
+    ) async throws -> Response {
+        let body = try await BodyReader.read(type, from: request)
+        let loaded = await document.loaded()
+        let answer = Result { () throws(StudioError) in try change(body, loaded) }
+        await document.reloadHistoryIfChanged()
+        return StudioResponse.json(try answer.get())
     }
 
     /// Runs `body` on the writable history, after the refusals every write shares: a

@@ -51,11 +51,12 @@ extension HistoryChoice {
     }
 
     /// The history for a command that only reads it: nil when there is none yet (or history is
-    /// off). A file that is not a routine history is refused with exit 74.
+    /// off). A file that is not a routine history is refused with exit 74. A member of a sync
+    /// folder is synced first, through a writer of its own.
     func openForReading() throws -> HistoryStore? {
         guard let location = HistoryLocation.resolve(flag: history, disabled: false) else { return nil }
         guard case .file(let path) = location else { return nil }
-        return try reading { try HistoryStore.open(path, create: false, readOnly: true) }
+        return try reading { try HistoryStore.open(path, create: false, readOnly: true, syncingThroughAWriter: true) }
     }
 
     /// Runs `body`, which reads the history; a failure is reported as a reader's diagnostic

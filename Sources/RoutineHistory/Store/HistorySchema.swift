@@ -4,6 +4,27 @@ enum HistorySchema {
     /// `PRAGMA application_id`: "rout". Tells a routine history from any other SQLite file.
     static let applicationID: Int32 = 0x726F_7574
 
+    /// The columns of the step table as v1 made them and v4 made them again, but for the type
+    /// of `seconds`: one text for both, each line as SQLite keeps it in the schema.
+    private static func stepColumns(seconds: String) -> String {
+        """
+            runId INTEGER NOT NULL REFERENCES run (id) ON DELETE CASCADE,
+            step INTEGER NOT NULL,
+            node TEXT NOT NULL,
+            kind TEXT NOT NULL CHECK (kind IN ('habit', 'question')),
+            title TEXT NOT NULL,
+            result TEXT NOT NULL CHECK (result IN ('done', 'skipped', 'not-scheduled', 'answered')),
+            value REAL,
+            target REAL,
+            unit TEXT,
+            optionIndex INTEGER,
+            optionText TEXT,
+            decidedAt TEXT NOT NULL,
+            seconds \(seconds),
+            PRIMARY KEY (runId, step)
+        """
+    }
+
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("v1: runs and steps") { db in
@@ -25,20 +46,7 @@ enum HistorySchema {
                     );
                     CREATE INDEX run_by_date ON run (date, startedAt);
                     CREATE TABLE step (
-                        runId INTEGER NOT NULL REFERENCES run (id) ON DELETE CASCADE,
-                        step INTEGER NOT NULL,
-                        node TEXT NOT NULL,
-                        kind TEXT NOT NULL CHECK (kind IN ('habit', 'question')),
-                        title TEXT NOT NULL,
-                        result TEXT NOT NULL CHECK (result IN ('done', 'skipped', 'not-scheduled', 'answered')),
-                        value REAL,
-                        target REAL,
-                        unit TEXT,
-                        optionIndex INTEGER,
-                        optionText TEXT,
-                        decidedAt TEXT NOT NULL,
-                        seconds REAL NOT NULL,
-                        PRIMARY KEY (runId, step)
+                    \(stepColumns(seconds: "REAL NOT NULL"))
                     ) WITHOUT ROWID;
                     -- What 'log' counts per run, without reading whole steps; and the few steps
                     -- with a value.
@@ -67,20 +75,7 @@ enum HistorySchema {
             try db.execute(
                 sql: """
                     CREATE TABLE step_v4 (
-                        runId INTEGER NOT NULL REFERENCES run (id) ON DELETE CASCADE,
-                        step INTEGER NOT NULL,
-                        node TEXT NOT NULL,
-                        kind TEXT NOT NULL CHECK (kind IN ('habit', 'question')),
-                        title TEXT NOT NULL,
-                        result TEXT NOT NULL CHECK (result IN ('done', 'skipped', 'not-scheduled', 'answered')),
-                        value REAL,
-                        target REAL,
-                        unit TEXT,
-                        optionIndex INTEGER,
-                        optionText TEXT,
-                        decidedAt TEXT NOT NULL,
-                        seconds REAL,
-                        PRIMARY KEY (runId, step)
+                    \(stepColumns(seconds: "REAL"))
                     ) WITHOUT ROWID;
                     INSERT INTO step_v4 SELECT runId, step, node, kind, title, result, value, target, unit, optionIndex,
                         optionText, decidedAt, seconds FROM step;

@@ -24,7 +24,7 @@ extension HistoryStore {
                 reader.scan(other, from: first, to: last)
             } meanwhile: {
                 let (selection, arguments) = filter.sql
-                let isLog = hasLogColumns ? "kind = 'log'" : "0"
+                let isLog = flags.hasLogColumns ? "kind = 'log'" : "0"
                 try db.forEachRow("SELECT id, date, result = 'completed', \(isLog) FROM run \(selection)", arguments: arguments) { row in
                     guard let rank = reader.rank[row.int64(0)], let text = row.text(1), let date = CalendarDate(text) else {
                         return
@@ -47,7 +47,7 @@ extension HistoryStore {
                     if let run = runOfRank[rank] { runs[run].answers.append(answer) }
                 }
             }
-            if hasAnswerAmendments {
+            if flags.hasAnswerAmendments {
                 let (selection, arguments) = filter.sql
                 let sql = "SELECT DISTINCT runId FROM amendment WHERE result = 'answered' AND runId IN (SELECT id FROM run \(selection))"
                 try db.forEachRow(sql, arguments: arguments) { row in

@@ -12,29 +12,9 @@ public final class HistoryStore: @unchecked Sendable {
     let queue: DatabaseQueue
     /// What SQLite is given to open the file: its path, or a URI for a read-only file.
     let location: String
-    /// Whether the file has the columns of logs (v5); a read-only file of an older schema,
-    /// which is read without migrating, has not.
-    var hasLogColumns = true
-    /// Whether its amendments may hold a question's answer (v7); see ``hasLogColumns``.
-    var hasAnswerAmendments = true
-    /// Whether this history is a member of a sync folder: each write then goes to the journal.
-    var syncOn = false
-    /// Whether opening found no sync's tables, so that the sync on opening has nothing to ask.
-    var syncKnownOff = false
-    /// What the sync on opening brought in, for `routine sync` to say.
-    var syncArrived: [SyncArrival] = []
-    /// Whether this writer's file was sound when opened (checked, stamped, or new): closing
-    /// it cleanly then stamps it, so that the next writer need not check it again.
-    var stampsOnClose = false
-    /// Whether opening ran `quick_check` over the whole file (a stamp spared it otherwise).
-    var checkedWhole = false
-    /// Whether this is a writable connection to a file, whose closing may fold the WAL in.
-    var isWriter = false
-    /// Whether closing folds the WAL into the file, synced: after this program's own records
-    /// (a log, a run's step, a change, an import), a new or migrated file, or a change of
-    /// what this device is and wrote (see ``journalMark``). Not after events read from other
-    /// devices' journals alone.
-    var foldsOnClose = false
+    /// What the store knows of its file and owes it at closing, as one value: set while it
+    /// opens, then by its writes and its sync (``Flags``).
+    var flags = Flags()
     /// ``journalMark`` when the history was opened.
     private var journalMarkAtOpen: String?
     /// The frames in the WAL after this connection's last commit (``WALFrames``).
@@ -47,28 +27,36 @@ public final class HistoryStore: @unchecked Sendable {
     }
 
     deinit {
-        guard isWriter else { return }
+        guard flags.isWriter else { return }
         walFrames.uninstall(from: queue)
-        if !foldsOnClose, walFrames.count <= Self.keptWALFrames, journalMark() == journalMarkAtOpen { keepWALOnClose() }
-        guard stampsOnClose else { return }
+        if !flags.foldsOnClose, walFrames.count <= Self.keptWALFrames, journalMark() == journalMarkAtOpen { keepWALOnClose() }
+        guard flags.stampsOnClose else { return }
         // Closed first: the checkpoint on closing writes the file, and the stamp names it as
         // it is left. A connection that fails to close leaves no stamp.
         do { try queue.close() } catch { return }
         CheckedStamp.record(path)
     }
 
-    /// Opens the history at `path`. When the file does not exist, it is created if `create`
-    /// is true, and otherwise the result is nil (a command that only reads has nothing to read).
-    /// `readOnly`: the caller only reads, so a file that this user cannot write (a backup, a
-    /// read-only folder) is read as it is, without the files WAL mode would create beside it.
-    /// A member of a sync folder first writes what it owes its journal and reads what is new
-    /// in the other devices' journals.
-    public static func open(_ path: String, create: Bool, readOnly: Bool = false) throws(HistoryError) -> HistoryStore? {
+    /// Opens the history at `path`: the one way to open a history's file. When the file does
+    /// not exist, it is created if `create` is true, and otherwise the result is nil (a
+    /// command that only reads has nothing to read).
+    ///
+    /// `readOnly`: the caller only reads, and the store never writes to the file, so a file
+    /// that this user cannot write (a backup, a read-only folder) is read as it is, without
+    /// the files WAL mode would create beside it. A writer that is a member of a sync folder
+    /// first writes what it owes its journal and reads what is new in the other devices'
+    /// journals; a reader does so only when asked by `syncingThroughAWriter`, through a writer
+    /// of its own that it closes before reading.
+    public static func open(
+        _ path: String, create: Bool, readOnly: Bool = false, syncingThroughAWriter: Bool = false
+    ) throws(HistoryError) -> HistoryStore? {
         let store = try openStore(path, create: create, readOnly: readOnly)
-        store?.syncAfterOpen(readOnly: readOnly)
+        if !readOnly || syncingThroughAWriter { store?.syncAfterOpen(readOnly: readOnly) }
         return store
     }
 
+    /// Opens the history as ``open(_:create:readOnly:syncingThroughAWriter:)`` does, without
+    /// the sync at opening.
     static func openStore(_ path: String, create: Bool, readOnly: Bool = false) throws(HistoryError) -> HistoryStore? {
         var info = stat()
         // Whether the file is known sound: new, empty, checked whole, or as a stamp names it.
@@ -99,7 +87,7 @@ public final class HistoryStore: @unchecked Sendable {
                 }
                 sound = !readOnly
                 if readOnly, state.isMarked, state.isWAL, state.isMigrated {
-                    look.syncKnownOff = !state.syncs
+                    look.flags.syncKnownOff = !state.syncs
                     return look
                 }
             }
@@ -120,16 +108,16 @@ public final class HistoryStore: @unchecked Sendable {
             throw classify(error, path: path)
         }
         let store = HistoryStore(path: path, queue: queue, location: plainPath(path))
-        store.isWriter = true
+        store.flags.isWriter = true
         store.walFrames.install(on: queue)
         let state = try store.checkOwnership()
         // A history that joins a sync meanwhile gets its triggers' keys drained at the next open.
-        store.syncKnownOff = !state.syncs
-        store.foldsOnClose = !state.isMigrated
+        store.flags.syncKnownOff = !state.syncs
+        store.flags.foldsOnClose = !state.isMigrated
         store.journalMarkAtOpen = store.journalMark()
         try store.prepare(state)
-        store.stampsOnClose = sound
-        store.checkedWhole = checked
+        store.flags.stampsOnClose = sound
+        store.flags.checkedWhole = checked
         return store
     }
 
@@ -220,8 +208,8 @@ public final class HistoryStore: @unchecked Sendable {
             var tables: Int64 = 0
             var hasMigrations = false
             var syncs = false
-            // Plain PRAGMA statements: their table-valued forms cost a virtual table each.
-            try db.forEachRow("PRAGMA application_id") { id = Int32(truncatingIfNeeded: $0.int64(0)) }
+            id = try db.applicationID()
+            // The plain PRAGMA statement: its table-valued form costs a virtual table.
             try db.forEachRow("PRAGMA journal_mode") { isWAL = $0.text(0)?.lowercased() == "wal" }
             try db.forEachRow(Self.lookSQL) { row in
                 tables = row.int64(0)
@@ -404,3 +392,32 @@ public final class HistoryStore: @unchecked Sendable {
 }
 
 func systemError() -> String { String(cString: strerror(errno)).lowercased() }
+
+extension HistoryStore {
+    /// What a store knows of its file and owes it at closing.
+    struct Flags {
+        /// Whether the file has the columns of logs (v5); a read-only file of an older schema,
+        /// which is read without migrating, has not.
+        var hasLogColumns = true
+        /// Whether its amendments may hold a question's answer (v7); see ``hasLogColumns``.
+        var hasAnswerAmendments = true
+        /// Whether this history is a member of a sync folder: each write then goes to the journal.
+        var syncOn = false
+        /// Whether opening found no sync's tables, so that the sync on opening has nothing to ask.
+        var syncKnownOff = false
+        /// What the sync on opening brought in, for `routine sync` to say.
+        var syncArrived: [SyncArrival] = []
+        /// Whether this writer's file was sound when opened (checked, stamped, or new): closing
+        /// it cleanly then stamps it, so that the next writer need not check it again.
+        var stampsOnClose = false
+        /// Whether opening ran `quick_check` over the whole file (a stamp spared it otherwise).
+        var checkedWhole = false
+        /// Whether this is a writable connection to a file, whose closing may fold the WAL in.
+        var isWriter = false
+        /// Whether closing folds the WAL into the file, synced: after this program's own records
+        /// (a log, a run's step, a change, an import), a new or migrated file, or a change of
+        /// what this device is and wrote (see ``HistoryStore/journalMark()``). Not after events read from other
+        /// devices' journals alone.
+        var foldsOnClose = false
+    }
+}

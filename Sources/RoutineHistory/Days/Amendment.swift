@@ -41,7 +41,7 @@ public struct Amendment: Hashable, Sendable {
     /// The columns ``init(row:)`` reads, in its order; a read-only history older than v7 has
     /// no options.
     static func columns(_ store: HistoryStore) -> String {
-        "runId, step, madeAt, added, result, value, seconds, " + (store.hasAnswerAmendments ? "optionIndex, optionText" : "NULL, NULL")
+        "runId, step, madeAt, added, result, value, seconds, " + (store.flags.hasAnswerAmendments ? "optionIndex, optionText" : "NULL, NULL")
     }
 
     init(row: Row) {

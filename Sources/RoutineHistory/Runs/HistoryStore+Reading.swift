@@ -38,7 +38,7 @@ extension HistoryStore {
                 try db.forEachRow(sql, arguments: arguments) { row in
                     if let k = position[row.int64(0)] { runs[k].steps.append(StoredStep(row: row)) }
                 }
-                if hasLogColumns {
+                if flags.hasLogColumns {
                     let sql = "SELECT \(Amendment.columns(self)) FROM amendment WHERE runId IN (SELECT id FROM run \(selection)) ORDER BY id"
                     try db.forEachRow(sql, arguments: arguments) { row in
                         if let k = position[row.int64(0)] { runs[k].amendments.append(Amendment(row: row)) }

@@ -30,10 +30,7 @@ extension HistoryJSON {
                 let sourceHash = string()
             else { return nil }
             var kind: String?
-            if take(",\"kind\":") {
-                guard let text = string() else { return nil }
-                kind = text
-            }
+            guard optionalString(",\"kind\":", into: &kind) else { return nil }
             guard take(",\"steps\":["), let steps = list({ $0.step() }) else { return nil }
             var amendments: [AmendmentLine]?
             if take(",\"amendments\":[") {
@@ -51,18 +48,9 @@ extension HistoryJSON {
                 take(",\"title\":"), let title = string(), take(",\"result\":"), let result = string()
             else { return nil }
             var line = StepLine(step: step, node: node, kind: kind, title: title, result: result, at: "")
-            if take(",\"value\":") {
-                guard let value = number() else { return nil }
-                line.value = value
-            }
-            if take(",\"target\":") {
-                guard let target = number() else { return nil }
-                line.target = target
-            }
-            if take(",\"unit\":") {
-                guard let unit = string() else { return nil }
-                line.unit = unit
-            }
+            guard optionalNumber(",\"value\":", into: &line.value), optionalNumber(",\"target\":", into: &line.target),
+                optionalString(",\"unit\":", into: &line.unit)
+            else { return nil }
             if take(",\"option\":") {
                 guard let option = string(), take(",\"index\":"), let index = number() else { return nil }
                 (line.option, line.index) = (option, index)
@@ -73,10 +61,7 @@ extension HistoryJSON {
                 guard let seconds = number() else { return nil }
                 line.seconds = seconds
             }
-            if take(",\"reason\":") {
-                guard let reason = string() else { return nil }
-                line.reason = reason
-            }
+            guard optionalString(",\"reason\":", into: &line.reason) else { return nil }
             return take("}") ? line : nil
         }
 
@@ -87,19 +72,27 @@ extension HistoryJSON {
             if take(",\"added\":true}") { return AmendmentLine(step: whole, at: at, added: true, before: nil) }
             guard take(",\"before\":{\"result\":"), let result = string() else { return nil }
             var before = BeforeLine(result: result)
-            if take(",\"value\":") {
-                guard let value = number() else { return nil }
-                before.value = value
-            }
+            guard optionalNumber(",\"value\":", into: &before.value) else { return nil }
             if take(",\"option\":") {
                 guard let option = string(), take(",\"index\":"), let index = number() else { return nil }
                 (before.option, before.index) = (option, index)
             }
-            if take(",\"seconds\":") {
-                guard let seconds = number() else { return nil }
-                before.seconds = seconds
-            }
+            guard optionalNumber(",\"seconds\":", into: &before.seconds) else { return nil }
             return take("}}") ? AmendmentLine(step: whole, at: at, added: nil, before: before) : nil
+        }
+
+        /// After `key`, when it comes next, a number into `value`; false when no number follows it.
+        private mutating func optionalNumber(_ key: StaticString, into value: inout Double?) -> Bool {
+            guard take(key) else { return true }
+            value = number()
+            return value != nil
+        }
+
+        /// After `key`, when it comes next, a text into `value`; false when no text follows it.
+        private mutating func optionalString(_ key: StaticString, into value: inout String?) -> Bool {
+            guard take(key) else { return true }
+            value = string()
+            return value != nil
         }
 
         /// The items of a list whose `[` is read, and its `]`.

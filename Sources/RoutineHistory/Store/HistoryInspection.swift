@@ -61,7 +61,7 @@ public enum HistoryInspection {
             // No transaction around it: after SQLite meets a malformed page, a COMMIT fails too.
             try queue.inDatabase { db in
                 report.fileProblems = integrityProblems(db)
-                let id = (try? Int32.fetchOne(db, sql: "PRAGMA application_id")) ?? 0
+                let id = (try? db.applicationID()) ?? 0
                 if id != HistorySchema.applicationID, (try? db.tableExists("run")) == false {
                     throw HistoryError.notAHistory(path: path, reason: "it is another application's database")
                 }

@@ -34,7 +34,7 @@ extension HistoryStore {
         try db.forEachRow("SELECT \(StoredStep.columns(store)) FROM step WHERE runId = ? ORDER BY step", arguments: [id], cached: true) {
             run.steps.append(StoredStep(row: $0))
         }
-        if store.hasLogColumns {
+        if store.flags.hasLogColumns {
             try db.forEachRow("SELECT \(Amendment.columns(store)) FROM amendment WHERE runId = ? ORDER BY id", arguments: [id], cached: true) {
                 run.amendments.append(Amendment(row: $0))
             }

@@ -16,7 +16,7 @@ extension HistoryStore {
     func dayFacts(_ db: Database, _ routine: Routine, _ date: CalendarDate, excluding excluded: Int64?) throws -> DayFacts {
         var facts = DayFacts(date: date)
         let day = date.description
-        let kind = hasLogColumns ? "kind" : "'run'"
+        let kind = flags.hasLogColumns ? "kind" : "'run'"
         var completedRuns: Set<Int64> = []
         try db.forEachRow(
             "SELECT \(kind) = 'log', result = 'completed', id FROM run WHERE routine = ? AND date = ? AND id IS NOT ?",
@@ -112,7 +112,7 @@ extension HistoryStore {
     private func amendedRuns(_ db: Database, _ routine: Routine, _ date: CalendarDate, excluding excluded: Int64?) throws
         -> [Int64: AmendedReplay]
     {
-        guard hasAnswerAmendments else { return [:] }
+        guard flags.hasAnswerAmendments else { return [:] }
         var ids: [Int64] = []
         let sql = """
             SELECT DISTINCT amendment.runId FROM amendment CROSS JOIN run ON run.id = amendment.runId
@@ -149,7 +149,7 @@ extension HistoryStore {
     /// would; nil when there is none. A step the replay cannot take (the routine changed)
     /// stops it there, so that more is kept reachable, never less.
     private func stillReachable(_ db: Database, _ routine: Routine, _ facts: DayFacts, excluding excluded: Int64?) throws -> Set<Int>? {
-        let kind = hasLogColumns ? "kind = 'run' AND " : ""
+        let kind = flags.hasLogColumns ? "kind = 'run' AND " : ""
         let sql =
             "SELECT \(StoredRun.columns(self)) FROM run WHERE \(kind)routine = ? AND date = ? AND id IS NOT ? ORDER BY startedAt DESC, id DESC LIMIT 1"
         var found: StoredRun?

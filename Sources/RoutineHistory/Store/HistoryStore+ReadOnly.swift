@@ -23,9 +23,9 @@ extension HistoryStore {
         // A file with no runs table yet (an empty file, one being created) has nothing to read.
         let state = try store.checkOwnership()
         let hasRuns = (try? store.queue.read { try $0.tableExists("run") }) ?? false
-        store.hasLogColumns = (try? store.queue.read { db in try db.columns(in: "run").contains { $0.name == "kind" } }) ?? false
-        store.hasAnswerAmendments =
-            store.hasLogColumns
+        store.flags.hasLogColumns = (try? store.queue.read { db in try db.columns(in: "run").contains { $0.name == "kind" } }) ?? false
+        store.flags.hasAnswerAmendments =
+            store.flags.hasLogColumns
             && ((try? store.queue.read { db in try db.columns(in: "amendment").contains { $0.name == "optionIndex" } }) ?? false)
         return state.isMarked && hasRuns ? store : nil
     }

@@ -60,7 +60,7 @@ public struct StoredRun: Hashable, Sendable {
     /// The columns ``init(row:)`` reads, in its order: rows are read by position, since a
     /// lookup by name per column and row costs more than the rest of reading ten years.
     static func columns(_ store: HistoryStore) -> String {
-        "id, routine, path, sourceHash, date, startedAt, utcOffset, endedAt, result, reachedEnd, " + (store.hasLogColumns ? "kind" : "'run'")
+        "id, routine, path, sourceHash, date, startedAt, utcOffset, endedAt, result, reachedEnd, " + (store.flags.hasLogColumns ? "kind" : "'run'")
     }
 
     /// The run on the row `row`, from ``columns``.
@@ -106,7 +106,7 @@ public struct StoredStep: Hashable, Sendable {
     /// The columns ``init(row:)`` reads, in its order, after the run's id.
     static func columns(_ store: HistoryStore) -> String {
         "runId, step, node, kind, title, result, value, target, unit, optionIndex, optionText, decidedAt, seconds, "
-            + (store.hasLogColumns ? "reason" : "NULL")
+            + (store.flags.hasLogColumns ? "reason" : "NULL")
     }
 
     /// The step on the row `row`, from ``columns``.
