@@ -21,9 +21,7 @@ extension DiagnosticCode {
 extension Diagnostic {
     /// A journal line that is skipped: the rest of the file is read.
     public static func syncBadLine(_ path: String, line: Int, reason: String) -> Diagnostic {
-        var diagnostic = Diagnostic(.syncBadLine, "'\(path)' line \(line): \(reason); the line is skipped", at: nil)
-        diagnostic.severity = .warning
-        return diagnostic
+        return warning(.syncBadLine, "'\(path)' line \(line): \(reason); the line is skipped")
     }
 
     /// The lines of one journal file that are skipped, said once for the file: how many, the
@@ -31,61 +29,58 @@ extension Diagnostic {
     public static func syncBadLines(_ path: String, count: Int, lines: [Int], reason: String) -> Diagnostic {
         if count == 1, let line = lines.first { return syncBadLine(path, line: line, reason: reason) }
         let numbers = lines.map(String.init).joined(separator: ", ") + (count > lines.count ? ", …" : "")
-        var diagnostic = Diagnostic(
-            .syncBadLine, "'\(path)': \(count) lines are skipped (lines \(numbers)); line \(lines.first ?? 0): \(reason)", at: nil)
-        diagnostic.severity = .warning
-        return diagnostic
+        return warning(.syncBadLine, "'\(path)': \(count) lines are skipped (lines \(numbers)); line \(lines.first ?? 0): \(reason)")
     }
 
     /// Two events with one id and different content: every device keeps the same one.
     public static func syncDuplicateID(_ id: String, _ path: String, line: Int, other: String) -> Diagnostic {
-        var diagnostic = Diagnostic(
-            .syncBadLine, "the event '\(id)' of '\(path)' line \(line) differs from the one of that id in '\(other)'", at: nil,
+        return warning(
+            .syncBadLine, "the event '\(id)' of '\(path)' line \(line) differs from the one of that id in '\(other)'",
             notes: [Note("every device keeps the one whose line sorts first; the other is not applied")])
-        diagnostic.severity = .warning
-        return diagnostic
     }
 
     /// A command's record that is in the history, and not yet in the journal.
     public static func syncNotInJournal(_ folder: String, reason: String) -> Diagnostic {
-        var diagnostic = Diagnostic(
-            .syncUnavailable, "cannot write to the sync folder '\(folder)': \(reason)", at: nil,
+        return warning(
+            .syncUnavailable, "cannot write to the sync folder '\(folder)': \(reason)",
             notes: [Note("the record is in the history and not yet in the journal; the next command that can write it does")])
-        diagnostic.severity = .warning
-        return diagnostic
     }
 
     public static func syncUnreadable(_ path: String, reason: String) -> Diagnostic {
-        var diagnostic = Diagnostic(.syncUnreadable, "cannot read the journal '\(path)': \(reason)", at: nil)
-        diagnostic.severity = .warning
-        return diagnostic
+        return warning(.syncUnreadable, "cannot read the journal '\(path)': \(reason)")
     }
 
     public static func syncUnavailable(_ folder: String, reason: String) -> Diagnostic {
-        var diagnostic = Diagnostic(
-            .syncUnavailable, "cannot sync with '\(folder)': \(reason)", at: nil,
+        return warning(
+            .syncUnavailable, "cannot sync with '\(folder)': \(reason)",
             notes: [Note("the history keeps what is not written yet; the next command writes it")])
-        diagnostic.severity = .warning
-        return diagnostic
     }
 
     public static func syncDeviceCopied(_ device: String, file: String, newID: String, rewritten: Int) -> Diagnostic {
-        var diagnostic = Diagnostic(
+        return warning(
             .syncDeviceCopied,
-            "another device writes as this one ('\(device)', in '\(file)'): this history takes the new device id '\(newID)'", at: nil,
+            "another device writes as this one ('\(device)', in '\(file)'): this history takes the new device id '\(newID)'",
             notes: [
                 Note(
                     "a history or home folder copied to another machine does this; the other's records are read as another device's, and "
                         + "this one's \(rewritten) record\(rewritten == 1 ? " is" : "s are") written again under the new id"),
                 Note("nothing to do"),
             ])
-        diagnostic.severity = .warning
-        return diagnostic
     }
 
     public static func syncNotMember(_ path: String) -> Diagnostic {
         Diagnostic(
             .syncNotMember, "the history '\(path)' is not a member of a sync folder", at: nil,
             notes: [Note("'routine sync init FOLDER' makes it one")])
+    }
+}
+
+extension Diagnostic {
+    /// A sync diagnostic, said as a warning: the history keeps what a sync could not do, and
+    /// the command goes on.
+    fileprivate static func warning(_ code: DiagnosticCode, _ message: String, notes: [Note] = []) -> Diagnostic {
+        var diagnostic = Diagnostic(code, message, at: nil, notes: notes)
+        diagnostic.severity = .warning
+        return diagnostic
     }
 }

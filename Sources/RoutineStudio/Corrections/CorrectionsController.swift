@@ -26,21 +26,15 @@ struct CorrectionsController<Context: RequestContext> {
     }
 
     @Sendable func correct(_ request: Request, context: Context) async throws -> Response {
-        let body = try await BodyReader.read(CorrectionBody.self, from: request)
-        let loaded = await document.loaded()
-        return try await answer(Result { () throws(StudioError) in try makeCorrection(body, loaded, path: absolutePath(document.path)) })
+        try await StudioHistory.change(document, request, CorrectionBody.self) { body, loaded throws(StudioError) in
+            try makeCorrection(body, loaded, path: absolutePath(document.path))
+        }
     }
 
     @Sendable func undo(_ request: Request, context: Context) async throws -> Response {
-        let body = try await BodyReader.read(CorrectionUndoBody.self, from: request)
-        let loaded = await document.loaded()
-        return try await answer(Result { () throws(StudioError) in try undoCorrection(body, loaded) })
-    }
-
-    /// A write's answer, once every open page (and this one) has heard of the change.
-    func answer(_ result: Result<[UInt8], StudioError>) async throws -> Response {
-        await document.reloadHistoryIfChanged()
-        return StudioResponse.json(try result.get())
+        try await StudioHistory.change(document, request, CorrectionUndoBody.self) { body, loaded throws(StudioError) in
+            try undoCorrection(body, loaded)
+        }
     }
 
     /// `POST /api/correct`: one step changed, or a habit nothing recorded added as a log.

@@ -68,9 +68,7 @@ struct RunsController<Context: RequestContext> {
 
     /// A whole run or log taken out, kept here to be put back.
     @Sendable func delete(_ request: Request, context: Context) async throws -> Response {
-        let body = try await BodyReader.read(RunDeletionBody.self, from: request)
-        let loaded = await document.loaded()
-        let answer = Result { () throws(StudioError) in
+        try await StudioHistory.change(document, request, RunDeletionBody.self) { body, loaded throws(StudioError) in
             try StudioHistory.write(loaded, historyPath: document.historyPath) { routine, store in
                 let id = body.run
                 guard let run = try store.run(id: id), run.routine == routine.name else {
@@ -86,15 +84,11 @@ struct RunsController<Context: RequestContext> {
                 return try StudioHistory.day(routine, on: CalendarDate(run.date) ?? .today(), store: store, extra: ("deleted", about))
             }
         }
-        await document.reloadHistoryIfChanged()
-        return StudioResponse.json(try answer.get())
     }
 
     /// A run deleted from this studio put back as it was.
     @Sendable func restore(_ request: Request, context: Context) async throws -> Response {
-        let body = try await BodyReader.read(RunDeletionBody.self, from: request)
-        let loaded = await document.loaded()
-        let answer = Result { () throws(StudioError) in
+        try await StudioHistory.change(document, request, RunDeletionBody.self) { body, loaded throws(StudioError) in
             try StudioHistory.write(loaded, historyPath: document.historyPath) { routine, store in
                 guard let deleted = self.deleted.take(body.run) else { throw StudioError(.conflict, .nothingToRestore(run: body.run)) }
                 let run = deleted.run
@@ -114,8 +108,6 @@ struct RunsController<Context: RequestContext> {
                 }
             }
         }
-        await document.reloadHistoryIfChanged()
-        return StudioResponse.json(try answer.get())
     }
 
     static func json(_ run: JSONValue) -> Response {

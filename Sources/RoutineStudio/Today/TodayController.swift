@@ -25,19 +25,14 @@ struct TodayController<Context: RequestContext> {
 
     /// Records (or takes back) one log, and answers with the new day.
     @Sendable func log(_ request: Request, context: Context) async throws -> Response {
-        let body = try await BodyReader.read(LogBody.self, from: request)
-        let loaded = await document.loaded()
-        let answer = Result { () throws(StudioError) in try record(body, loaded, path: absolutePath(document.path)) }
-        // Every open page (and this one) hears of the change at once.
-        await document.reloadHistoryIfChanged()
-        return StudioResponse.json(try answer.get())
+        try await StudioHistory.change(document, request, LogBody.self) { body, loaded throws(StudioError) in
+            try record(body, loaded, path: absolutePath(document.path))
+        }
     }
 
     /// Makes the day a day off of the routine, or no longer one, and answers with the new day.
     @Sendable func dayOff(_ request: Request, context: Context) async throws -> Response {
-        let body = try await BodyReader.read(DayOffBody.self, from: request)
-        let loaded = await document.loaded()
-        let answer = Result { () throws(StudioError) in
+        try await StudioHistory.change(document, request, DayOffBody.self) { body, loaded throws(StudioError) in
             try StudioHistory.write(loaded, historyPath: document.historyPath) { routine, store in
                 if body.undo {
                     try store.deleteDaysOff(of: routine.name, from: body.date, through: body.date)
@@ -47,8 +42,6 @@ struct TodayController<Context: RequestContext> {
                 return try Self.json(routine, on: body.date, store: store)
             }
         }
-        await document.reloadHistoryIfChanged()
-        return StudioResponse.json(try answer.get())
     }
 
     func record(_ body: LogBody, _ loaded: LoadedRoutine, path: String) throws(StudioError) -> [UInt8] {

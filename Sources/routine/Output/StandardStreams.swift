@@ -91,6 +91,12 @@ func writeAll(_ fd: Int32, _ bytes: UnsafeBufferPointer<UInt8>) {
 enum StandardError {
     static func write(_ text: String) { writeAll(2, Array(text.utf8)) }
 
+    /// What an import or a record of several says of those it found already recorded (`state`:
+    /// "there", "off"): nothing when none.
+    static func already(_ count: Int, _ state: String) -> String {
+        count > 0 ? "; \(count) \(count == 1 ? "was" : "were") already \(state)" : ""
+    }
+
     /// A message that may hold a routine's own characters or a file name, made safe.
     static func write(visible text: String) { write(Sanitizer.visible(text, keepingNewlines: true)) }
 }

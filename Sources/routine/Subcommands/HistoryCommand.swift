@@ -147,7 +147,7 @@ struct HistoryImportCommand: ParsableCommand {
             let off = daysOff.isEmpty ? "" : " and \(offAdded) day\(offAdded == 1 ? "" : "s") off"
             StandardError.write(
                 visible: "imported \(added) run\(added == 1 ? "" : "s")\(off) into '\(store.path)'"
-                    + (already > 0 ? "; \(already) \(already == 1 ? "was" : "were") already there" : "") + "\n")
+                    + StandardError.already(already, "there") + "\n")
         } catch {
             unwritable(error)
             throw Exit.historyRefused

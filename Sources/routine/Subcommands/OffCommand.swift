@@ -94,7 +94,7 @@ struct OffCommand: ParsableCommand {
             let already = days.count - added
             StandardError.write(
                 visible: "recorded \(added) day\(added == 1 ? "" : "s") off of '\(name)' (\(span))"
-                    + (already > 0 ? "; \(already) \(already == 1 ? "was" : "were") already off" : "") + "\n")
+                    + StandardError.already(already, "off") + "\n")
         } catch {
             unwritable(error)
             throw Exit.historyRefused

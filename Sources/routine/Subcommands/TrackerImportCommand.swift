@@ -130,7 +130,7 @@ struct TrackerImportCommand {
         let already = summary.days - summary.added - summary.alreadyRecorded
         lines.append(
             "imported \(summary.added) day\(summary.added == 1 ? "" : "s") into '\(store.path)'"
-                + (already > 0 ? "; \(already) \(already == 1 ? "was" : "were") already there" : ""))
+                + StandardError.already(already, "there"))
         lines.append(summary.text)
         StandardError.write(visible: lines.joined(separator: "\n") + "\n")
     }
