@@ -13,7 +13,7 @@ struct RoutineCommand: ParsableCommand {
         abstract: "Check, run and draw daily routines written as files.",
         discussion: Exit.help + " Shell completions: routine --generate-completion-script bash|zsh|fish.",
         version: "0.1.0",
-        // As README presents them: the commands on a routine file, those between runs, sync.
+        // As the manual (docs/) groups them: the commands on a routine file, those between runs, sync.
         subcommands: [
             CheckCommand.self, RunCommand.self, LogCommand.self, StatsCommand.self, OffCommand.self, HistoryCommand.self, AmendCommand.self,
             GraphCommand.self, PathsCommand.self, ConvertCommand.self, FormatCommand.self, TestCommand.self, LSPCommand.self, StudioCommand.self,

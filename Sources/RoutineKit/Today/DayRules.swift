@@ -1,4 +1,4 @@
-/// Whether a habit is due on a day, by the statistics' rules (grammar.md, "Day status"; README, "Between runs").
+/// Whether a habit is due on a day, by the statistics' rules (grammar.md, "Day status"; docs/running.md, "Between runs").
 public enum Due: Sendable, Hashable {
     /// Scheduled, and on every way through the routine or already reached that day.
     case due

@@ -116,7 +116,7 @@ struct StudioServeCommand: ParsableCommand {
         for pointer in argv { free(pointer) }
         StandardError.write(
             visible: "routine: error: cannot start the studio's server '\(program)': \(reason); "
-                + "README's install puts 'routine-studio' beside 'routine'\n")
+                + "the install (docs/install.md) puts 'routine-studio' beside 'routine'\n")
         throw Exit.programMissing
     }
 
