@@ -89,7 +89,7 @@ struct CheckedStampTests {
         let mode = try FileManager.default.attributesOfItem(atPath: CheckedStamp.path(of: path))[.posixPermissions] as? Int
         #expect(mode == 0o600)
         let second = try #require(try HistoryStore.open(path, create: false))
-        #expect(!second.checkedWhole)
+        #expect(!second.flags.checkedWhole)
         #expect(try second.runCount() == 20)
         // A reader neither checks nor stamps.
         let stamp = try Data(contentsOf: URL(fileURLWithPath: CheckedStamp.path(of: path)))

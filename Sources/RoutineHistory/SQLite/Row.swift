@@ -179,10 +179,10 @@ final class RowCursor {
     /// The next row; nil after the last.
     func next() throws -> Row? {
         if done { return nil }
-        guard let row = try statement.step() else {
-            done = true
-            return nil
-        }
+        // Done after an error too: the statement is reset, and would start again.
+        done = true
+        guard let row = try statement.step() else { return nil }
+        done = false
         return row.copy()
     }
 }

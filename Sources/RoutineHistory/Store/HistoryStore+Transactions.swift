@@ -1,3 +1,5 @@
+import RoutineKit
+
 /// The store's transactions: every read and write of the history passes through one of them.
 extension HistoryStore {
     /// Runs `body` in a write transaction; once it is committed, the status bars are told

@@ -1,14 +1,16 @@
 import RoutineKit
 import Synchronization
 
-/// A value behind a lock, for the few things threads share: a ``Mutex`` that closures can share.
-final class Locked<Value>: Sendable {
-    private let mutex: Mutex<Value>
+/// A value behind a lock, for the few things threads share: a ``Mutex`` that closures can share,
+/// guarding a value that need not be `Sendable`.
+final class Locked<Value>: @unchecked Sendable {
+    private let mutex = Mutex(())
+    private var value: Value
 
-    init(_ value: sending Value) { mutex = Mutex(value) }
+    init(_ value: Value) { self.value = value }
 
     func withLock<R>(_ body: (inout Value) throws -> R) rethrows -> R {
-        try mutex.withLock { try body(&$0) }
+        try mutex.withLock { _ in try body(&value) }
     }
 }
 
