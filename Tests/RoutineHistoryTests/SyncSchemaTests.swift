@@ -26,7 +26,7 @@ struct SyncSchemaTests {
             _ = try store.joinSync(folder: folder, name: "laptop")
             try recordRun(store, morning, decisions: [.decision(.done(value: nil)), .decision(.option(0))], end: .quit)
             // As an earlier version left it.
-            try store.transaction { db in try db.execute(sql: "DROP INDEX syncEvent_by_device") }
+            try store.writeWithoutSync { db in try db.execute(sql: "DROP INDEX syncEvent_by_device") }
             #expect(try !store.read { db in try Self.hasIndex(db) })
         }
         let store = try #require(try HistoryStore.open(path, create: false))

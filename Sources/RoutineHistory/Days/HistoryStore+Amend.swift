@@ -32,7 +32,7 @@ extension HistoryStore {
         _ id: String, of routine: Routine, on date: CalendarDate, to change: AmendChange, path: String, sourceHash: String,
         now: Timestamp = .now()
     ) throws(HistoryError) -> Result<AmendOutcome, LogRefusal> {
-        try write { db in
+        try writeAndSync { db in
             let rules = DayRules(routine: routine, facts: DayFacts(date: date), unconditional: [])
             let request = LogRequest(id: id, skip: change.result == .skipped, value: change.value, seconds: change.seconds, force: true)
             let index: Int
@@ -62,7 +62,7 @@ extension HistoryStore {
     public func amendStep(_ number: Int, of runID: Int64, to change: AmendChange, now: Timestamp = .now()) throws(HistoryError)
         -> Result<AmendOutcome, LogRefusal>?
     {
-        try write { db in
+        try writeAndSync { db in
             let sql = "SELECT 1 FROM step WHERE runId = ? AND step = ? AND kind = 'habit'"
             guard try Bool.fetchOne(db, sql: sql, arguments: [runID, number]) == true else { return nil }
             return try self.changeUnlessSame(runID, step: number, to: change, now: now, db)
@@ -75,7 +75,7 @@ extension HistoryStore {
     public func amendAnswer(_ id: String, of routine: Routine, on date: CalendarDate, to option: Int, now: Timestamp = .now()) throws(HistoryError)
         -> Result<AmendOutcome, LogRefusal>
     {
-        try write { db in
+        try writeAndSync { db in
             // The day's answer is the last given: the newest run by start, as the statistics take it.
             let sql = """
                 SELECT step.runId, step.step FROM run CROSS JOIN step ON step.runId = run.id
@@ -97,7 +97,7 @@ extension HistoryStore {
     public func amendAnswerStep(_ number: Int, of runID: Int64, in routine: Routine, to option: Int, now: Timestamp = .now()) throws(HistoryError)
         -> Result<AmendOutcome, LogRefusal>?
     {
-        try write { db in
+        try writeAndSync { db in
             let sql = "SELECT node FROM step WHERE runId = ? AND step = ? AND kind = 'question'"
             guard let node = try String.fetchOne(db, sql: sql, arguments: [runID, number]), let index = routine.indexByID()[node],
                 routine.isQuestion(index)
@@ -178,7 +178,7 @@ extension HistoryStore {
     /// the amendment added is removed. Nil when there is none, or when `expected` is given and
     /// the newest amendment is not of that run's step (a newer one was made meanwhile).
     public func undoAmendment(of routine: String, expected: (run: Int64, step: Int)? = nil) throws(HistoryError) -> AmendOutcome? {
-        try write { db in
+        try writeAndSync { db in
             let sql = """
                 SELECT amendment.id, amendment.runId, amendment.step, run.date FROM amendment CROSS JOIN run ON run.id = amendment.runId
                 WHERE run.routine = ? ORDER BY amendment.id DESC LIMIT 1

@@ -57,7 +57,7 @@ extension HistoryStore {
     /// how many were added.
     @discardableResult
     public func insertDaysOff(_ days: [DayOff]) throws(HistoryError) -> Int {
-        try write { db in
+        try writeAndSync { db in
             let insert = try db.cachedStatement(sql: "INSERT OR IGNORE INTO dayOff (routine, date, reason, recordedAt) VALUES (?, ?, ?, ?)")
             var added = 0
             for day in days {
@@ -71,7 +71,7 @@ extension HistoryStore {
     /// Removes the days off of `routine` from `from` through `through`; returns how many there were.
     @discardableResult
     public func deleteDaysOff(of routine: String, from: CalendarDate, through: CalendarDate) throws(HistoryError) -> Int {
-        try write { db in
+        try writeAndSync { db in
             try db.execute(
                 sql: "DELETE FROM dayOff WHERE routine = ? AND date BETWEEN ? AND ?",
                 arguments: [routine, from.description, through.description])

@@ -25,7 +25,7 @@ extension HistoryStore {
     }
 
     private func importing(_ failure: inout Error?, _ produce: ((StoredRun) throws -> ImportedLog) throws -> Void) throws(HistoryError) {
-        try write { db in
+        try writeAndSync { db in
             let exists = try db.cachedStatement(sql: "SELECT 1 FROM run WHERE routine = ? AND date = ? AND startedAt = ?")
             let recorded = try db.cachedStatement(
                 sql: """

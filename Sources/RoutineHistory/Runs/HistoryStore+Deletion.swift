@@ -29,7 +29,7 @@ extension HistoryStore {
     /// and returns everything it held; nil when there is no such run. Nothing else keeps the
     /// rows: the caller holds them to offer the undo, or to say what was removed.
     public func deleteRun(id: Int64) throws(HistoryError) -> DeletedRun? {
-        try write { db in
+        try writeAndSync { db in
             guard let run = try Self.run(id, db, self) else { return nil }
             var tables: [DeletedRun.Table] = []
             for (table, key, order) in [("run", "id", "id"), ("step", "runId", "step"), ("amendment", "runId", "id")] where try db.tableExists(table)
@@ -50,7 +50,7 @@ extension HistoryStore {
     /// new ids, in their old order. Refused when a run of the same start is there again.
     /// Returns the run's id.
     public func restore(_ deleted: DeletedRun) throws(HistoryError) -> Result<Int64, RestoreRefusal> {
-        try write { db in
+        try writeAndSync { db in
             let run = deleted.run
             let taken = "SELECT 1 FROM run WHERE routine = ? AND date = ? AND startedAt = ?"
             if try Bool.fetchOne(db, sql: taken, arguments: [run.routine, run.date, run.startedAt.description]) == true {

@@ -7,7 +7,7 @@ extension HistoryStore {
     public func log(
         _ request: LogRequest, of routine: Routine, on date: CalendarDate, path: String, sourceHash: String, now: Timestamp = .now()
     ) throws(HistoryError) -> Result<StoredRun, LogRefusal> {
-        try write { db in
+        try writeAndSync { db in
             let rules = DayRules(routine: routine, facts: try dayFacts(db, routine, date, excluding: nil), unconditional: [])
             switch rules.mayLog(request) {
             case .failure(let refusal): return .failure(refusal)
@@ -48,7 +48,7 @@ extension HistoryStore {
     /// Removes the newest log of habit `id` of `routine` on `date` (never a step of a run), and
     /// returns it; nil when there is none.
     public func undoLog(of id: String, routine: String, on date: CalendarDate) throws(HistoryError) -> StoredRun? {
-        try write { db in
+        try writeAndSync { db in
             let sql = """
                 SELECT run.id FROM run CROSS JOIN step ON step.runId = run.id
                 WHERE run.kind = 'log' AND run.routine = ? AND run.date = ? AND step.node = ?

@@ -5,7 +5,7 @@ extension HistoryStore {
     /// by its routine, date and start time; a run of the same routine that started in the
     /// same millisecond (two at once) is moved on by a millisecond until it is unique.
     public func insertRun(_ run: StoredRun) throws(HistoryError) -> (id: Int64, startedAt: Timestamp) {
-        try write { db in
+        try writeAndSync { db in
             var run = run
             run.startedAt = try Self.uniqueStart(of: run, db)
             return (try Self.insertRun(run, db), run.startedAt)
@@ -14,7 +14,7 @@ extension HistoryStore {
 
     /// Adds one step to run `id`, in its own transaction: a killed process keeps it.
     public func insertStep(_ step: StoredStep, run id: Int64) throws(HistoryError) {
-        try write { db in try Self.insertStep(step, run: id, db) }
+        try writeAndSync { db in try Self.insertStep(step, run: id, db) }
     }
 
     /// Adds a step of a run, as ``insertStep(_:run:)`` does, except that a habit done that a log
@@ -22,7 +22,7 @@ extension HistoryStore {
     /// reason: checked in the step's own transaction, so that a habit is never done twice.
     /// Returns the step as stored.
     public func insertRunStep(_ step: StoredStep, run id: Int64, routine: String, date: String) throws(HistoryError) -> StoredStep {
-        try write { db in
+        try writeAndSync { db in
             var step = step
             if step.decision.kind == .habit, step.decision.result == .done {
                 let sql = """
@@ -43,7 +43,7 @@ extension HistoryStore {
     /// Removes the steps of run `id` after step `count`: what `back` undid, or what no longer
     /// applies after a resume.
     public func deleteSteps(of id: Int64, after count: Int) throws(HistoryError) {
-        try write { db in
+        try writeAndSync { db in
             try db.cachedStatement(sql: "DELETE FROM step WHERE runId = ? AND step > ?").execute(arguments: [id, count])
             try db.cachedStatement(sql: "DELETE FROM amendment WHERE runId = ? AND step > ?").execute(arguments: [id, count])
         }
@@ -51,14 +51,14 @@ extension HistoryStore {
 
     /// Marks run `id` as going on again: no end, no result.
     public func reopen(_ id: Int64) throws(HistoryError) {
-        try write { db in
+        try writeAndSync { db in
             try db.execute(sql: "UPDATE run SET endedAt = NULL, result = NULL, reachedEnd = 0 WHERE id = ?", arguments: [id])
         }
     }
 
     /// Records how run `id` ended.
     public func finish(_ id: Int64, result: RunResult, reachedEnd: Bool, at time: Timestamp) throws(HistoryError) {
-        try write { db in
+        try writeAndSync { db in
             try db.execute(
                 sql: "UPDATE run SET endedAt = ?, result = ?, reachedEnd = ? WHERE id = ?",
                 arguments: [time.description, result.rawValue, reachedEnd, id])
@@ -68,7 +68,7 @@ extension HistoryStore {
     /// Adds each run whose routine, date and start time are not in the history yet, steps and
     /// all, in one transaction. Returns how many were added.
     public func insertRuns(_ runs: [StoredRun]) throws(HistoryError) -> Int {
-        try write { db in
+        try writeAndSync { db in
             var added = 0
             let exists = try db.cachedStatement(sql: "SELECT 1 FROM run WHERE routine = ? AND date = ? AND startedAt = ?")
             // In a synced history each new run's key goes to the outbox once, here, rather than

@@ -23,7 +23,8 @@ final class DatabaseQueue: @unchecked Sendable {
         try inDatabase(body)
     }
 
-    /// Runs `body` in an IMMEDIATE transaction, committed unless it throws.
+    /// Runs `body` in an IMMEDIATE transaction, committed unless it throws: the layer's write,
+    /// without the store's retries, signal and sync (``HistoryStore/writeAndSync(_:)``).
     func write<T>(_ body: (Database) throws -> T) throws -> T {
         try inDatabase { db in
             var result: T?

@@ -2,20 +2,23 @@ import RoutineKit
 
 /// The store's transactions: every read and write of the history passes through one of them.
 extension HistoryStore {
-    /// Runs `body` in a write transaction; once it is committed, the status bars are told
-    /// (``BarSignal``): every log, run step and studio change passes here.
-    func write<T>(_ body: (Database) throws -> T) throws(HistoryError) -> T {
-        let result = try transaction(body)
+    /// Runs `body` in a write transaction (``writeWithoutSync(checkingForeignKeys:_:)``); then
+    /// closing folds the WAL in, and a member of a sync folder writes what it owes its
+    /// journal: every log, run step, import and studio change passes here.
+    func writeAndSync<T>(_ body: (Database) throws -> T) throws(HistoryError) -> T {
+        let result = try writeWithoutSync(body)
         flags.foldsOnClose = true
         if flags.syncOn { syncAfterWrite() }
         return result
     }
 
-    /// One IMMEDIATE transaction, without the journal's turn that ``write(_:)`` adds.
+    /// One IMMEDIATE transaction, retried while the file is busy; once it is committed, the
+    /// status bars are told (``BarSignal``). The journal is not written: that is
+    /// ``writeAndSync(_:)``, and the sync's own writes come here.
     /// `checkingForeignKeys` false is for a writer of a hundred thousand rows that it makes
     /// parent first, where SQLite's lookup of each row's parent costs a tenth of the insert;
     /// SQLite turns the checks off and on only between transactions.
-    func transaction<T>(checkingForeignKeys: Bool = true, _ body: (Database) throws -> T) throws(HistoryError) -> T {
+    func writeWithoutSync<T>(checkingForeignKeys: Bool = true, _ body: (Database) throws -> T) throws(HistoryError) -> T {
         do {
             // IMMEDIATE takes the write lock at the start, where the busy timeout waits for it;
             // a deferred transaction that reads first could fail later without waiting.
@@ -38,6 +41,7 @@ extension HistoryStore {
         }
     }
 
+    /// Runs `body` with writes refused, in one read transaction (``DatabaseQueue/read(_:)``).
     func read<T>(_ body: (Database) throws -> T) throws(HistoryError) -> T {
         do {
             return try queue.read(body)

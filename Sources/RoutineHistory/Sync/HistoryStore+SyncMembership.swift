@@ -44,7 +44,7 @@ extension HistoryStore {
         let own = (existing != nil ? [] : SyncJournal.files(of: device, in: folder)).map {
             JournalLines.read($0, from: JournalLines.Start(offset: 0, line: 0), folder)
         }
-        try transaction { db in
+        try writeWithoutSync { db in
             try SyncSchema.install(db, folder: folder, device: device, name: name)
             if existing == nil, let identity, identity.device == device {
                 try db.execute(sql: "UPDATE syncState SET seq = max(seq, ?)", arguments: [identity.seq])
@@ -76,7 +76,7 @@ extension HistoryStore {
     /// journals stay where they are. False when it was not a member.
     public func leaveSync() throws(HistoryError) -> Bool {
         flags.syncOn = false
-        return try transaction { db in
+        return try writeWithoutSync { db in
             guard try SyncSchema.isInstalled(db) else { return false }
             try SyncSchema.remove(db)
             return true
@@ -87,7 +87,7 @@ extension HistoryStore {
     /// devices' journals.
     public func syncNow() throws(HistoryError) -> SyncReport {
         guard try syncSettings() != nil else { return SyncReport() }
-        try transaction { db in try SyncSchema.upgrade(db) }
+        try writeWithoutSync { db in try SyncSchema.upgrade(db) }
         var report = SyncReport(arrivals: flags.syncArrived)
         flags.syncArrived = []
         // A journal that cannot be written keeps nothing from being read.
@@ -202,7 +202,7 @@ extension HistoryStore {
     /// Fills this history, which must be new, from the journals of `folder` alone: every
     /// device's, this one's included. The sync tables are gone again afterwards.
     public func rebuild(fromSync folder: String) throws(HistoryError) -> SyncReport {
-        try transaction { db in try SyncSchema.install(db, folder: folder, device: String(repeating: "0", count: 32), name: "") }
+        try writeWithoutSync { db in try SyncSchema.install(db, folder: folder, device: String(repeating: "0", count: 32), name: "") }
         var report = SyncReport()
         try catchUp(SyncSettings(folder: folder, device: String(repeating: "0", count: 32), name: ""), all: true, into: &report)
         _ = try leaveSync()

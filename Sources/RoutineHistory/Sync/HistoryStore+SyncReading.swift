@@ -45,7 +45,7 @@ extension HistoryStore {
     /// `Hashable` conformance among all the program's, a tenth of a millisecond.
     static func recordedFolders(_ db: Database) throws -> [SyncJournal.FolderState]? {
         // Asked of the main schema alone, by the exact name: the quick look of every prompt.
-        guard try db.hasRow("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'syncFolder'") else { return nil }
+        guard try db.hasTable(named: "syncFolder") else { return nil }
         var folders: [SyncJournal.FolderState] = []
         try db.forEachRow("SELECT path, inode, changed FROM syncFolder", arguments: []) { row in
             folders.append(
@@ -170,7 +170,7 @@ extension HistoryStore {
             batches[batches.count - 1].append(file)
             size += file.size
         }
-        let arrivals: [SyncArrival] = try transaction(checkingForeignKeys: !large) { db in
+        let arrivals: [SyncArrival] = try writeWithoutSync(checkingForeignKeys: !large) { db in
             let cache = large ? try Int.fetchOne(db, sql: "PRAGMA cache_size") : nil
             if large { try db.execute(sql: "PRAGMA cache_size = -65536") }
             defer { if let cache { try? db.execute(sql: "PRAGMA cache_size = \(cache)") } }
@@ -263,7 +263,7 @@ extension HistoryStore {
 
     /// Whether events held for being dated ahead are due: stamped at or before `horizon`.
     static func hasHeldDue(_ horizon: String, _ db: Database) throws -> Bool {
-        try db.hasRow("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'syncHeld'")
+        try db.hasTable(named: "syncHeld")
             && db.hasRow("SELECT 1 FROM syncHeld WHERE at <= '\(horizon)' LIMIT 1")
     }
 

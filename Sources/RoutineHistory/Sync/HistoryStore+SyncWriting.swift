@@ -11,7 +11,7 @@ extension HistoryStore {
     /// Turns the keys the triggers collected into events, then appends the events not yet in
     /// the journal to it. Returns how many lines were written.
     func drainOutbox() throws(HistoryError) -> Int {
-        let settings: SyncSettings? = try transaction { db in
+        let settings: SyncSettings? = try writeWithoutSync { db in
             guard let settings = try Self.syncSettings(db) else { return nil }
             let keys = try Row.fetchAll(db, sql: "SELECT family, routine, date, startedAt FROM syncOutbox")
             guard !keys.isEmpty else { return settings }
@@ -101,7 +101,7 @@ extension HistoryStore {
         guard var settings = try syncSettings() else { return 0 }
         let owed = try read { db in try db.hasRow("SELECT 1 FROM syncEvent WHERE written = 0 LIMIT 1") }
         guard owed else { return 0 }
-        try transaction { db in try SyncSchema.upgrade(db) }
+        try writeWithoutSync { db in try SyncSchema.upgrade(db) }
         settings = try checkOwnJournal(settings)
         let pending = try read { db in
             try Row.fetchAll(db, sql: "SELECT id, seq, at, type, key, payload FROM syncEvent WHERE written = 0 ORDER BY seq").map { row in
@@ -122,7 +122,7 @@ extension HistoryStore {
             case .failure(let failure): throw .unavailable(path: file, reason: failure.reason)
             case .success(let sizes):
                 let info = SyncJournal.kind(file)
-                try transaction { db in
+                try writeWithoutSync { db in
                     let mark = try db.cachedStatement(sql: "UPDATE syncEvent SET written = 1 WHERE id = ?")
                     for event in events { try mark.execute(arguments: [event.id]) }
                     try db.execute(sql: "UPDATE syncState SET journal = ?, journalSize = ?", arguments: [relative, sizes.after])
@@ -225,7 +225,7 @@ extension HistoryStore {
             return moved
         }
         var warnings: [Diagnostic] = []
-        try transaction { db in
+        try writeWithoutSync { db in
             // A line of its own edited by hand: the device keeps what every other device keeps
             // (docs/sync.md, "Duplicate ids"), so that all exports agree.
             if !edited.isEmpty {
@@ -255,7 +255,7 @@ extension HistoryStore {
         if let problem = SyncJournal.makeFolder(settings.folder + "/" + device) {
             throw .unavailable(path: settings.folder + "/" + device, reason: problem)
         }
-        let again = try transaction { db in
+        let again = try writeWithoutSync { db in
             try db.execute(sql: "UPDATE syncState SET device = ?, seq = 0, journal = NULL, journalSize = NULL", arguments: [device])
             try Self.emit(.device, payload: JSONValue.string(settings.name).text, key: "", device: device, db)
             var again = 0
