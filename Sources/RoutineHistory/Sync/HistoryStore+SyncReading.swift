@@ -218,18 +218,11 @@ extension HistoryStore {
                 }
                 arrivals = Self.merging(arrivals, try reading.applyTouched(self))
             }
-            let folder = settings.folder
-            var parsed = Self.parse(batches[0], from: starts[0], folder, threads: large ? 2 : 1)
+            // A batch's files are parsed, then applied, before the next batch is read. Parsing the
+            // next batch on a side thread while one is applied was tried: a join of ten years of
+            // three devices took the same time on an idle machine, and 24 MB more memory.
             for (k, batch) in batches.enumerated() where !batch.isEmpty {
-                guard k + 1 < batches.count else {
-                    try apply(parsed, batch)
-                    break
-                }
-                // The next batch is parsed on a side thread while this one is applied: applying
-                // takes longer, so a join takes about the time of its applying.
-                (parsed, _) = try alongside(
-                    { [batches, starts] in Self.parse(batches[k + 1], from: starts[k + 1], folder, threads: 1) },
-                    { try apply(parsed, batch) })
+                try apply(Self.parse(batch, from: starts[k], settings.folder, threads: large ? 2 : 1), batch)
             }
             arrivals = Self.merging(arrivals, try reading.applyTouched(self))
             try db.execute(sql: "UPDATE syncState SET importing = 0")
